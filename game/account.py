@@ -1,0 +1,76 @@
+"""One line of plain English per event, for logs and chat. Never names a face-down card."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game import events as ev
+
+
+def _faces(faces: tuple[str, ...]) -> str:
+    return " ".join(f"[{f}]" for f in faces)
+
+
+def account(e: Any) -> str:
+    match e:
+        case ev.PhaseBegan(phase=phase, turn=turn):
+            return f"— Turn {turn}: {phase.value.title()} Phase —"
+        case ev.ActivePlayer(player=p):
+            return f"Player {p} to act." if p else ""
+        case ev.CardPicked(player=p):
+            return f"Player {p} has chosen an initiative card face down."
+        case ev.CardsRevealed(cards=cards):
+            return "Revealed: " + ", ".join(f"{p}: {c or 'no card'}" for p, c in cards)
+        case ev.EventCardDrawn(card=card):
+            return f"Tie: event card drawn: {card}." if card else "Tie: no event deck, the draw is ignored."
+        case ev.InitiativeWon(player=p, reason=reason):
+            why = {"card": "higher card", "admiral": "higher admiral value", "challenge": "Challenge Test"}[reason]
+            return f"Player {p} has the initiative ({why})."
+        case ev.DiceRolled(purpose=purpose, faces=faces, successes=n, ship=ship):
+            who = f"{ship} " if ship else ""
+            return f"{who}{purpose.replace('_', ' ')}: {_faces(faces)} — {n} success(es)"
+        case ev.DiceRerolled(ship=ship, faces=faces, successes=n, means=means):
+            return f"{ship} re-rolls with {means}: {_faces(faces)} — {n} success(es)"
+        case ev.RollAwaitsChoice(pending=p):
+            return f"{p.ship}'s test failed; player {p.player} may re-roll (reroll N…, fortune) or keep."
+        case ev.RollSettled(ship=ship, passed=passed, purpose=purpose):
+            return f"{ship}'s {purpose.replace('_', ' ')} test {'passed' if passed else 'failed'}."
+        case ev.FortuneSpent(player=p, left=left):
+            return f"Player {p} spends a Fortune Point ({left} left)."
+        case ev.ActivationBegan(activation=a):
+            speed = "In the Wind's Eye" if a.point_of_sail.value == "winds_eye" else f"speed {a.speed}"
+            return f"{a.ship} activates: {a.point_of_sail.value.replace('_', ' ')}, {speed}."
+        case ev.SeamanshipDone(ship=ship, action=action, passed=passed):
+            return f"{ship}: {action} {'succeeds' if passed else 'fails'}."
+        case ev.ShipMoved(ship=ship, path=path, reason=reason, stopped_by=hit):
+            x, y, h = path[-1]
+            stop = f", stopped by {hit}" if hit else ""
+            return f"{ship} {reason.replace('_', ' ')} to ({x:.2f}, {y:.2f}) heading {h:.0f}°{stop}."
+        case ev.Collided(ship=ship, other=other, kind=kind):
+            return f"{ship} collides with {other}" + (" (land!)" if kind == "land" else "") + "."
+        case ev.TrackChanged(ship=ship, track=track, amount=amount, total=total):
+            verb = "takes" if amount > 0 else "removes"
+            return f"{ship} {verb} {abs(amount)} {track} (now {total})."
+        case ev.StatusGained(ship=ship, status=s):
+            return f"{ship} is now {s.value.replace('_', ' ')}."
+        case ev.StatusLost(ship=ship, status=s):
+            return f"{ship} is no longer {s.value.replace('_', ' ')}."
+        case ev.SailChanged(ship=ship, sail=sail):
+            return f"{ship} sail setting: {sail.value}."
+        case ev.ReloadMarker(ship=ship, side=side, present=present):
+            return f"{ship} {'takes a' if present else 'removes its'} reload marker ({side.value})."
+        case ev.EntanglementChanged(ship=a, other=b, entangled=yes):
+            return f"{a} and {b} are {'Entangled' if yes else 'no longer Entangled'}."
+        case ev.FlagTransferred(from_ship=a, to_ship=b):
+            return f"The Admiral moves from {a} to {b}."
+        case ev.LandingPartyChanged(ship=ship, parties=parties):
+            return f"{ship} has {len(parties)} landing party token(s) ashore."
+        case ev.OrderHalted(ship=ship, message=msg):
+            return f"{ship}'s order stops here: {msg}"
+        case ev.CardsReturned(player=p):
+            return f"Player {p}'s initiative card is returned."
+        case ev.StrikePointsCounted(points=points):
+            return "Strike Points: " + ", ".join(f"{p} {n}" for p, n in points)
+        case ev.GameEnded(winner=w, reason=reason):
+            return f"Game over: {'player ' + w if w else 'no one'} wins ({reason})."
+    return ""

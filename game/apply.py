@@ -1,0 +1,181 @@
+"""apply(state, event) -> state. Never checks a rule, never rolls a die."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from game import events as ev
+from game.model import Game, LandingParty, Phase
+
+
+def _ship(state: Game, ship_id: str, **changes: Any) -> Game:
+    return state.with_ship(replace(state.ship(ship_id), **changes))
+
+
+def _squadron(state: Game, player: str, **changes: Any) -> Game:
+    return state.with_squadron(replace(state.squadron(player), **changes))
+
+
+def _phase_began(s: Game, e: ev.PhaseBegan) -> Game:
+    return replace(s, phase=e.phase, turn=e.turn, activated=frozenset(), activation=None)
+
+
+def _card_picked(s: Game, e: ev.CardPicked) -> Game:
+    q = s.squadron(e.player)
+    hand = list(q.hand)
+    if e.card is not None and e.card in hand:
+        hand.remove(e.card)
+    return _squadron(s, e.player, hand=tuple(hand), face_down=e.card, picked=True)
+
+
+def _cards_revealed(s: Game, e: ev.CardsRevealed) -> Game:
+    for player, card in e.cards:
+        s = _squadron(s, player, face_up=card, face_down=None, picked=False)
+    return s
+
+
+def _initiative(s: Game, e: ev.InitiativeWon) -> Game:
+    return replace(s, initiative=e.player)
+
+
+def _rerolled(s: Game, e: ev.DiceRerolled) -> Game:
+    p = s.pending
+    if p is None:
+        return s
+    if e.means == "fortune":
+        p = replace(p, faces=e.faces, fortune_used=True, skill_rerolled=())
+    else:
+        p = replace(p, faces=e.faces, skill_rerolled=tuple(sorted(set(p.skill_rerolled) | set(e.positions))))
+    return replace(s, pending=p)
+
+
+def _activation_step(s: Game, e: ev.ActivationStep) -> Game:
+    a = s.activation
+    if a is None:
+        return s
+    return replace(
+        s,
+        activation=replace(
+            a,
+            step=e.step,
+            speed_adjust=e.speed_adjust,
+            cut_free=e.cut_free,
+            speed_limit=e.speed_limit,
+        ),
+    )
+
+
+def _activation_ended(s: Game, e: ev.ActivationEnded) -> Game:
+    return replace(s, activation=None, activated=s.activated | {e.ship})
+
+
+def _moved(s: Game, e: ev.ShipMoved) -> Game:
+    x, y, h = e.path[-1]
+    return _ship(s, e.ship, x=x, y=y, heading=h)
+
+
+def _track(s: Game, e: ev.TrackChanged) -> Game:
+    return _ship(s, e.ship, **{e.track: e.total})
+
+
+def _status_gained(s: Game, e: ev.StatusGained) -> Game:
+    return _ship(s, e.ship, statuses=s.ship(e.ship).statuses | {e.status})
+
+
+def _status_lost(s: Game, e: ev.StatusLost) -> Game:
+    return _ship(s, e.ship, statuses=s.ship(e.ship).statuses - {e.status})
+
+
+def _reload(s: Game, e: ev.ReloadMarker) -> Game:
+    r = s.ship(e.ship).reload
+    return _ship(s, e.ship, reload=(r | {e.side}) if e.present else (r - {e.side}))
+
+
+def _entangle(s: Game, e: ev.EntanglementChanged) -> Game:
+    for a, b in ((e.ship, e.other), (e.other, e.ship)):
+        w = s.ship(a).entangled_with
+        s = _ship(s, a, entangled_with=(w | {b}) if e.entangled else (w - {b}))
+    return s
+
+
+def _flag(s: Game, e: ev.FlagTransferred) -> Game:
+    return _squadron(s, e.player, flagship=e.to_ship)
+
+
+def _landing(s: Game, e: ev.LandingPartyChanged) -> Game:
+    return _ship(s, e.ship, landing_parties=tuple(LandingParty(x, y) for x, y in e.parties))
+
+
+def _returned(s: Game, e: ev.CardsReturned) -> Game:
+    return _squadron(s, e.player, hand=e.hand, discards=e.discards, face_up=None)
+
+
+def _strike(s: Game, e: ev.StrikePointsCounted) -> Game:
+    return replace(s, strike_points=e.points)
+
+
+def _ended(s: Game, e: ev.GameEnded) -> Game:
+    return replace(s, winner=e.winner, result=e.reason, phase=Phase.OVER, active_player=None, activation=None)
+
+
+_HANDLERS: dict[type, Callable[[Game, Any], Game]] = {
+    ev.PhaseBegan: _phase_began,
+    ev.ActivePlayer: lambda s, e: replace(s, active_player=e.player),
+    ev.CardPicked: _card_picked,
+    ev.CardsRevealed: _cards_revealed,
+    ev.EventCardDrawn: lambda s, e: replace(
+        s, event_face_up=e.card, event_deck=s.event_deck[1:] if e.card else s.event_deck
+    ),
+    ev.InitiativeWon: _initiative,
+    ev.DiceRolled: lambda s, e: s,
+    ev.DiceRerolled: _rerolled,
+    ev.RollAwaitsChoice: lambda s, e: replace(s, pending=e.pending),
+    ev.RollSettled: lambda s, e: replace(s, pending=None),
+    ev.FortuneSpent: lambda s, e: _squadron(s, e.player, fortune=e.left),
+    ev.ActivationBegan: lambda s, e: replace(s, activation=e.activation),
+    ev.ActivationStep: _activation_step,
+    ev.ActivationEnded: _activation_ended,
+    ev.SeamanshipDone: lambda s, e: s,
+    ev.ShipMoved: _moved,
+    ev.Collided: lambda s, e: s,
+    ev.TrackChanged: _track,
+    ev.StatusGained: _status_gained,
+    ev.StatusLost: _status_lost,
+    ev.SailChanged: lambda s, e: _ship(s, e.ship, sail=e.sail),
+    ev.ReloadMarker: _reload,
+    ev.EntanglementChanged: _entangle,
+    ev.WakeMarker: lambda s, e: _ship(s, e.ship, wake=e.present),
+    ev.FlagTransferred: _flag,
+    ev.LandingPartyChanged: _landing,
+    ev.OrderHalted: lambda s, e: s,
+    ev.CardsReturned: _returned,
+    ev.StrikePointsCounted: _strike,
+    ev.GameEnded: _ended,
+}
+
+
+def apply(state: Game, event: Any) -> Game:
+    new = _HANDLERS[type(event)](state, event)
+    return replace(new, log_position=state.log_position + 1)
+
+
+def apply_all(state: Game, events: Iterable[Any]) -> Game:
+    for e in events:
+        state = apply(state, e)
+    return state
+
+
+def replay(initial: Game, events: Iterable[Any]) -> Game:
+    """Rebuild a state from its starting point and its whole event log."""
+    return apply_all(initial, events)
+
+
+def _ensure_every_event_handled() -> None:
+    missing = [name for name, cls in ev.EVENTS.types.items() if cls not in _HANDLERS]
+    if missing:
+        raise RuntimeError(f"apply has no handler for {missing}")
+
+
+_ensure_every_event_handled()

@@ -1,0 +1,133 @@
+"""What a player asks for. Front ends (table, script, bot, AI) only ever build these.
+
+`player` names who gives the order; empty means "whoever controls the ship" (hot-seat play).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.codec import TaggedRegistry
+
+COMMANDS = TaggedRegistry()
+
+TURN_WHEN = ("start", "end")
+SIDES = ("port", "starboard")
+MOVE_DIRECTIONS = ("ahead", "back", "port", "starboard", "hold")
+SEAMANSHIP_ACTIONS = ("heading", "adjust", "cutfree")
+CREW_ACTIONS = ("reload", "rally", "repair", "repair_aground", "sail", "board", "row", "flag", "landing")
+
+
+@dataclass(frozen=True)
+class Turn:
+    when: str  # start | end
+    side: str  # port | starboard
+    degrees: float
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class PickCard:
+    player: str
+    card: str
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class Seamanship:
+    ship: str
+    action: str  # heading | adjust | cutfree
+    side: str = ""  # heading: the side to turn toward
+    degrees: float = 0.0
+    delta: int = 0  # adjust: +1 or -1
+    point_of_sail: str = ""  # only when the ship lies exactly between Large and Windward
+    player: str = ""
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class Advance:
+    """The move step: straight ahead along the speed tool with an optional turn; after a Cut Free
+    the speed-1 move may go back or sideways, and any ship that cannot move holds."""
+
+    ship: str
+    direction: str = "ahead"
+    turn: Turn | None = None
+    point_of_sail: str = ""
+    player: str = ""
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class Crew:
+    ship: str
+    action: str
+    side: str = ""  # reload
+    delta: int = 0  # sail: +1 up, -1 down
+    target: str = ""  # board, flag
+    edge: str = ""  # board: which edge of the target to lay against, when both are as near
+    x: float = 0.0  # landing
+    y: float = 0.0
+    point_of_sail: str = ""
+    player: str = ""
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class EndActivation:
+    ship: str
+    player: str = ""
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class Activate:
+    """A whole Movement activation in one order: the steps run in sequence."""
+
+    ship: str
+    seamanship: Seamanship | None = None
+    advance: Advance | None = None
+    crew: Crew | None = None
+    point_of_sail: str = ""
+    player: str = ""
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class Reroll:
+    """Re-roll the chosen dice (1-based positions) of the pending Skill Test with the ship's Skill."""
+
+    dice: tuple[int, ...]
+    player: str = ""
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class UseFortune:
+    player: str = ""
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class KeepRoll:
+    player: str = ""
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class Pass:
+    """The ship's Attack Phase activation without an attack."""
+
+    ship: str
+    player: str = ""
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class FixDice:
+    """Test scenarios only: the next dice rolled show these faces."""
+
+    faces: tuple[str, ...]
+
+
+Command = PickCard | Seamanship | Advance | Crew | EndActivation | Activate | Reroll | UseFortune | KeepRoll | Pass | FixDice

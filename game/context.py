@@ -1,0 +1,43 @@
+"""The working area of one decision: the state as events accumulate, the dice, and the rules data."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from game import events as ev
+from game.apply import apply
+from game.dice import DiceSource
+from game.model import Game
+from game.rules_data import RulesData
+
+
+class Suspend(Exception):  # noqa: N818 - control flow, not an error
+    """A roll waits for its roller's choice; the decision stops with the events so far."""
+
+
+class Decision:
+    def __init__(self, state: Game, dice: DiceSource, rules: RulesData) -> None:
+        self.start = state
+        self.state = state
+        self.dice = dice
+        self.rules = rules
+        self.events: list[Any] = []
+        self.rolled = False
+        # a Skill Test already settled by a re-roll prompt: the next test takes this result
+        self.preresolved: bool | None = None
+        # the order still to carry out, as notation lines, starting with the step now running
+        self.remaining: tuple[str, ...] = ()
+
+    def emit(self, event: Any) -> None:
+        self.events.append(event)
+        self.state = apply(self.state, event)
+
+    def roll(self, n: int, purpose: str, kind: str, player: str = "", ship: str = "") -> tuple[str, ...]:
+        faces = self.dice.roll(n, self.rules.die.sides)
+        self.rolled = True
+        self.emit(ev.DiceRolled(purpose, kind, faces, self.rules.die.successes(kind, faces), player, ship))
+        return faces
+
+    def successes(self, kind: str, faces: Sequence[str]) -> int:
+        return self.rules.die.successes(kind, tuple(faces))

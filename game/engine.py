@@ -1,0 +1,182 @@
+"""decide(state, command, dice) -> events: every rule lives behind this call. It raises a RulesError
+(and changes nothing) or returns the events that happened; `apply` folds them into the state."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from game import events as ev
+from game.apply import apply, apply_all, replay
+from game.commands import (
+    Activate,
+    Advance,
+    Command,
+    Crew,
+    EndActivation,
+    FixDice,
+    KeepRoll,
+    Pass,
+    PickCard,
+    Reroll,
+    Seamanship,
+    UseFortune,
+)
+from game.context import Decision, Suspend
+from game.dice import DiceSource
+from game.errors import DiceNotAllowed, GameOver, IllegalAction, NotYourShip, RulesError
+from game.model import Game, Phase
+from game.phases import attack, common, initiative, movement
+from game.rules_data import RulesData, load_rules
+
+__all__ = ["apply", "apply_all", "decide", "replay", "step"]
+
+
+def decide(state: Game, command: Command, dice: DiceSource, rules: RulesData | None = None) -> list[Any]:
+    rules = rules or load_rules(state.system)
+    if state.phase is Phase.OVER:
+        raise GameOver(f"The game is over: {state.result}.", "Start a new game to play again.")
+    if isinstance(command, FixDice):
+        raise DiceNotAllowed(
+            "Fixing the dice is a table command, not a game move.",
+            "Use it in a test scenario (test_dice = true) through the table or script runner.",
+        )
+    ctx = Decision(state, dice, rules)
+    try:
+        if isinstance(command, Reroll | UseFortune | KeepRoll):
+            _answer_roll(ctx, command)
+        elif isinstance(command, Activate):
+            _run_order(ctx, _steps_of(command))
+        elif isinstance(command, Seamanship | Advance | Crew | EndActivation):
+            _run_order(ctx, [command])
+        else:
+            _HANDLERS[type(command)](ctx, command)
+    except Suspend:
+        pass
+    return ctx.events
+
+
+def step(state: Game, command: Command, dice: DiceSource, rules: RulesData | None = None) -> tuple[Game, list[Any]]:
+    """decide, then apply: the new state and the events that made it."""
+    events = decide(state, command, dice, rules)
+    return apply_all(state, events), events
+
+
+_HANDLERS: dict[type, Callable[[Decision, Any], None]] = {
+    PickCard: initiative.pick_card,
+    Pass: attack.pass_attack,
+}
+
+_STEP_HANDLERS: dict[type, Callable[[Decision, Any], None]] = {
+    Seamanship: movement.seamanship,
+    Advance: movement.advance,
+    Crew: movement.crew,
+    EndActivation: movement.end_activation,
+}
+
+
+def _steps_of(cmd: Activate) -> list[Command]:
+    """An Activate order as its steps. It picks up wherever the ship's activation stands."""
+    steps: list[Command] = []
+    if cmd.seamanship is not None:
+        steps.append(cmd.seamanship)
+    steps.append(cmd.advance or Advance(cmd.ship, "", None, cmd.point_of_sail, cmd.player))
+    if cmd.crew is not None:
+        steps.append(cmd.crew)
+    else:
+        steps.append(EndActivation(cmd.ship, cmd.player))
+    if cmd.point_of_sail:
+        first = steps[0]
+        if isinstance(first, Seamanship | Advance | Crew) and not first.point_of_sail:
+            from dataclasses import replace
+
+            steps[0] = replace(first, point_of_sail=cmd.point_of_sail)
+    return steps
+
+
+def _run_order(ctx: Decision, steps: list[Command]) -> None:
+    """Carry out the steps in order. A step that is illegal before any die is rolled rejects the
+    whole order; once dice have been rolled, the order halts there and the player continues."""
+    from game.notation import format_command
+
+    act = ctx.state.activation
+    first = steps[0]
+    if (
+        act is not None
+        and act.step == "crew"
+        and len(steps) > 1
+        and isinstance(first, Advance)
+        and (first.direction, first.turn) == ("", None)
+    ):
+        steps = steps[1:]  # the move was already made: the order picks up after it
+    for i, cmd in enumerate(steps):
+        ctx.remaining = tuple(format_command(s) for s in steps[i:])
+        try:
+            _STEP_HANDLERS[type(cmd)](ctx, cmd)
+        except RulesError as exc:
+            if not ctx.rolled:
+                raise
+            ship = getattr(cmd, "ship", "")
+            ctx.emit(ev.OrderHalted(ship, exc.code, exc.text))
+            return
+        if ctx.state.activation is None:
+            return  # the activation ended (a Crew Action, or the ship left the table)
+
+
+def _answer_roll(ctx: Decision, cmd: Reroll | UseFortune | KeepRoll) -> None:
+    p = ctx.state.pending
+    if p is None:
+        raise IllegalAction("No roll is waiting for a re-roll decision.", "Re-rolls are offered after a failed Skill Test.")
+    if cmd.player and cmd.player != p.player:
+        raise NotYourShip(f"The roll belongs to player {p.player}.", "Only the roller decides on re-rolls.")
+    ship = ctx.state.ship(p.ship)
+    ctx.rolled = True  # the test was rolled already: what follows halts rather than undoes it
+    if isinstance(cmd, Reroll):
+        positions = [d - 1 for d in cmd.dice]
+        bad = [d for d in cmd.dice if not 1 <= d <= len(p.faces)]
+        if bad:
+            raise IllegalAction(f"There is no die at position {bad[0]}.", f"Positions run from 1 to {len(p.faces)}.")
+        if len(set(positions)) != len(positions):
+            raise IllegalAction("Each die can be named once.")
+        again = [d + 1 for d in positions if d in p.skill_rerolled]
+        if again:
+            raise IllegalAction(
+                f"Die {again[0]} was already re-rolled with Skill.", "Only a Fortune Point re-rolls it again."
+            )
+        left = ship.skill - len(p.skill_rerolled)
+        if len(positions) > left:
+            raise IllegalAction(
+                f"{ship.id} has Skill {ship.skill}: {max(0, left)} Skill re-roll(s) left for this test.",
+                "Choose fewer dice, spend a Fortune Point (fortune) or keep.",
+            )
+        new = ctx.dice.roll(len(positions), ctx.rules.die.sides)
+        faces = list(p.faces)
+        for pos, face in zip(positions, new, strict=True):
+            faces[pos] = face
+        ctx.emit(ev.DiceRerolled(p.player, p.ship, tuple(positions), tuple(faces),
+                                 ctx.successes(p.kind, faces), "skill"))
+    elif isinstance(cmd, UseFortune):
+        if p.fortune_used:
+            raise IllegalAction("A Fortune Point has already been spent on this roll.", "Keep the roll or use Skill.")
+        q = ctx.state.squadron(p.player)
+        if q.fortune <= 0:
+            raise IllegalAction(f"Player {p.player} has no Fortune Points left.", "Keep the roll or use Skill.")
+        ctx.emit(ev.FortuneSpent(p.player, q.fortune - 1))
+        faces_t = ctx.dice.roll(len(p.faces), ctx.rules.die.sides)
+        ctx.emit(ev.DiceRerolled(p.player, p.ship, tuple(range(len(p.faces))), faces_t,
+                                 ctx.successes(p.kind, faces_t), "fortune"))
+    now = ctx.state.pending
+    assert now is not None
+    passed = ctx.successes(now.kind, now.faces) > 0
+    if not isinstance(cmd, KeepRoll) and not passed and common.can_reroll(ctx.state, now):
+        return  # still failing and another re-roll is possible: the roller decides again
+    ctx.emit(ev.RollSettled(now.player, now.ship, now.purpose, passed))
+    _resume(ctx, now.remaining, passed)
+
+
+def _resume(ctx: Decision, remaining: tuple[str, ...], passed: bool) -> None:
+    from game.notation import parse
+
+    steps = [parse(line, ctx.state) for line in remaining]
+    ctx.preresolved = passed
+    _run_order(ctx, steps)

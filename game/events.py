@@ -1,0 +1,286 @@
+"""What happened. `decide` emits these; `apply` folds them into the state without checking.
+
+Events carry resulting values (new totals, new poses) so that applying them needs no rules and
+no dice: a replay rebuilds the state exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.codec import TaggedRegistry
+from game.model import Activation, PendingRoll, Phase, Sail, ShipSide, Status
+
+EVENTS = TaggedRegistry()
+
+# events whose content only one player may see before the reveal
+SECRET_EVENTS = frozenset({"CardPicked"})
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class PhaseBegan:
+    phase: Phase
+    turn: int
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class ActivePlayer:
+    player: str | None
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class CardPicked:
+    player: str
+    card: str | None  # None: the hand was empty
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class CardsRevealed:
+    cards: tuple[tuple[str, str | None], ...]  # (player, card)
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class EventCardDrawn:
+    card: str | None  # None: no event deck in this game, the draw is ignored
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class InitiativeWon:
+    player: str
+    reason: str  # card | admiral | challenge
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class DiceRolled:
+    purpose: str
+    kind: str
+    faces: tuple[str, ...]
+    successes: int
+    player: str = ""
+    ship: str = ""
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class DiceRerolled:
+    player: str
+    ship: str
+    positions: tuple[int, ...]  # 0-based positions re-rolled
+    faces: tuple[str, ...]  # every die after the re-roll
+    successes: int
+    means: str  # skill | fortune
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class RollAwaitsChoice:
+    pending: PendingRoll
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class RollSettled:
+    player: str
+    ship: str
+    purpose: str
+    passed: bool
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class FortuneSpent:
+    player: str
+    left: int
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class ActivationBegan:
+    activation: Activation
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class ActivationStep:
+    """The activation moves on to its next step, carrying what the last step decided."""
+
+    ship: str
+    step: str
+    speed_adjust: int = 0
+    cut_free: bool = False
+    speed_limit: int | None = None
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class ActivationEnded:
+    ship: str
+    phase: Phase
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class SeamanshipDone:
+    ship: str
+    action: str
+    passed: bool
+    note: str = ""
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class ShipMoved:
+    ship: str
+    path: tuple[tuple[float, float, float], ...]  # poses from start to end (x, y, heading)
+    reason: str  # move, turn, change_heading, cut_free, pushed, row, boarding, helm
+    speed: int = 0
+    stopped_by: str = ""
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class Collided:
+    ship: str
+    other: str  # ship id or terrain id
+    kind: str  # ship | land
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class TrackChanged:
+    ship: str
+    track: str  # damage | fatigue
+    amount: int  # as taken (may be clipped by the track's end)
+    total: int
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class StatusGained:
+    ship: str
+    status: Status
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class StatusLost:
+    ship: str
+    status: Status
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class SailChanged:
+    ship: str
+    sail: Sail
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class ReloadMarker:
+    ship: str
+    side: ShipSide
+    present: bool
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class EntanglementChanged:
+    ship: str
+    other: str
+    entangled: bool
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class WakeMarker:
+    ship: str
+    present: bool
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class FlagTransferred:
+    player: str
+    from_ship: str
+    to_ship: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class LandingPartyChanged:
+    ship: str
+    parties: tuple[tuple[float, float], ...]
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class OrderHalted:
+    """An order given in one piece could not go on after a roll; the player gives the rest."""
+
+    ship: str
+    code: str
+    message: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class CardsReturned:
+    player: str
+    hand: tuple[str, ...]
+    discards: tuple[str, ...]
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class StrikePointsCounted:
+    points: tuple[tuple[str, int], ...]
+    ships: tuple[tuple[str, int], ...]
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class GameEnded:
+    winner: str | None
+    reason: str
+
+
+Event = (
+    PhaseBegan
+    | ActivePlayer
+    | CardPicked
+    | CardsRevealed
+    | EventCardDrawn
+    | InitiativeWon
+    | DiceRolled
+    | DiceRerolled
+    | RollAwaitsChoice
+    | RollSettled
+    | FortuneSpent
+    | ActivationBegan
+    | ActivationStep
+    | ActivationEnded
+    | SeamanshipDone
+    | ShipMoved
+    | Collided
+    | TrackChanged
+    | StatusGained
+    | StatusLost
+    | SailChanged
+    | ReloadMarker
+    | EntanglementChanged
+    | WakeMarker
+    | FlagTransferred
+    | LandingPartyChanged
+    | OrderHalted
+    | CardsReturned
+    | StrikePointsCounted
+    | GameEnded
+)

@@ -1,0 +1,532 @@
+"""Table geometry for Oak & Iron (RULES.md §4), built on shapely.
+
+Coordinates are inches with the origin at the table's bottom-left corner, x east, y north.
+Headings are compass degrees (0 = north, clockwise). A pose is the centre of a base and its heading.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from shapely import prepared
+from shapely.geometry import LineString, Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+
+from game.model import PointOfSail
+
+EPS = 1e-6
+FAR = 500.0  # longer than any table: the reach of a broadside path or a raking line
+ROTATION_STEP = 2.0  # degrees per swept step while pivoting
+EDGES = ("bow", "stern", "port", "starboard")
+
+Vec = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Pose:
+    x: float
+    y: float
+    heading: float
+
+    @property
+    def point(self) -> Vec:
+        return (self.x, self.y)
+
+
+@dataclass(frozen=True)
+class Hull:
+    """A base at a pose: its size and where it stands."""
+
+    pose: Pose
+    beam: float
+    length: float
+
+    def at(self, pose: Pose) -> Hull:
+        return Hull(pose, self.beam, self.length)
+
+    @property
+    def polygon(self) -> Polygon:
+        return Polygon(self.corners)
+
+    @property
+    def corners(self) -> tuple[Vec, Vec, Vec, Vec]:
+        """bow-port, bow-starboard, stern-starboard, stern-port."""
+        f = forward(self.pose.heading)
+        r = right(self.pose.heading)
+        hl, hb = self.length / 2, self.beam / 2
+        c = self.pose.point
+
+        def at(a: float, b: float) -> Vec:
+            return (c[0] + f[0] * a + r[0] * b, c[1] + f[1] * a + r[1] * b)
+
+        return (at(hl, -hb), at(hl, hb), at(-hl, hb), at(-hl, -hb))
+
+    def edge(self, name: str) -> tuple[Vec, Vec]:
+        bp, bs, ss, sp = self.corners
+        return {"bow": (bp, bs), "stern": (ss, sp), "port": (sp, bp), "starboard": (bs, ss)}[name]
+
+    def edge_midpoint(self, name: str) -> Vec:
+        a, b = self.edge(name)
+        return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+
+    def outward(self, name: str) -> Vec:
+        """Unit normal pointing out of the base through the named edge."""
+        h = self.pose.heading
+        return {
+            "bow": forward(h),
+            "stern": scale(forward(h), -1),
+            "starboard": right(h),
+            "port": scale(right(h), -1),
+        }[name]
+
+
+# ---------------------------------------------------------------- vectors
+
+
+def forward(heading: float) -> Vec:
+    r = math.radians(heading)
+    return (math.sin(r), math.cos(r))
+
+
+def right(heading: float) -> Vec:
+    r = math.radians(heading)
+    return (math.cos(r), -math.sin(r))
+
+
+def scale(v: Vec, k: float) -> Vec:
+    return (v[0] * k, v[1] * k)
+
+
+def add(a: Vec, b: Vec) -> Vec:
+    return (a[0] + b[0], a[1] + b[1])
+
+
+def sub(a: Vec, b: Vec) -> Vec:
+    return (a[0] - b[0], a[1] - b[1])
+
+
+def dot(a: Vec, b: Vec) -> float:
+    return a[0] * b[0] + a[1] * b[1]
+
+
+def norm_heading(h: float) -> float:
+    h = h % 360.0
+    return 0.0 if abs(h - 360.0) < 1e-9 else h
+
+
+def rotate_about(p: Vec, pivot: Vec, degrees_clockwise: float) -> Vec:
+    a = -math.radians(degrees_clockwise)
+    dx, dy = p[0] - pivot[0], p[1] - pivot[1]
+    return (pivot[0] + dx * math.cos(a) - dy * math.sin(a), pivot[1] + dx * math.sin(a) + dy * math.cos(a))
+
+
+# ---------------------------------------------------------------- wind
+
+
+def weather_distance(p: Vec, weather_edge: str, width: float, height: float) -> float:
+    """How far a point lies from the edge the wind blows from."""
+    return {"N": height - p[1], "S": p[1], "E": width - p[0], "W": p[0]}[weather_edge]
+
+
+def wind_heading(weather_edge: str) -> float:
+    """The compass heading the wind blows toward."""
+    return {"N": 180.0, "E": 270.0, "S": 0.0, "W": 90.0}[weather_edge]
+
+
+def point_of_sail(hull: Hull, weather_edge: str, width: float, height: float) -> PointOfSail | None:
+    """Large, Windward or In the Wind's Eye; None when exactly between Large and Windward
+    (the player chooses)."""
+
+    def wd(p: Vec) -> float:
+        return weather_distance(p, weather_edge, width, height)
+
+    bow, stern = wd(hull.edge_midpoint("bow")), wd(hull.edge_midpoint("stern"))
+    if abs(bow - stern) < 1e-9:
+        return None
+    if stern < bow:
+        return PointOfSail.LARGE
+    # Windward: the Wind's Eye test compares the windward side's mid-point with the bow point
+    # farthest from the Weather Edge; strictly farther means In the Wind's Eye.
+    windward_mid = min(wd(hull.edge_midpoint("port")), wd(hull.edge_midpoint("starboard")))
+    bp, bs = hull.edge("bow")
+    farthest_bow = max(wd(bp), wd(bs))
+    if windward_mid > farthest_bow + 1e-9:
+        return PointOfSail.WINDS_EYE
+    return PointOfSail.WINDWARD
+
+
+# ---------------------------------------------------------------- distance and range
+
+
+def distance(a: BaseGeometry, b: BaseGeometry) -> float:
+    """Closest-point distance between two shapes (bases, terrain)."""
+    return float(a.distance(b))
+
+
+# ---------------------------------------------------------------- motion
+
+
+@dataclass(frozen=True)
+class Translate:
+    dx: float
+    dy: float
+
+    def at(self, start: Pose, t: float) -> Pose:
+        return Pose(start.x + self.dx * t, start.y + self.dy * t, start.heading)
+
+    def steps(self) -> int:
+        return 1
+
+
+@dataclass(frozen=True)
+class Pivot:
+    """Rotate the base about a point by a compass angle (positive = clockwise)."""
+
+    px: float
+    py: float
+    degrees: float
+
+    def at(self, start: Pose, t: float) -> Pose:
+        c = rotate_about(start.point, (self.px, self.py), self.degrees * t)
+        return Pose(c[0], c[1], norm_heading(start.heading + self.degrees * t))
+
+    def steps(self) -> int:
+        return max(1, math.ceil(abs(self.degrees) / ROTATION_STEP))
+
+
+Motion = Translate | Pivot
+
+
+def pivot_motion(hull: Hull, side: str, degrees: float) -> Pivot:
+    """A turn toward `side` pivoting about the mid-point of that side (where the tool lies)."""
+    mid = hull.edge_midpoint(side)
+    signed = degrees if side == "starboard" else -degrees
+    return Pivot(mid[0], mid[1], signed)
+
+
+def advance_motion(hull: Hull, dist: float, direction: str = "bow") -> Translate:
+    v = scale(hull.outward(direction), dist)
+    return Translate(v[0], v[1])
+
+
+def end_pose(start: Pose, motion: Motion) -> Pose:
+    return motion.at(start, 1.0)
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """Where a motion ended: its last pose, whether it stopped on contact and with what."""
+
+    poses: tuple[Pose, ...]  # start and the end of each motion actually made
+    final: Pose
+    hit: str | None
+    swept: BaseGeometry  # the area the base passed over
+    completed: bool
+
+
+class Obstacles:
+    """Shapes a moving base must not overlap, keyed by id (ship ids, terrain ids, table edges)."""
+
+    def __init__(self, shapes: Mapping[str, BaseGeometry]) -> None:
+        self.shapes = dict(shapes)
+        self._prepared = {k: prepared.prep(v) for k, v in self.shapes.items()}
+
+    def first_overlap(self, area: BaseGeometry) -> str | None:
+        hits = []
+        for k, p in self._prepared.items():
+            if p.intersects(area) and area.intersection(self.shapes[k]).area > 1e-9:
+                hits.append(k)
+        return min(hits) if hits else None
+
+    def without(self, *ids: str) -> Obstacles:
+        return Obstacles({k: v for k, v in self.shapes.items() if k not in ids})
+
+
+def _swept(a: Hull, b: Hull) -> Polygon:
+    return Polygon(list(a.corners) + list(b.corners)).convex_hull
+
+
+def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles) -> SweepResult:
+    """Move the base through the motions, stopping at first contact with an obstacle."""
+    pose = hull.pose
+    poses = [pose]
+    swept_parts: list[BaseGeometry] = [hull.polygon]
+    for motion in motions:
+        n = motion.steps()
+        prev = pose
+        for i in range(1, n + 1):
+            nxt = motion.at(pose, i / n)
+            area = _swept(hull.at(prev), hull.at(nxt))
+            hit = obstacles.first_overlap(area)
+            if hit is not None:
+                lo, hi = (i - 1) / n, i / n
+                for _ in range(30):
+                    mid = (lo + hi) / 2
+                    if obstacles.first_overlap(_swept(hull.at(prev), hull.at(motion.at(pose, mid)))):
+                        hi = mid
+                    else:
+                        lo = mid
+                final = motion.at(pose, lo)
+                swept_parts.append(_swept(hull.at(prev), hull.at(final)))
+                poses.append(final)
+                return SweepResult(tuple(poses), final, hit, _union(swept_parts), False)
+            swept_parts.append(area)
+            prev = nxt
+        pose = motion.at(pose, 1.0)
+        poses.append(pose)
+    return SweepResult(tuple(poses), pose, None, _union(swept_parts), True)
+
+
+def _union(parts: Sequence[BaseGeometry]) -> BaseGeometry:
+    from shapely.ops import unary_union
+
+    return unary_union(list(parts))
+
+
+def table_polygon(width: float, height: float) -> Polygon:
+    return box(0, 0, width, height)
+
+
+def table_edges(width: float, height: float) -> dict[str, Polygon]:
+    """The world beyond each table edge, as obstacles for moves that must stay on the table."""
+    m = FAR
+    return {
+        "edge:N": box(-m, height, width + m, height + m),
+        "edge:S": box(-m, -m, width + m, 0),
+        "edge:E": box(width, -m, width + m, height + m),
+        "edge:W": box(-m, -m, 0, height + m),
+    }
+
+
+def off_table(poly: BaseGeometry, width: float, height: float) -> bool:
+    """Any part of the base off the table."""
+    return not table_polygon(width, height).buffer(1e-7).contains(poly)
+
+
+def directly_away(
+    hull: Hull,
+    away_from: BaseGeometry,
+    dist: float,
+    obstacles: Obstacles,
+    require_full: bool = False,
+    directions: Iterable[Vec] | None = None,
+) -> Pose | None:
+    """The translation (no pivot) of up to `dist` that leaves the base farthest from `away_from`
+    without touching anything. None when no move is possible (or, with require_full, when the
+    whole distance cannot be made in any direction)."""
+    centre = Point(hull.pose.point)
+    ref = away_from.centroid
+    base_dir = sub(hull.pose.point, (ref.x, ref.y))
+    if directions is None:
+        directions = [forward(a) for a in range(0, 360, 5)]
+    best: tuple[float, float, Pose] | None = None
+    for u in directions:
+        res = sweep(hull, [Translate(u[0] * dist, u[1] * dist)], obstacles)
+        travelled = Point(res.final.point).distance(centre)
+        if travelled < EPS or (require_full and not res.completed):
+            continue
+        gap = distance(hull.at(res.final).polygon, away_from)
+        # prefer the greatest separation, then the direction straight along the line of centres
+        along = dot(u, base_dir)
+        key = (round(gap, 6), along)
+        if best is None or key > (best[0], best[1]):
+            best = (key[0], key[1], res.final)
+    return best[2] if best else None
+
+
+# ---------------------------------------------------------------- sight and fire
+
+
+def blocked(segment: LineString, blockers: Sequence[BaseGeometry]) -> bool:
+    return any(segment.intersects(b) and not segment.touches(b) for b in blockers)
+
+
+def line_of_sight(
+    firer: Hull, target: Hull, blockers: Sequence[BaseGeometry], from_edges: Sequence[str] = EDGES
+) -> bool:
+    """A line from a firing edge's mid-point to a mid-point of one of the target's edges, and one
+    to at least one of its corners, neither crossing land."""
+    mids = [target.edge_midpoint(e) for e in EDGES]
+    corners = list(target.corners)
+    for e in from_edges:
+        m = firer.edge_midpoint(e)
+        to_mid = any(not blocked(LineString([m, p]), blockers) for p in mids)
+        if to_mid and any(not blocked(LineString([m, p]), blockers) for p in corners):
+            return True
+    return False
+
+
+def broadside_path(hull: Hull, side: str) -> Polygon:
+    """The half-strip outward from a side, between the perpendiculars at the side's ends."""
+    a, b = hull.edge(side)
+    n = scale(hull.outward(side), FAR)
+    return Polygon([a, b, add(b, n), add(a, n)])
+
+
+def in_broadside_path(firer: Hull, side: str, target: Hull) -> bool:
+    return bool(broadside_path(firer, side).intersection(target.polygon).area > 1e-9)
+
+
+def rake(firer: Hull, side: str, target: Hull) -> str | None:
+    """'stern' or 'bow' when the perpendicular from the firing side's mid-point crosses both the
+    target's bow and stern edges (named by the edge it enters first); otherwise None."""
+    m = firer.edge_midpoint(side)
+    ray = LineString([m, add(m, scale(firer.outward(side), FAR))])
+    hits = {}
+    for e in ("bow", "stern"):
+        x = ray.intersection(LineString(target.edge(e)))
+        if x.is_empty:
+            return None
+        hits[e] = Point(m).distance(x)
+    return "stern" if hits["stern"] < hits["bow"] else "bow"
+
+
+# ---------------------------------------------------------------- formation
+
+
+def _perpendicular_link(a: Hull, a_edge: str, b: Hull, b_edge: str, others: Sequence[BaseGeometry]) -> bool:
+    """An unobstructed perpendicular from somewhere on a's edge enters b's edge."""
+    strip = broadside_path(a, a_edge)
+    target_edge = LineString(b.edge(b_edge))
+    inside = strip.intersection(target_edge)
+    if inside.is_empty or inside.length < EPS:
+        return False
+    n = a.outward(a_edge)
+    p0 = a.edge_midpoint(a_edge)
+    samples = 7
+    for i in range(samples):
+        q = inside.interpolate(i / (samples - 1), normalized=True)
+        # walk back along the perpendicular to a's edge line
+        back = dot(sub((q.x, q.y), p0), n)
+        if back <= 0:
+            continue
+        start = sub((q.x, q.y), scale(n, back))
+        seg = LineString([start, (q.x, q.y)])
+        body = b.polygon
+        if seg.intersection(body).length > EPS:
+            continue  # the line passes through b before reaching the facing edge
+        if not blocked(seg, others):
+            return True
+    return False
+
+
+def formation_link(behind: Hull, ahead: Hull, others: Sequence[BaseGeometry], musket: float) -> bool:
+    """The ship behind sees the ship ahead's stern from its bow, and back."""
+    if distance(behind.polygon, ahead.polygon) > musket + 1e-9:
+        return False
+    return _perpendicular_link(behind, "bow", ahead, "stern", others) and _perpendicular_link(
+        ahead, "stern", behind, "bow", others
+    )
+
+
+def formation_chain(
+    flagship: str, hulls: Mapping[str, Hull], blockers: Sequence[BaseGeometry], musket: float
+) -> tuple[str, ...]:
+    """The ships in Formation with the Flagship, in line order (stern-most first), or () when the
+    Flagship has no link. Each ship links to at most one ship ahead and one behind."""
+    if flagship not in hulls:
+        return ()
+
+    def others(*ids: str) -> list[BaseGeometry]:
+        return [h.polygon for k, h in hulls.items() if k not in ids] + list(blockers)
+
+    def best(ship: str, ahead: bool, used: set[str]) -> str | None:
+        cands = []
+        for k, h in hulls.items():
+            if k in used:
+                continue
+            linked = (
+                formation_link(hulls[ship], h, others(ship, k), musket)
+                if ahead
+                else formation_link(h, hulls[ship], others(ship, k), musket)
+            )
+            if linked:
+                cands.append((distance(hulls[ship].polygon, h.polygon), k))
+        return min(cands)[1] if cands else None
+
+    used = {flagship}
+    chain = [flagship]
+    cur = flagship
+    while (nxt := best(cur, True, used)) is not None:
+        chain.append(nxt)
+        used.add(nxt)
+        cur = nxt
+    cur = flagship
+    while (prv := best(cur, False, used)) is not None:
+        chain.insert(0, prv)
+        used.add(prv)
+        cur = prv
+    return tuple(chain) if len(chain) >= 2 else ()
+
+
+# ---------------------------------------------------------------- boarding
+
+
+def nearest_edge(hull: Hull, other: BaseGeometry) -> list[str]:
+    """The edge(s) of hull nearest to other (more than one when equally near)."""
+    ds = {e: LineString(hull.edge(e)).distance(other) for e in EDGES}
+    m = min(ds.values())
+    return [e for e in EDGES if ds[e] - m < 1e-6]
+
+
+def boarding_placement(
+    boarder: Hull, target: Hull, obstacles: Obstacles, target_edge: str | None = None
+) -> tuple[Pose, str, str] | None:
+    """Move the boarder straight toward the target until the bases touch, then lay its leading edge
+    flush against the target's nearest edge. Returns (pose, boarder edge, target edge), or None
+    when flush contact is impossible. `obstacles` holds everything but the two ships."""
+    bp, tp = boarder.polygon, target.polygon
+    gap = distance(bp, tp)
+    from shapely.ops import nearest_points
+
+    pa, pb = nearest_points(bp, tp)
+    direction = sub((pb.x, pb.y), (pa.x, pa.y))
+    length = math.hypot(*direction)
+    if length > EPS:
+        move = Translate(direction[0] * (gap / length), direction[1] * (gap / length))
+        res = sweep(boarder, [move], obstacles)
+        touching = boarder.at(res.final)
+    else:
+        touching = boarder
+    lead = nearest_edge(touching, tp)[0]
+    candidates = [target_edge] if target_edge else nearest_edge(target, touching.polygon)
+    for t_edge in candidates:
+        placed = _flush(touching, lead, target, t_edge)
+        for pose in placed:
+            poly = boarder.at(pose).polygon
+            if poly.intersection(tp).area > 1e-6:
+                continue
+            if obstacles.first_overlap(poly) is not None:
+                continue
+            return pose, lead, t_edge
+    return None
+
+
+def _flush(boarder: Hull, lead: str, target: Hull, t_edge: str) -> list[Pose]:
+    """Poses that put boarder's `lead` edge against target's `t_edge`, facing it, nearest first."""
+    want_out = scale(target.outward(t_edge), -1)  # the boarder's lead edge must face the target
+    cur_out = boarder.outward(lead)
+    cur_angle = math.degrees(math.atan2(cur_out[0], cur_out[1]))
+    want_angle = math.degrees(math.atan2(want_out[0], want_out[1]))
+    heading = norm_heading(boarder.pose.heading + (want_angle - cur_angle))
+    turned = boarder.at(Pose(boarder.pose.x, boarder.pose.y, heading))
+    a, b = target.edge(t_edge)
+    edge_line = LineString([a, b])
+    offset = (boarder.length if lead in ("bow", "stern") else boarder.beam) / 2
+    half_lead = (boarder.beam if lead in ("bow", "stern") else boarder.length) / 2
+    out_n = target.outward(t_edge)
+    proj = edge_line.project(Point(boarder.edge_midpoint(lead)))
+    span = edge_line.length
+    # slide along the edge: first as near the contact as possible, then other spots along it
+    spots = [proj] + [span * k / 8 for k in range(9)]
+    poses = []
+    for s in sorted(set(round(x, 6) for x in spots), key=lambda x: abs(x - proj)):
+        lo, hi = s - half_lead, s + half_lead
+        if hi < -EPS or lo > span + EPS:
+            continue
+        p = edge_line.interpolate(max(0.0, min(span, s)))
+        centre = add((p.x, p.y), scale(out_n, offset + 1e-4))
+        poses.append(Pose(centre[0], centre[1], turned.pose.heading))
+    return poses

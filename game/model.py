@@ -1,0 +1,281 @@
+"""The frozen state of a game. Nothing here checks a rule; `engine.apply` builds new states."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+
+class Phase(StrEnum):
+    SETUP = "setup"  # choosing the first initiative card
+    INITIATIVE = "initiative"
+    MOVEMENT = "movement"
+    ATTACK = "attack"
+    END = "end"
+    OVER = "over"
+
+
+class Sail(StrEnum):
+    FULL = "full"
+    BATTLE = "battle"
+    MINIMAL = "minimal"
+    ANCHORED = "anchored"
+
+    @property
+    def speed_modifier(self) -> int:
+        return {Sail.FULL: 1, Sail.BATTLE: 0, Sail.MINIMAL: -1, Sail.ANCHORED: 0}[self]
+
+    def step(self, delta: int) -> Sail | None:
+        """One level up (+1) or down (-1), or None past either end."""
+        i = SAIL_ORDER.index(self) - delta
+        return SAIL_ORDER[i] if 0 <= i < len(SAIL_ORDER) else None
+
+
+SAIL_ORDER = (Sail.FULL, Sail.BATTLE, Sail.MINIMAL, Sail.ANCHORED)
+
+
+class PointOfSail(StrEnum):
+    LARGE = "large"
+    WINDWARD = "windward"
+    WINDS_EYE = "winds_eye"
+
+
+class Status(StrEnum):
+    """Stored statuses. Shaken and Entangled are derived (fatigue 7, entangled_with)."""
+
+    CRIPPLED = "crippled"
+    OUT_OF_ACTION = "out_of_action"
+    AGROUND = "aground"
+    CAPTURED = "captured"
+    SUNK = "sunk"
+    LEFT_TABLE = "left_table"  # sailed off the table: out of the game
+    REMOVED = "removed"  # destroyed with no room to cut free: taken off the table
+
+
+class ShipSide(StrEnum):
+    PORT = "port"
+    STARBOARD = "starboard"
+
+
+class TerrainKind(StrEnum):
+    ISLAND = "island"
+    ROCK = "rock"
+    LANDMASS = "landmass"
+    SHOAL = "shoal"
+    FOG_BANK = "fog_bank"
+
+    @property
+    def is_obstacle(self) -> bool:
+        """Terrain that rises above the sea: a ship may not move through it."""
+        return self in (TerrainKind.ISLAND, TerrainKind.ROCK, TerrainKind.LANDMASS)
+
+    @property
+    def blocks_sight(self) -> bool:
+        return self in (TerrainKind.ISLAND, TerrainKind.LANDMASS)
+
+
+MAX_TRACK = 7  # Fatigue and Damage tracks both end at 7
+
+
+@dataclass(frozen=True)
+class Terrain:
+    id: str
+    kind: TerrainKind
+    points: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    width: float
+    height: float
+    weather_edge: str  # "N", "E", "S" or "W": the edge the wind blows from
+    terrain: tuple[Terrain, ...] = ()
+
+
+@dataclass(frozen=True)
+class LandingParty:
+    x: float
+    y: float
+    on_ship: str = ""  # set when a card puts the token on an enemy ship
+
+
+@dataclass(frozen=True)
+class Ship:
+    id: str  # unique display name, the ship's handle in commands
+    cls: str
+    owner: str  # the player whose squadron it started in
+    x: float  # centre of the base, inches
+    y: float
+    heading: float  # compass degrees, 0 = north, clockwise
+    base: str
+    beam: float
+    length: float
+    skill: int
+    fortitude: int
+    broadside: int
+    crew: int
+    windward: int  # speed card values at Battle Sail
+    large: int
+    traits: tuple[str, ...] = ()
+    upgrades: tuple[str, ...] = ()
+    sail: Sail = Sail.BATTLE
+    damage: int = 0
+    fatigue: int = 0
+    statuses: frozenset[Status] = frozenset()
+    reload: frozenset[ShipSide] = frozenset()
+    wake: bool = False
+    entangled_with: frozenset[str] = frozenset()
+    landing_parties: tuple[LandingParty, ...] = ()
+    controller: str = ""  # who commands it now (differs from owner once Captured)
+    captain: str = ""
+
+    @property
+    def shaken(self) -> bool:
+        return self.fatigue >= MAX_TRACK
+
+    @property
+    def crippled(self) -> bool:
+        return Status.CRIPPLED in self.statuses
+
+    @property
+    def out_of_action(self) -> bool:
+        return Status.OUT_OF_ACTION in self.statuses
+
+    @property
+    def entangled(self) -> bool:
+        return bool(self.entangled_with)
+
+    @property
+    def aground(self) -> bool:
+        return Status.AGROUND in self.statuses
+
+    @property
+    def anchored(self) -> bool:
+        return self.sail is Sail.ANCHORED
+
+    @property
+    def on_table(self) -> bool:
+        return not (self.statuses & {Status.SUNK, Status.LEFT_TABLE, Status.REMOVED})
+
+    @property
+    def can_act(self) -> bool:
+        """Able to take an activation at all (Out of Action and Captured ships cannot)."""
+        return self.on_table and not self.out_of_action and Status.CAPTURED not in self.statuses
+
+    def status_names(self) -> list[str]:
+        names = sorted(s.value for s in self.statuses)
+        if self.shaken:
+            names.append("shaken")
+        if self.entangled:
+            names.append("entangled")
+        if self.anchored:
+            names.append("anchored")
+        return sorted(names)
+
+
+@dataclass(frozen=True)
+class Squadron:
+    player: str
+    name: str
+    faction: str = ""
+    flagship: str = ""
+    admiral: str = "Untested"
+    admiral_value: int = 0
+    fortune: int = 3
+    hand: tuple[str, ...] = ()
+    face_down: str | None = None  # secret until the reveal
+    face_up: str | None = None
+    discards: tuple[str, ...] = ()
+    picked: bool = False  # has chosen this phase's face-down card (or has none to choose)
+
+
+@dataclass(frozen=True)
+class PendingRoll:
+    """A Skill Test that failed while a re-roll was possible: the roller decides before play goes on."""
+
+    player: str
+    ship: str
+    purpose: str  # which Skill Test: seamanship, repair_aground, boarding
+    kind: str  # success kind in the dice data
+    faces: tuple[str, ...]
+    skill_rerolled: tuple[int, ...] = ()  # indices already re-rolled with Skill
+    fortune_used: bool = False
+    remaining: tuple[str, ...] = ()  # the rest of the order, as notation lines
+
+
+@dataclass(frozen=True)
+class Activation:
+    """The Movement activation under way: which step comes next and what the steps decided."""
+
+    ship: str
+    player: str
+    point_of_sail: PointOfSail
+    speed: int  # speed rating fixed at the start, before Adjust Speed
+    step: str = "seamanship"  # seamanship -> move -> crew -> done
+    speed_adjust: int = 0
+    cut_free: bool = False
+    speed_limit: int | None = None
+
+
+@dataclass(frozen=True)
+class Game:
+    system: str
+    edition: str
+    name: str
+    table: Table
+    squadrons: tuple[Squadron, ...]
+    ships: tuple[Ship, ...]
+    seed: int = 0
+    turn: int = 0
+    phase: Phase = Phase.SETUP
+    initiative: str | None = None  # the player with the initiative this turn
+    active_player: str | None = None
+    activated: frozenset[str] = frozenset()  # ships done in the current phase
+    activation: Activation | None = None
+    pending: PendingRoll | None = None
+    defender: str | None = None
+    winner: str | None = None
+    result: str = ""
+    strike_points: tuple[tuple[str, int], ...] = ()
+    event_deck: tuple[str, ...] = ()
+    event_face_up: str | None = None
+    test_dice: bool = False
+    last_turn: int = 10
+    log_position: int = 0  # events applied so far; seeds the dice of the next decision
+    extra: tuple[tuple[str, str], ...] = field(default=())
+
+    # -- look-ups ------------------------------------------------------------------
+
+    def ship(self, ship_id: str) -> Ship:
+        for s in self.ships:
+            if s.id == ship_id:
+                return s
+        raise KeyError(ship_id)
+
+    def squadron(self, player: str) -> Squadron:
+        for q in self.squadrons:
+            if q.player == player:
+                return q
+        raise KeyError(player)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(q.player for q in self.squadrons)
+
+    def opponent(self, player: str) -> str:
+        return next(p for p in self.players if p != player)
+
+    def ships_of(self, player: str) -> tuple[Ship, ...]:
+        return tuple(s for s in self.ships if s.controller == player)
+
+    def with_ship(self, ship: Ship) -> Game:
+        return replace(self, ships=tuple(ship if s.id == ship.id else s for s in self.ships))
+
+    def with_squadron(self, squadron: Squadron) -> Game:
+        return replace(
+            self, squadrons=tuple(squadron if q.player == squadron.player else q for q in self.squadrons)
+        )
+
+    def flagship_of(self, player: str) -> Ship | None:
+        fs = self.squadron(player).flagship
+        return self.ship(fs) if fs else None

@@ -1,0 +1,341 @@
+"""The table notation: one line <-> one command, both ways (docs/notation.md).
+
+    pick A Careful Aim
+    move Kestrel adjust +1 turn end port 30 crew reload port
+    seamanship Kestrel heading starboard 20
+    advance Kestrel turn start port 15
+    crew Kestrel board Otter
+    done Kestrel
+    reroll 2 4 | fortune | keep
+    pass Kestrel
+    dice skull sail sword
+
+A line may start with `A:` to say which player gives the order. With a game state, ship and card
+names may be written in any case, without accents, or as a unique prefix.
+"""
+
+from __future__ import annotations
+
+import shlex
+import unicodedata
+from collections.abc import Iterable
+
+from game.commands import (
+    Activate,
+    Advance,
+    Command,
+    Crew,
+    EndActivation,
+    FixDice,
+    KeepRoll,
+    Pass,
+    PickCard,
+    Reroll,
+    Seamanship,
+    Turn,
+    UseFortune,
+)
+from game.errors import ParseError
+from game.model import Game
+
+DIRECTIONS = ("ahead", "back", "port", "starboard", "hold")
+VERBS = ("pick", "move", "seamanship", "advance", "crew", "done", "reroll", "fortune", "keep", "pass", "dice")
+
+
+def fold(name: str) -> str:
+    """Case- and accent-insensitive form of a name."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold().strip()
+
+
+def resolve(name: str, known: Iterable[str], what: str) -> str:
+    options = list(dict.fromkeys(known))
+    f = fold(name)
+    exact = [k for k in options if fold(k) == f]
+    if exact:
+        return exact[0]
+    prefix = [k for k in options if fold(k).startswith(f)]
+    if len(prefix) == 1:
+        return prefix[0]
+    if prefix:
+        raise ParseError(f"{name!r} could be any of {', '.join(prefix)}.", f"Write more of the {what}'s name.")
+    raise ParseError(f"There is no {what} called {name!r}.", f"Known: {', '.join(options)}.")
+
+
+class _Tokens:
+    def __init__(self, line: str, tokens: list[str], state: Game | None) -> None:
+        self.line = line
+        self.items = tokens
+        self.i = 0
+        self.state = state
+
+    def peek(self) -> str | None:
+        return self.items[self.i].lower() if self.i < len(self.items) else None
+
+    def take(self, what: str) -> str:
+        if self.i >= len(self.items):
+            raise ParseError(f"{self.line!r} is missing {what}.", "See `help` for the notation.")
+        tok = self.items[self.i]
+        self.i += 1
+        return tok
+
+    def take_choice(self, what: str, choices: tuple[str, ...]) -> str:
+        tok = self.take(what).lower()
+        if tok not in choices:
+            raise ParseError(f"Expected {what} ({' | '.join(choices)}), got {tok!r}.")
+        return tok
+
+    def take_number(self, what: str) -> float:
+        tok = self.take(what)
+        try:
+            return float(tok.rstrip("°"))
+        except ValueError:
+            raise ParseError(f"Expected a number for {what}, got {tok!r}.") from None
+
+    def take_int(self, what: str) -> int:
+        tok = self.take(what)
+        try:
+            return int(tok)
+        except ValueError:
+            raise ParseError(f"Expected a whole number for {what}, got {tok!r}.") from None
+
+    def ship(self) -> str:
+        name = self.take("a ship name")
+        if self.state is None:
+            return name
+        return resolve(name, (s.id for s in self.state.ships), "ship")
+
+    def done(self) -> bool:
+        return self.i >= len(self.items)
+
+    def end(self) -> None:
+        if not self.done():
+            raise ParseError(f"Did not understand {' '.join(self.items[self.i:])!r} in {self.line!r}.")
+
+
+def parse(line: str, state: Game | None = None) -> Command:
+    text = line.split("#", 1)[0].strip()
+    if not text:
+        raise ParseError("The line is empty.")
+    player = ""
+    head, sep, rest = text.partition(":")
+    if sep and head.strip() and " " not in head.strip() and head.strip().lower() not in VERBS:
+        player, text = head.strip(), rest.strip()
+    try:
+        tokens = shlex.split(text)
+    except ValueError as exc:
+        raise ParseError(f"Unbalanced quotes in {line!r}: {exc}.") from None
+    if not tokens:
+        raise ParseError("The line is empty.")
+    t = _Tokens(line, tokens, state)
+    verb = t.take("a verb").lower()
+    if verb == "pick":
+        who = t.take("a player")
+        card = " ".join(t.items[t.i :])
+        if not card:
+            raise ParseError("pick needs a player and a card, e.g. `pick A Careful Aim`.")
+        if state is not None:
+            who = resolve(who, state.players, "player")
+            card = resolve(card, (c for q in state.squadrons for c in q.hand), "card")
+        return PickCard(who, card)
+    if verb == "move":
+        ship = t.ship()
+        pos = _point_of_sail(t)
+        seam = _seamanship_part(t, ship, player) if t.peek() in ("heading", "adjust", "cutfree") else None
+        adv = _advance_part(t, ship, player) if t.peek() in (*DIRECTIONS, "turn") else None
+        crew = None
+        if t.peek() == "crew":
+            t.take("crew")
+            crew = _crew_part(t, ship, player)
+        t.end()
+        return Activate(ship, seam, adv, crew, pos, player)
+    if verb == "seamanship":
+        ship = t.ship()
+        pos = _point_of_sail(t)
+        seam = _seamanship_part(t, ship, player, pos)
+        t.end()
+        return seam
+    if verb == "advance":
+        ship = t.ship()
+        pos = _point_of_sail(t)
+        adv = _advance_part(t, ship, player, pos)
+        t.end()
+        return adv
+    if verb == "crew":
+        ship = t.ship()
+        pos = _point_of_sail(t)
+        crew = _crew_part(t, ship, player, pos)
+        t.end()
+        return crew
+    if verb == "done":
+        ship = t.ship()
+        t.end()
+        return EndActivation(ship, player)
+    if verb == "pass":
+        ship = t.ship()
+        t.end()
+        return Pass(ship, player)
+    if verb == "reroll":
+        dice = []
+        while not t.done():
+            dice.append(t.take_int("a die position"))
+        if not dice:
+            raise ParseError("reroll needs the positions of the dice to re-roll, e.g. `reroll 1 3`.")
+        return Reroll(tuple(dice), player)
+    if verb == "fortune":
+        t.end()
+        return UseFortune(player)
+    if verb == "keep":
+        t.end()
+        return KeepRoll(player)
+    if verb == "dice":
+        faces = tuple(x.lower() for x in t.items[t.i :])
+        if not faces:
+            raise ParseError("dice needs at least one face, e.g. `dice skull sail`.")
+        return FixDice(faces)
+    raise ParseError(f"Unknown command {verb!r}.", f"Commands: {', '.join(VERBS)}.")
+
+
+def _point_of_sail(t: _Tokens) -> str:
+    if t.peek() == "as":
+        t.take("as")
+        return t.take_choice("a point of sail", ("large", "windward"))
+    return ""
+
+
+def _seamanship_part(t: _Tokens, ship: str, player: str, pos: str = "") -> Seamanship:
+    action = t.take_choice("a Seamanship Action", ("heading", "adjust", "cutfree"))
+    if action == "heading":
+        side = t.take_choice("a side", ("port", "starboard"))
+        return Seamanship(ship, "heading", side=side, degrees=t.take_number("degrees"), point_of_sail=pos, player=player)
+    if action == "adjust":
+        delta = t.take_choice("+1 or -1", ("+1", "-1", "1", "up", "down"))
+        return Seamanship(ship, "adjust", delta=-1 if delta in ("-1", "down") else 1, point_of_sail=pos, player=player)
+    return Seamanship(ship, "cutfree", point_of_sail=pos, player=player)
+
+
+def _advance_part(t: _Tokens, ship: str, player: str, pos: str = "") -> Advance:
+    direction = ""
+    if t.peek() in DIRECTIONS:
+        direction = t.take("a direction").lower()
+    turn = None
+    if t.peek() == "turn":
+        t.take("turn")
+        when = t.take_choice("start or end", ("start", "end"))
+        side = t.take_choice("a side", ("port", "starboard"))
+        turn = Turn(when, side, t.take_number("degrees"))
+    return Advance(ship, direction, turn, pos, player)
+
+
+def _crew_part(t: _Tokens, ship: str, player: str, pos: str = "") -> Crew:
+    action = t.take_choice(
+        "a Crew Action", ("reload", "rally", "repair", "sail", "board", "row", "flag", "landing")
+    )
+    if action == "reload":
+        return Crew(ship, "reload", side=t.take_choice("a side", ("port", "starboard")), point_of_sail=pos, player=player)
+    if action == "repair":
+        if t.peek() == "aground":
+            t.take("aground")
+            return Crew(ship, "repair_aground", point_of_sail=pos, player=player)
+        return Crew(ship, "repair", point_of_sail=pos, player=player)
+    if action == "sail":
+        way = t.take_choice("up or down", ("up", "down"))
+        return Crew(ship, "sail", delta=1 if way == "up" else -1, point_of_sail=pos, player=player)
+    if action == "board":
+        target = t.ship()
+        edge = ""
+        if t.peek() == "edge":
+            t.take("edge")
+            edge = t.take_choice("an edge", ("bow", "stern", "port", "starboard"))
+        return Crew(ship, "board", target=target, edge=edge, point_of_sail=pos, player=player)
+    if action == "flag":
+        return Crew(ship, "flag", target=t.ship(), point_of_sail=pos, player=player)
+    if action == "landing":
+        x = t.take_number("x")
+        return Crew(ship, "landing", x=x, y=t.take_number("y"), point_of_sail=pos, player=player)
+    return Crew(ship, action, point_of_sail=pos, player=player)
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def _q(name: str) -> str:
+    if name and all(ch.isalnum() or ch in "-_'!.&" for ch in name):
+        return name
+    return '"' + name.replace('"', '\\"') + '"'
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+def _pos(p: str) -> list[str]:
+    return ["as", p] if p else []
+
+
+def _seamanship_words(s: Seamanship) -> list[str]:
+    if s.action == "heading":
+        return ["heading", s.side, _num(s.degrees)]
+    if s.action == "adjust":
+        return ["adjust", "+1" if s.delta > 0 else "-1"]
+    return [s.action]
+
+
+def _advance_words(a: Advance) -> list[str]:
+    words = [a.direction] if a.direction else []
+    if a.turn is not None:
+        words += ["turn", a.turn.when, a.turn.side, _num(a.turn.degrees)]
+    return words
+
+
+def _crew_words(c: Crew) -> list[str]:
+    if c.action == "reload":
+        return ["reload", c.side]
+    if c.action == "repair_aground":
+        return ["repair", "aground"]
+    if c.action == "sail":
+        return ["sail", "up" if c.delta > 0 else "down"]
+    if c.action == "board":
+        return ["board", _q(c.target)] + (["edge", c.edge] if c.edge else [])
+    if c.action == "flag":
+        return ["flag", _q(c.target)]
+    if c.action == "landing":
+        return ["landing", _num(c.x), _num(c.y)]
+    return [c.action]
+
+
+def format_command(cmd: Command) -> str:
+    player = getattr(cmd, "player", "")
+    prefix = f"{player}: " if player and not isinstance(cmd, PickCard) else ""
+    words: list[str]
+    if isinstance(cmd, PickCard):
+        words = ["pick", cmd.player, cmd.card]
+    elif isinstance(cmd, Activate):
+        words = ["move", _q(cmd.ship), *_pos(cmd.point_of_sail)]
+        if cmd.seamanship:
+            words += _seamanship_words(cmd.seamanship)
+        if cmd.advance:
+            words += _advance_words(cmd.advance)
+        if cmd.crew:
+            words += ["crew", *_crew_words(cmd.crew)]
+    elif isinstance(cmd, Seamanship):
+        words = ["seamanship", _q(cmd.ship), *_pos(cmd.point_of_sail), *_seamanship_words(cmd)]
+    elif isinstance(cmd, Advance):
+        words = ["advance", _q(cmd.ship), *_pos(cmd.point_of_sail), *_advance_words(cmd)]
+    elif isinstance(cmd, Crew):
+        words = ["crew", _q(cmd.ship), *_pos(cmd.point_of_sail), *_crew_words(cmd)]
+    elif isinstance(cmd, EndActivation):
+        words = ["done", _q(cmd.ship)]
+    elif isinstance(cmd, Pass):
+        words = ["pass", _q(cmd.ship)]
+    elif isinstance(cmd, Reroll):
+        words = ["reroll", *(str(d) for d in cmd.dice)]
+    elif isinstance(cmd, UseFortune):
+        words = ["fortune"]
+    elif isinstance(cmd, KeepRoll):
+        words = ["keep"]
+    elif isinstance(cmd, FixDice):
+        words = ["dice", *cmd.faces]
+    else:  # pragma: no cover - every command type is listed above
+        raise TypeError(f"cannot format {cmd!r}")
+    return prefix + " ".join(words)

@@ -1,0 +1,107 @@
+"""Initiative Phase: reveal, who has the initiative, the secret pick for next turn."""
+
+from __future__ import annotations
+
+from game import events as ev
+from game.commands import PickCard
+from game.context import Decision
+from game.errors import IllegalAction, UnknownName
+from game.model import Game, Phase
+from game.phases.common import require_phase, skill_dice
+
+CHALLENGE_ROUNDS = 100  # a tie after this many rounds is vanishingly rare; the defender then wins
+
+
+def card_value(ctx: Decision, card: str | None) -> int:
+    if card is None:
+        return 0
+    return ctx.rules.card(card).value
+
+
+def pick_card(ctx: Decision, cmd: PickCard) -> None:
+    require_phase(ctx.state, Phase.SETUP, Phase.INITIATIVE)
+    try:
+        q = ctx.state.squadron(cmd.player)
+    except KeyError:
+        raise UnknownName(
+            f"There is no player {cmd.player!r} in this game.", f"Players: {', '.join(ctx.state.players)}."
+        ) from None
+    if q.picked:
+        raise IllegalAction(
+            f"Player {cmd.player} has already chosen a card face down this turn.",
+            "The choice stands until the reveal.",
+        )
+    if cmd.card not in q.hand:
+        raise IllegalAction(
+            f"{cmd.card!r} is not in player {cmd.player}'s initiative hand.",
+            f"Choose one of: {', '.join(q.hand)}.",
+        )
+    ctx.emit(ev.CardPicked(cmd.player, cmd.card))
+    if not all(s.picked for s in ctx.state.squadrons):
+        return
+    if ctx.state.phase is Phase.SETUP:
+        begin_turn(ctx, 1)
+    else:
+        from game.phases.flow import after_picks
+
+        after_picks(ctx)
+
+
+def auto_pick_empty_hands(ctx: Decision) -> None:
+    for q in ctx.state.squadrons:
+        if not q.picked and not q.hand:
+            ctx.emit(ev.CardPicked(q.player, None))
+
+
+def begin_turn(ctx: Decision, turn: int) -> None:
+    """Steps 1 of the Initiative Phase: reveal and decide the initiative. Picks follow."""
+    ctx.emit(ev.PhaseBegan(Phase.INITIATIVE, turn))
+    ctx.emit(ev.ActivePlayer(None))
+    state = ctx.state
+    ctx.emit(ev.CardsRevealed(tuple((q.player, q.face_down) for q in state.squadrons)))
+    winner, reason = _initiative_winner(ctx)
+    ctx.emit(ev.InitiativeWon(winner, reason))
+    auto_pick_empty_hands(ctx)
+    if all(q.picked for q in ctx.state.squadrons):
+        from game.phases.flow import after_picks
+
+        after_picks(ctx)
+
+
+def _initiative_winner(ctx: Decision) -> tuple[str, str]:
+    state = ctx.state
+    values = {q.player: card_value(ctx, q.face_up) for q in state.squadrons}
+    best = max(values.values())
+    leaders = [p for p, v in values.items() if v == best]
+    if len(leaders) == 1:
+        return leaders[0], "card"
+    ctx.emit(ev.EventCardDrawn(state.event_deck[0] if state.event_deck else None))
+    admirals = {p: ctx.state.squadron(p).admiral_value for p in leaders}
+    top = max(admirals.values())
+    leaders = [p for p in leaders if admirals[p] == top]
+    if len(leaders) == 1:
+        return leaders[0], "admiral"
+    return challenge_test(ctx, leaders), "challenge"
+
+
+def challenge_test(ctx: Decision, players: list[str]) -> str:
+    """Each Flagship rolls a Skill Test; most sails and swords wins, then higher Skill, then again."""
+    state: Game = ctx.state
+    for _ in range(CHALLENGE_ROUNDS):
+        scores = {}
+        for p in players:
+            flag = state.flagship_of(p)
+            n = skill_dice(flag) if flag else 5
+            faces = ctx.roll(n, "challenge_test", "challenge_test", p, flag.id if flag else "")
+            scores[p] = ctx.successes("challenge_test", faces)
+        top = max(scores.values())
+        leaders = [p for p in players if scores[p] == top]
+        if len(leaders) == 1:
+            return leaders[0]
+        skills = {p: (f.skill if (f := state.flagship_of(p)) else 0) for p in leaders}
+        best = max(skills.values())
+        leaders = [p for p in leaders if skills[p] == best]
+        if len(leaders) == 1:
+            return leaders[0]
+        players = leaders
+    return state.defender or players[0]

@@ -1,0 +1,523 @@
+"""Movement Phase: one activation is speed, an optional Seamanship Action, the move, an optional
+Crew Action, then the wake marker. Each step is its own command; `Activate` runs them in order."""
+
+from __future__ import annotations
+
+from shapely.geometry import Point, Polygon
+from shapely.ops import unary_union
+
+from game import effects
+from game import events as ev
+from game import geometry as geo
+from game.commands import Advance, Crew, EndActivation, Seamanship, Turn
+from game.context import Decision
+from game.errors import IllegalAction
+from game.model import Activation, Phase, PointOfSail, Sail, Ship, ShipSide, Status, TerrainKind
+from game.phases import common as c
+from game.phases.flow import next_activation
+
+SEAMANSHIP_LABEL = {"heading": "Change Heading", "adjust": "Adjust Speed", "cutfree": "Cut Free"}
+
+
+# ---------------------------------------------------------------- start of an activation
+
+
+def begin(ctx: Decision, ship_id: str, player: str, pos_choice: str = "") -> Activation:
+    """The activation of this ship, starting it if it has not started."""
+    state = ctx.state
+    c.require_phase(state, Phase.MOVEMENT)
+    c.no_pending(state)
+    ship = c.get_ship(state, ship_id)
+    who = c.acting_player(player, ship)
+    act = state.activation
+    if act is not None:
+        if act.ship != ship_id:
+            raise IllegalAction(
+                f"{act.ship}'s activation is still under way.",
+                f"Finish it first (move, crew action or done {act.ship}).",
+            )
+        return act
+    c.require_turn(state, who)
+    c.ensure_able(ship, "activate")
+    if ship_id in state.activated:
+        raise IllegalAction(f"{ship_id} has already moved this turn.", _unmoved_hint(ctx, who))
+    pos = _point_of_sail(ctx, ship, pos_choice)
+    speed = 0
+    if pos is not PointOfSail.WINDS_EYE:
+        printed = ship.large if pos is PointOfSail.LARGE else ship.windward
+        speed = printed + ship.sail.speed_modifier + effects.speed_bonus(state, ship, pos, ctx.rules)
+    ctx.emit(ev.ActivationBegan(Activation(ship_id, who, pos, speed)))
+    assert ctx.state.activation is not None
+    return ctx.state.activation
+
+
+def _unmoved_hint(ctx: Decision, player: str) -> str:
+    left = [s.id for s in ctx.state.ships_of(player) if s.can_act and s.id not in ctx.state.activated]
+    return f"Ships still to move: {', '.join(left)}." if left else ""
+
+
+def _point_of_sail(ctx: Decision, ship: Ship, choice: str) -> PointOfSail:
+    t = ctx.state.table
+    pos = geo.point_of_sail(c.hull(ship), t.weather_edge, t.width, t.height)
+    if pos is not None:
+        return pos
+    # exactly between Large and Windward: the player's choice, else the faster one
+    if choice in (PointOfSail.LARGE.value, PointOfSail.WINDWARD.value):
+        return PointOfSail(choice)
+    return PointOfSail.LARGE if ship.large >= ship.windward else PointOfSail.WINDWARD
+
+
+def speed_rating(ship: Ship, act: Activation) -> int:
+    speed = act.speed + act.speed_adjust
+    if ship.crippled:
+        speed = min(speed, 2)
+    if act.speed_limit is not None:
+        speed = min(speed, act.speed_limit)
+    return speed
+
+
+def why_no_forward_move(ship: Ship, act: Activation) -> str | None:
+    if ship.entangled:
+        return f"{ship.id} is Entangled and cannot move until it Cuts Free"
+    if ship.aground:
+        return f"{ship.id} is Aground and cannot move until the Aground token is removed"
+    if ship.anchored:
+        return f"{ship.id} is Anchored and cannot move until it changes its Sail Setting"
+    if act.point_of_sail is PointOfSail.WINDS_EYE:
+        return f"{ship.id} is In the Wind's Eye, so it may only turn up to 30° with the speed-1 tool"
+    if speed_rating(ship, act) <= 0:
+        return f"{ship.id}'s speed rating is {speed_rating(ship, act)}, so it cannot move"
+    return None
+
+
+# ---------------------------------------------------------------- Seamanship Action
+
+
+def seamanship(ctx: Decision, cmd: Seamanship) -> None:
+    act = begin(ctx, cmd.ship, cmd.player, cmd.point_of_sail)
+    if act.step != "seamanship":
+        raise IllegalAction(
+            f"{cmd.ship} can no longer take a Seamanship Action: they come before the move.",
+            "Continue with the move or a Crew Action.",
+        )
+    ship = ctx.state.ship(cmd.ship)
+    label = SEAMANSHIP_LABEL.get(cmd.action)
+    if label is None:
+        raise IllegalAction(f"Unknown Seamanship Action {cmd.action!r}.", "Choose heading, adjust or cutfree.")
+    if ship.shaken:
+        raise IllegalAction(f"{ship.id} is Shaken and may not take Seamanship Actions.", "Move without one.")
+    tool1 = ctx.rules.tool(1)
+    cut_to: geo.Pose | None = None
+    if cmd.action == "heading":
+        _forbid(ship, act, label, winds_eye=True, entangled=True, aground=True)
+        _check_turn_angle(cmd.side, cmd.degrees, tool1.max_turn, "the speed-1 tool")
+    elif cmd.action == "adjust":
+        _forbid(ship, act, label, winds_eye=True, entangled=True, aground=True, anchored=True)
+        if cmd.delta not in (1, -1):
+            raise IllegalAction("Adjust Speed changes the speed rating by exactly 1.", "Use adjust +1 or adjust -1.")
+    else:
+        if not ship.entangled:
+            raise IllegalAction(f"{ship.id} is not Entangled, so there is nothing to cut free from.")
+        cut_to = _cut_free_pose(ctx, ship)
+        if cut_to is None:
+            raise IllegalAction(
+                f"{ship.id} has no room to move Yard Arm directly away, so it cannot Cut Free.",
+                "It stays Entangled; choose another action.",
+            )
+    passed = c.skill_test(ctx, ship.id, "seamanship")
+    ctx.emit(ev.SeamanshipDone(ship.id, cmd.action, passed))
+    adjust, limit, cut = act.speed_adjust, act.speed_limit, act.cut_free
+    if passed:
+        if cmd.action == "heading":
+            motion = geo.pivot_motion(c.hull(ship), cmd.side, cmd.degrees)
+            _make_move(ctx, ship.id, [motion], "change_heading", max(1, speed_rating(ship, act)))
+        elif cmd.action == "adjust":
+            adjust = cmd.delta
+        elif cut_to is not None:
+            ctx.emit(ev.ShipMoved(ship.id, (_pose_tuple(c.hull(ship).pose), _pose_tuple(cut_to)), "cut_free"))
+            for other in sorted(ship.entangled_with):
+                ctx.emit(ev.EntanglementChanged(ship.id, other, False))
+            _drop_landing_parties(ctx, ship.id)
+            limit, cut = 1, True
+    if ctx.state.ship(ship.id).on_table:
+        ctx.emit(ev.ActivationStep(ship.id, "move", adjust, cut, limit))
+    else:
+        _end(ctx, ship.id, act.player)
+
+
+def _forbid(
+    ship: Ship,
+    act: Activation,
+    label: str,
+    winds_eye: bool = False,
+    entangled: bool = False,
+    aground: bool = False,
+    anchored: bool = False,
+) -> None:
+    if winds_eye and act.point_of_sail is PointOfSail.WINDS_EYE:
+        raise IllegalAction(f"{ship.id} is In the Wind's Eye and may not {label}.", "It may only turn with the speed-1 tool.")
+    if entangled and ship.entangled:
+        raise IllegalAction(f"{ship.id} is Entangled and may not {label}.", "The only Seamanship Action allowed is Cut Free.")
+    if aground and ship.aground:
+        raise IllegalAction(f"{ship.id} is Aground and may not {label}.", "A Repair Crew Action may refloat it.")
+    if anchored and ship.anchored:
+        raise IllegalAction(f"{ship.id} is Anchored and may not {label}.", "Change Heading is allowed at anchor.")
+
+
+def _check_turn_angle(side: str, degrees: float, max_turn: float, tool: str) -> None:
+    if side not in ("port", "starboard"):
+        raise IllegalAction(f"A turn goes to port or starboard, not {side!r}.")
+    if not 0 < degrees <= max_turn + 1e-9:
+        raise IllegalAction(
+            f"A turn of {degrees:g}° is not possible with {tool}.", f"Turn between 1° and {max_turn:g}°."
+        )
+
+
+def _cut_free_pose(ctx: Decision, ship: Ship) -> geo.Pose | None:
+    state = ctx.state
+    others = unary_union([c.hull(state.ship(o)).polygon for o in sorted(ship.entangled_with)])
+    obstacles = _with_edges(ctx, c.obstacles(state, exclude=[ship.id]))
+    return geo.directly_away(c.hull(ship), others, ctx.rules.range_of("yard_arm"), obstacles, require_full=True)
+
+
+def _with_edges(ctx: Decision, obstacles: geo.Obstacles) -> geo.Obstacles:
+    t = ctx.state.table
+    return geo.Obstacles({**obstacles.shapes, **geo.table_edges(t.width, t.height)})
+
+
+# ---------------------------------------------------------------- the move
+
+
+def advance(ctx: Decision, cmd: Advance) -> None:
+    act = begin(ctx, cmd.ship, cmd.player, cmd.point_of_sail)
+    if act.step not in ("seamanship", "move"):
+        raise IllegalAction(f"{cmd.ship} has already moved this activation.", "Take a Crew Action or finish (done).")
+    ship = ctx.state.ship(cmd.ship)
+    blocked = why_no_forward_move(ship, act)
+    direction = cmd.direction or ("hold" if blocked else "ahead")
+    speed = speed_rating(ship, act)
+    motions: list[geo.Motion] = []
+    h0 = c.hull(ship)
+    if direction == "ahead":
+        if blocked:
+            raise IllegalAction(f"{blocked}.", _hold_hint(ship, act))
+        tool = ctx.rules.tool(speed)
+        motions = _tool_motions(h0, tool.length, cmd.turn, tool.max_turn, f"the speed-{tool.speed} tool")
+        reason = "move"
+    elif direction == "hold":
+        if cmd.turn is not None:
+            if act.point_of_sail is not PointOfSail.WINDS_EYE:
+                raise IllegalAction(
+                    f"{ship.id} may only turn as part of its move.", "Give the turn with the move (ahead)."
+                )
+            if ship.entangled or ship.aground or ship.anchored:
+                raise IllegalAction(f"{blocked}.")
+            _check_turn_angle(cmd.turn.side, cmd.turn.degrees, ctx.rules.tool(1).max_turn, "the speed-1 tool")
+            motions = [geo.pivot_motion(h0, cmd.turn.side, cmd.turn.degrees)]
+            speed = 1
+        elif not blocked and not act.cut_free:
+            raise IllegalAction(
+                f"{ship.id} must move its full speed ({speed}) straight ahead: a ship always moves forward.",
+                "Move ahead, with a turn at the start or the end if you wish.",
+            )
+        reason = "turn"
+    elif direction in ("back", "port", "starboard"):
+        if not act.cut_free:
+            raise IllegalAction(
+                f"{ship.id} may only move {direction} in the speed-1 move after a Cut Free.", "Move ahead."
+            )
+        if cmd.turn is not None:
+            raise IllegalAction("The sideways or backward move after a Cut Free has no turn.")
+        if blocked and act.point_of_sail is PointOfSail.WINDS_EYE:
+            raise IllegalAction(f"{blocked}.")
+        way = {"back": "stern", "port": "port", "starboard": "starboard"}[direction]
+        motions = [geo.advance_motion(h0, ctx.rules.tool(1).length, way)]
+        reason = "cut_free_move"
+    else:
+        raise IllegalAction(f"Unknown direction {direction!r}.", "Use ahead, back, port, starboard or hold.")
+    if motions:
+        _make_move(ctx, ship.id, motions, reason, speed)
+    if not ctx.state.ship(ship.id).on_table:
+        _end(ctx, ship.id, act.player)
+        return
+    ctx.emit(ev.ActivationStep(ship.id, "crew", act.speed_adjust, act.cut_free, act.speed_limit))
+
+
+def _hold_hint(ship: Ship, act: Activation) -> str:
+    if act.point_of_sail is PointOfSail.WINDS_EYE and not (ship.entangled or ship.aground or ship.anchored):
+        return "Hold, or turn up to 30° in place (turn start port 30)."
+    return "Hold this activation (the move is skipped); a Crew Action is still allowed."
+
+
+def _tool_motions(h0: geo.Hull, length: float, turn: Turn | None, max_turn: float, tool: str) -> list[geo.Motion]:
+    if turn is None:
+        return [geo.advance_motion(h0, length)]
+    if turn.when not in ("start", "end"):
+        raise IllegalAction(f"A turn is made at the start or the end of the move, not {turn.when!r}.")
+    _check_turn_angle(turn.side, turn.degrees, max_turn, tool)
+    if turn.when == "start":
+        pivot = geo.pivot_motion(h0, turn.side, turn.degrees)
+        return [pivot, geo.advance_motion(h0.at(geo.end_pose(h0.pose, pivot)), length)]
+    straight = geo.advance_motion(h0, length)
+    return [straight, geo.pivot_motion(h0.at(geo.end_pose(h0.pose, straight)), turn.side, turn.degrees)]
+
+
+def _pose_tuple(p: geo.Pose) -> tuple[float, float, float]:
+    return (round(p.x, 6), round(p.y, 6), round(geo.norm_heading(p.heading), 6))
+
+
+def _make_move(ctx: Decision, ship_id: str, motions: list[geo.Motion], reason: str, speed: int) -> None:
+    """Sweep the base through the motions, stop at first contact, then resolve the collision,
+    any shoal crossed and leaving the table."""
+    state = ctx.state
+    ship = state.ship(ship_id)
+    h0 = c.hull(ship)
+    res = geo.sweep(h0, motions, c.obstacles(state, exclude=[ship_id]))
+    path = tuple(_pose_tuple(p) for p in res.poses)
+    ctx.emit(ev.ShipMoved(ship_id, path, reason, speed, res.hit or ""))
+    if (path[-1][0], path[-1][1]) != (path[0][0], path[0][1]) or path[-1][2] != path[0][2]:
+        _drop_landing_parties(ctx, ship_id)
+    if res.hit is not None:
+        resolve_collision(ctx, ship_id, res.hit, speed)
+    _check_shoals(ctx, ship_id, res.swept)
+    moved = ctx.state.ship(ship_id)
+    t = state.table
+    if moved.on_table and geo.off_table(c.hull(moved).polygon, t.width, t.height):
+        ctx.emit(ev.StatusGained(ship_id, Status.LEFT_TABLE))
+        for other in sorted(moved.entangled_with):
+            ctx.emit(ev.EntanglementChanged(ship_id, other, False))
+
+
+def resolve_collision(ctx: Decision, mover: str, hit: str, speed: int) -> None:
+    if hit.startswith(c.TERRAIN_PREFIX):
+        ctx.emit(ev.Collided(mover, hit.removeprefix(c.TERRAIN_PREFIX), "land"))
+        c.take_damage(ctx, mover, 1)
+        if not ctx.state.ship(mover).aground:
+            ctx.emit(ev.StatusGained(mover, Status.AGROUND))
+        if ctx.state.ship(mover).sail is not Sail.ANCHORED:
+            ctx.emit(ev.SailChanged(mover, Sail.ANCHORED))
+        return
+    ctx.emit(ev.Collided(mover, hit, "ship"))
+    player = ctx.state.ship(mover).controller
+    faces = ctx.roll(max(1, speed), "collision", "collision_damage", player, mover)
+    if ctx.successes("collision_damage", faces):
+        c.take_damage(ctx, mover, 1)
+    if ctx.successes("collision_entangle", faces):
+        if hit not in ctx.state.ship(mover).entangled_with:
+            ctx.emit(ev.EntanglementChanged(mover, hit, True))
+        return
+    struck = ctx.state.ship(hit)
+    pushed, away_from = (mover, hit) if (struck.aground or struck.entangled) else (hit, mover)
+    push_directly_away(ctx, pushed, away_from, ctx.rules.range_of("yard_arm"))
+
+
+def push_directly_away(ctx: Decision, pushed: str, away_from: str, dist: float, full: bool = False) -> bool:
+    """Move a ship Directly Away from another (as far as it can, up to dist). True if it moved."""
+    state = ctx.state
+    ship = state.ship(pushed)
+    obstacles = _with_edges(ctx, c.obstacles(state, exclude=[pushed]))
+    pose = geo.directly_away(
+        c.hull(ship), c.hull(state.ship(away_from)).polygon, dist, obstacles, require_full=full
+    )
+    if pose is None:
+        return False
+    ctx.emit(ev.ShipMoved(pushed, (_pose_tuple(c.hull(ship).pose), _pose_tuple(pose)), "pushed"))
+    _drop_landing_parties(ctx, pushed)
+    return True
+
+
+def _check_shoals(ctx: Decision, ship_id: str, swept: object) -> None:
+    ship = ctx.state.ship(ship_id)
+    if not ship.on_table or ship.aground or effects.ignores_terrain(ctx.state, ship, "shoal", ctx.rules):
+        return
+    shoals = c.terrain_polygons(ctx.state, [TerrainKind.SHOAL])
+    crossed = [k for k, poly in sorted(shoals.items()) if poly.intersection(swept).area > 1e-9]
+    if not crossed:
+        return
+    faces = ctx.roll(ship.fortitude, "shoal", "shoal", ship.controller, ship_id)
+    if ctx.successes("shoal", faces):
+        ctx.emit(ev.StatusGained(ship_id, Status.AGROUND))
+
+
+def _drop_landing_parties(ctx: Decision, ship_id: str) -> None:
+    if ctx.state.ship(ship_id).landing_parties:
+        ctx.emit(ev.LandingPartyChanged(ship_id, ()))
+
+
+# ---------------------------------------------------------------- Crew Action
+
+
+def crew(ctx: Decision, cmd: Crew) -> None:
+    act = begin(ctx, cmd.ship, cmd.player, cmd.point_of_sail)
+    if act.step != "crew":
+        if act.step in ("seamanship", "move") and why_no_forward_move(ctx.state.ship(cmd.ship), act) is None:
+            raise IllegalAction(f"{cmd.ship} has not moved yet.", "Move first; the Crew Action comes after the move.")
+        advance(ctx, Advance(cmd.ship, "hold", player=cmd.player))
+        act = ctx.state.activation or act
+    ship = ctx.state.ship(cmd.ship)
+    if act.cut_free:
+        raise IllegalAction(f"{ship.id} Cut Free this activation and may not take a Crew Action.", "Finish (done).")
+    if ship.entangled:
+        raise IllegalAction(f"{ship.id} is Entangled and may not take Crew Actions.", "Finish (done).")
+    if ship.shaken and cmd.action != "rally":
+        raise IllegalAction(f"{ship.id} is Shaken: the only Crew Action it may take is Rally.", "Rally, or finish.")
+    handler = _CREW.get(cmd.action)
+    if handler is None:
+        raise IllegalAction(f"Unknown Crew Action {cmd.action!r}.", f"Crew Actions: {', '.join(_CREW)}.")
+    handler(ctx, ship, cmd)
+    if ctx.state.activation is not None:
+        _end(ctx, ship.id, act.player)
+
+
+def _reload(ctx: Decision, ship: Ship, cmd: Crew) -> None:
+    if ship.sail is Sail.FULL:
+        raise IllegalAction(f"{ship.id} is at Full Sail and may not Reload.", "Change Sail Setting down first.")
+    if cmd.side not in ("port", "starboard"):
+        raise IllegalAction("Reload names a side.", "Use reload port or reload starboard.")
+    side = ShipSide(cmd.side)
+    if side not in ship.reload:
+        loaded = ", ".join(s.value for s in sorted(ship.reload)) or "none"
+        raise IllegalAction(f"{ship.id} has no reload marker on its {side.value} side.", f"Reload markers: {loaded}.")
+    ctx.emit(ev.ReloadMarker(ship.id, side, False))
+
+
+def _rally(ctx: Decision, ship: Ship, cmd: Crew) -> None:
+    if ship.fatigue == 0:
+        raise IllegalAction(f"{ship.id} has no Fatigue to Rally off.", "Choose another Crew Action.")
+    c.take_fatigue(ctx, ship.id, -1)
+
+
+def _repair(ctx: Decision, ship: Ship, cmd: Crew) -> None:
+    if ship.crippled:
+        raise IllegalAction(f"{ship.id} is Crippled and can no longer Repair damage.", "Rally, or finish.")
+    if ship.damage == 0:
+        raise IllegalAction(f"{ship.id} has no damage to Repair.", "Choose another Crew Action.")
+    ctx.emit(ev.TrackChanged(ship.id, "damage", -1, ship.damage - 1))
+
+
+def _repair_aground(ctx: Decision, ship: Ship, cmd: Crew) -> None:
+    if not ship.aground:
+        raise IllegalAction(f"{ship.id} is not Aground.", "Choose another Crew Action.")
+    if c.skill_test(ctx, ship.id, "repair_aground"):
+        ctx.emit(ev.StatusLost(ship.id, Status.AGROUND))
+
+
+def _sail(ctx: Decision, ship: Ship, cmd: Crew) -> None:
+    if cmd.delta not in (1, -1):
+        raise IllegalAction("Change Sail Setting moves one level.", "Use sail up or sail down.")
+    new = ship.sail.step(cmd.delta)
+    if new is None:
+        raise IllegalAction(
+            f"{ship.id} is already at {ship.sail.value} sail.",
+            "Full Sail is the highest setting and Anchored the lowest.",
+        )
+    ctx.emit(ev.SailChanged(ship.id, new))
+
+
+def _board(ctx: Decision, ship: Ship, cmd: Crew) -> None:
+    target = c.get_ship(ctx.state, cmd.target)
+    if target.controller == ship.controller:
+        raise IllegalAction(f"{target.id} is a friendly ship.", "Board an opposing ship.")
+    if not target.on_table:
+        raise IllegalAction(f"{target.id} is no longer on the table.")
+    gap = geo.distance(c.hull(ship).polygon, c.hull(target).polygon)
+    yard_arm = ctx.rules.range_of("yard_arm")
+    if gap > yard_arm + 1e-9:
+        raise IllegalAction(
+            f"{target.id} is {gap:.2f}\" away; Boarding needs it within Yard Arm ({yard_arm:g}\").",
+            "Close the distance first.",
+        )
+    if cmd.edge and cmd.edge not in geo.EDGES:
+        raise IllegalAction(f"Unknown edge {cmd.edge!r}.", "Use bow, stern, port or starboard.")
+    obstacles = c.obstacles(ctx.state, exclude=[ship.id, target.id])
+    placed = geo.boarding_placement(c.hull(ship), c.hull(target), obstacles, cmd.edge or None)
+    if placed is None:
+        raise IllegalAction(
+            f"{ship.id} cannot lay its edge flush against {target.id}: there is no room.",
+            "Boarding is not possible here; choose another Crew Action.",
+        )
+    if c.skill_test(ctx, ship.id, "boarding"):
+        pose, _, _ = placed
+        start = _pose_tuple(c.hull(ship).pose)
+        ctx.emit(ev.ShipMoved(ship.id, (start, _pose_tuple(pose)), "boarding"))
+        _drop_landing_parties(ctx, ship.id)
+        ctx.emit(ev.EntanglementChanged(ship.id, target.id, True))
+
+
+def _row(ctx: Decision, ship: Ship, cmd: Crew) -> None:
+    if "Sweeps" not in ship.upgrades and "Sweeps" not in ship.traits:
+        raise IllegalAction(f"{ship.id} has no Sweeps and cannot Row.", "Only ships with Sweeps may Row.")
+    if ship.aground:
+        raise IllegalAction(f"{ship.id} is Aground and cannot Row.")
+    tool = ctx.rules.tool(1)
+    _make_move(ctx, ship.id, [geo.advance_motion(c.hull(ship), tool.length)], "row", 1)
+
+
+def _flag(ctx: Decision, ship: Ship, cmd: Crew) -> None:
+    q = ctx.state.squadron(ship.controller)
+    if q.flagship != ship.id:
+        raise IllegalAction(f"{ship.id} is not the Flagship.", f"Only {q.flagship} can Transfer Flag.")
+    target = c.get_ship(ctx.state, cmd.target)
+    if target.controller != ship.controller or target.id == ship.id or not target.can_act:
+        raise IllegalAction(f"{target.id} cannot take the Admiral.", "Choose another friendly ship in play.")
+    if target.entangled:
+        raise IllegalAction(f"{target.id} is Entangled and cannot receive the Admiral.")
+    pistol = ctx.rules.range_of("pistol")
+    gap = geo.distance(c.hull(ship).polygon, c.hull(target).polygon)
+    if gap > pistol + 1e-9:
+        raise IllegalAction(f"{target.id} is {gap:.2f}\" away; Transfer Flag needs it within Pistol Shot ({pistol:g}\").")
+    ctx.emit(ev.FlagTransferred(ship.controller, ship.id, target.id))
+
+
+def _landing(ctx: Decision, ship: Ship, cmd: Crew) -> None:
+    if not ship.anchored:
+        raise IllegalAction(f"{ship.id} must be Anchored to send a Landing Party ashore.", "Change Sail Setting first.")
+    shores = c.terrain_polygons(ctx.state, [TerrainKind.ISLAND, TerrainKind.LANDMASS])
+    base = c.hull(ship).polygon
+    pistol, musket = ctx.rules.range_of("pistol"), ctx.rules.range_of("musket")
+    near = [p for p in shores.values() if geo.distance(base, p) <= pistol + 1e-9]
+    if not near:
+        raise IllegalAction(f"{ship.id} is not within Pistol Shot of an island or landmass.")
+    spot = Point(cmd.x, cmd.y)
+    land_here: list[Polygon] = [p for p in near if p.buffer(1e-9).contains(spot)]
+    if not land_here:
+        raise IllegalAction(f"({cmd.x:g}, {cmd.y:g}) is not on an island or landmass near {ship.id}.")
+    if geo.distance(base, spot) > musket + 1e-9:
+        raise IllegalAction(f"The Landing Party must land within Musket Shot ({musket:g}\") of {ship.id}.")
+    parties = tuple((p.x, p.y) for p in ship.landing_parties) + ((cmd.x, cmd.y),)
+    ctx.emit(ev.LandingPartyChanged(ship.id, parties))
+
+
+_CREW = {
+    "reload": _reload,
+    "rally": _rally,
+    "repair": _repair,
+    "repair_aground": _repair_aground,
+    "sail": _sail,
+    "board": _board,
+    "row": _row,
+    "flag": _flag,
+    "landing": _landing,
+}
+
+
+# ---------------------------------------------------------------- end of the activation
+
+
+def end_activation(ctx: Decision, cmd: EndActivation) -> None:
+    act = begin(ctx, cmd.ship, cmd.player)
+    if act.step in ("seamanship", "move"):
+        blocked = why_no_forward_move(ctx.state.ship(cmd.ship), act)
+        if blocked is None and not act.cut_free:
+            raise IllegalAction(f"{cmd.ship} has not moved yet.", "A ship must make its move before it finishes.")
+        advance(ctx, Advance(cmd.ship, "hold", player=cmd.player))
+    if ctx.state.activation is not None:
+        _end(ctx, cmd.ship, act.player)
+
+
+def _end(ctx: Decision, ship_id: str, player: str) -> None:
+    if ctx.state.ship(ship_id).on_table:
+        ctx.emit(ev.WakeMarker(ship_id, True))
+    ctx.emit(ev.ActivationEnded(ship_id, Phase.MOVEMENT))
+    next_activation(ctx, player)
+

@@ -1,0 +1,342 @@
+"""Game data for one game system, read from TOML files and validated in one place.
+
+Every figure the engine uses (die faces, range bands, movement tools, base sizes, ship classes,
+initiative cards) comes from here, so a guild can replace a file without touching code.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+DATA_FILES = ("dice.toml", "ranges.toml", "tools.toml", "bases.toml", "ships.toml", "initiative_cards.toml")
+
+
+class DataError(ValueError):
+    """A data file is malformed. Names the file, the entry and the field so it can be fixed."""
+
+    def __init__(self, file: str, entry: str, field_name: str, problem: str) -> None:
+        self.file = file
+        self.entry = entry
+        self.field = field_name
+        self.problem = problem
+        super().__init__(f"{file}: entry {entry!r}, field {field_name!r}: {problem}")
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die: the face on each of its sides, and which faces succeed for each kind of roll."""
+
+    sides: tuple[str, ...]
+    success: Mapping[str, frozenset[str]]
+    provisional: bool
+
+    def successes(self, kind: str, faces: tuple[str, ...]) -> int:
+        wanted = self.success[kind]
+        return sum(1 for f in faces if f in wanted)
+
+
+@dataclass(frozen=True)
+class RangeBand:
+    name: str
+    label: str
+    max: float
+
+
+@dataclass(frozen=True)
+class Tool:
+    speed: int
+    length: float
+    max_turn: float
+
+
+@dataclass(frozen=True)
+class BaseSize:
+    name: str
+    beam: float
+    length: float
+
+
+@dataclass(frozen=True)
+class ShipClass:
+    name: str
+    points: int
+    base: str
+    fortitude: int
+    broadside: int
+    crew: int
+    windward: int
+    large: int
+    traits: tuple[str, ...]
+    upgrades: Mapping[str, int]
+    provisional: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CardDef:
+    name: str
+    value: int
+    discard: bool
+    text: str
+    effects: tuple[Mapping[str, Any], ...]
+    nation: str = ""
+
+
+@dataclass(frozen=True)
+class RulesData:
+    system: str
+    die: Die
+    ranges: tuple[RangeBand, ...]
+    tools: Mapping[int, Tool]
+    bases: Mapping[str, BaseSize]
+    ships: Mapping[str, ShipClass]
+    cards: Mapping[str, CardDef]
+    provisional_files: tuple[str, ...] = field(default=())
+
+    def band(self, name: str) -> RangeBand:
+        for b in self.ranges:
+            if b.name == name:
+                return b
+        raise KeyError(name)
+
+    def range_of(self, name: str) -> float:
+        return self.band(name).max
+
+    def band_for(self, distance: float) -> RangeBand | None:
+        """The closest band that contains the distance, or None beyond the longest band."""
+        for b in self.ranges:
+            if distance <= b.max + 1e-9:
+                return b
+        return None
+
+    def tool(self, speed: int) -> Tool:
+        """The tool for a speed: a speed above the largest tool uses the largest tool."""
+        top = max(self.tools)
+        return self.tools[min(max(speed, 1), top)]
+
+    @property
+    def max_speed(self) -> int:
+        return max(self.tools)
+
+    def ship_class(self, name: str) -> ShipClass:
+        return self.ships[name]
+
+    def card(self, name: str) -> CardDef:
+        return self.cards[name]
+
+
+# ---------------------------------------------------------------- validation helpers
+
+
+def _get(entry: Mapping[str, Any], key: str, kind: type | tuple[type, ...], file: str, name: str) -> Any:
+    if key not in entry:
+        raise DataError(file, name, key, "is missing")
+    value = entry[key]
+    if kind is float or kind == (int, float):
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+    elif kind is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, kind)
+    if not ok:
+        expected = kind.__name__ if isinstance(kind, type) else "number"
+        raise DataError(file, name, key, f"must be {expected}, got {value!r}")
+    return value
+
+
+def _positive(value: float, file: str, name: str, key: str) -> float:
+    if value <= 0:
+        raise DataError(file, name, key, f"must be greater than 0, got {value!r}")
+    return float(value)
+
+
+def _entries(doc: Mapping[str, Any], key: str, file: str) -> list[Mapping[str, Any]]:
+    entries = doc.get(key)
+    if not isinstance(entries, list) or not entries:
+        raise DataError(file, "(file)", key, f"must be a non-empty list of [[{key}]] tables")
+    for i, e in enumerate(entries):
+        if not isinstance(e, dict):
+            raise DataError(file, f"#{i + 1}", key, "must be a table")
+    return entries
+
+
+def _entry_name(entry: Mapping[str, Any], index: int) -> str:
+    n = entry.get("name", entry.get("speed"))
+    return str(n) if n is not None else f"#{index + 1}"
+
+
+def _parse_die(doc: Mapping[str, Any], file: str) -> Die:
+    faces = doc.get("faces")
+    if not isinstance(faces, dict) or not faces:
+        raise DataError(file, "faces", "faces", "must be a table of face = count")
+    sides: list[str] = []
+    for face, count in faces.items():
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise DataError(file, "faces", face, f"count must be a whole number >= 0, got {count!r}")
+        sides.extend([face] * count)
+    if not sides:
+        raise DataError(file, "faces", "faces", "the die has no sides")
+    success_doc = doc.get("success")
+    if not isinstance(success_doc, dict):
+        raise DataError(file, "success", "success", "must be a table of roll = [faces]")
+    success: dict[str, frozenset[str]] = {}
+    for roll, fs in success_doc.items():
+        if not isinstance(fs, list) or not all(isinstance(f, str) for f in fs):
+            raise DataError(file, "success", roll, "must be a list of face names")
+        unknown = [f for f in fs if f not in faces]
+        if unknown:
+            raise DataError(file, "success", roll, f"names faces the die does not have: {unknown}")
+        success[roll] = frozenset(fs)
+    return Die(tuple(sides), success, bool(doc.get("provisional", False)))
+
+
+def _parse_ranges(doc: Mapping[str, Any], file: str) -> tuple[RangeBand, ...]:
+    bands = []
+    for i, e in enumerate(_entries(doc, "band", file)):
+        name = _entry_name(e, i)
+        bands.append(
+            RangeBand(
+                _get(e, "name", str, file, name),
+                _get(e, "label", str, file, name),
+                _positive(_get(e, "max", float, file, name), file, name, "max"),
+            )
+        )
+    for a, b in zip(bands, bands[1:], strict=False):
+        if b.max <= a.max:
+            raise DataError(file, b.name, "max", "bands must be listed from shortest to longest")
+    return tuple(bands)
+
+
+def _parse_tools(doc: Mapping[str, Any], file: str) -> dict[int, Tool]:
+    tools: dict[int, Tool] = {}
+    for i, e in enumerate(_entries(doc, "tool", file)):
+        name = _entry_name(e, i)
+        speed = _get(e, "speed", int, file, name)
+        turn = float(_get(e, "max_turn", float, file, name))
+        if not 0 < turn <= 90:
+            raise DataError(file, name, "max_turn", f"must be between 0 and 90 degrees, got {turn}")
+        tools[speed] = Tool(speed, _positive(_get(e, "length", float, file, name), file, name, "length"), turn)
+    if sorted(tools) != list(range(1, len(tools) + 1)):
+        raise DataError(file, "(file)", "speed", "tools must cover speeds 1, 2, 3 … without gaps")
+    return tools
+
+
+def _parse_bases(doc: Mapping[str, Any], file: str) -> dict[str, BaseSize]:
+    bases = {}
+    for i, e in enumerate(_entries(doc, "base", file)):
+        name = _entry_name(e, i)
+        beam = _positive(_get(e, "beam", float, file, name), file, name, "beam")
+        length = _positive(_get(e, "length", float, file, name), file, name, "length")
+        if length <= beam:
+            raise DataError(file, name, "length", "a base must be longer than its beam")
+        bases[name] = BaseSize(_get(e, "name", str, file, name), beam, length)
+    return bases
+
+
+def _parse_ships(doc: Mapping[str, Any], file: str, bases: Mapping[str, BaseSize]) -> dict[str, ShipClass]:
+    ships = {}
+    stat_keys = ("fortitude", "broadside", "crew", "windward", "large")
+    for i, e in enumerate(_entries(doc, "ship", file)):
+        name = _entry_name(e, i)
+        base = _get(e, "base", str, file, name)
+        if base not in bases:
+            raise DataError(file, name, "base", f"unknown base {base!r}; known: {sorted(bases)}")
+        stats = {}
+        for k in stat_keys:
+            v = _get(e, k, int, file, name)
+            if v < 0:
+                raise DataError(file, name, k, f"must be 0 or more, got {v}")
+            stats[k] = v
+        traits = e.get("traits", [])
+        if not isinstance(traits, list) or not all(isinstance(t, str) for t in traits):
+            raise DataError(file, name, "traits", "must be a list of strings")
+        upgrades = e.get("upgrades", {})
+        if not isinstance(upgrades, dict) or not all(isinstance(v, int) for v in upgrades.values()):
+            raise DataError(file, name, "upgrades", "must be a table of upgrade = points")
+        prov = e.get("provisional", [])
+        if not isinstance(prov, list) or any(p not in stat_keys for p in prov):
+            raise DataError(file, name, "provisional", f"must list stat names among {list(stat_keys)}")
+        ships[name] = ShipClass(
+            name=_get(e, "name", str, file, name),
+            points=_get(e, "points", int, file, name),
+            base=base,
+            traits=tuple(traits),
+            upgrades=dict(upgrades),
+            provisional=tuple(prov),
+            **stats,
+        )
+    return ships
+
+
+def _parse_cards(doc: Mapping[str, Any], file: str) -> dict[str, CardDef]:
+    cards = {}
+    for i, e in enumerate(_entries(doc, "card", file)):
+        name = _entry_name(e, i)
+        effects = e.get("effects", [])
+        if not isinstance(effects, list) or not all(isinstance(x, dict) and "kind" in x for x in effects):
+            raise DataError(file, name, "effects", "must be a list of tables, each with a 'kind'")
+        value = _get(e, "value", int, file, name)
+        if value < 0:
+            raise DataError(file, name, "value", f"must be 0 or more, got {value}")
+        cards[name] = CardDef(
+            name=_get(e, "name", str, file, name),
+            value=value,
+            discard=_get(e, "discard", bool, file, name),
+            text=_get(e, "text", str, file, name),
+            effects=tuple(dict(x) for x in effects),
+            nation=str(e.get("nation", "")),
+        )
+    return cards
+
+
+def _parse_toml(text: str, file: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(file, "(file)", "(syntax)", f"is not valid TOML: {exc}") from exc
+
+
+def rules_from_texts(system: str, texts: Mapping[str, str]) -> RulesData:
+    """Build the rules data from the text of each data file (file name -> TOML text)."""
+    missing = [f for f in DATA_FILES if f not in texts]
+    if missing:
+        raise DataError(missing[0], "(file)", "(file)", "is missing")
+    docs = {f: _parse_toml(texts[f], f) for f in DATA_FILES}
+    bases = _parse_bases(docs["bases.toml"], "bases.toml")
+    return RulesData(
+        system=system,
+        die=_parse_die(docs["dice.toml"], "dice.toml"),
+        ranges=_parse_ranges(docs["ranges.toml"], "ranges.toml"),
+        tools=_parse_tools(docs["tools.toml"], "tools.toml"),
+        bases=bases,
+        ships=_parse_ships(docs["ships.toml"], "ships.toml", bases),
+        cards=_parse_cards(docs["initiative_cards.toml"], "initiative_cards.toml"),
+        provisional_files=tuple(f for f in DATA_FILES if docs[f].get("provisional")),
+    )
+
+
+def default_texts(system: str = "oak_and_iron") -> dict[str, str]:
+    pkg = resources.files("game.data").joinpath(system)
+    return {f: pkg.joinpath(f).read_text(encoding="utf-8") for f in DATA_FILES}
+
+
+def load_rules(system: str = "oak_and_iron", override_dir: Path | None = None) -> RulesData:
+    """The system's data, with any file found in override_dir replacing the built-in one."""
+    if override_dir is None:
+        return _default_rules(system)
+    texts = default_texts(system)
+    for f in DATA_FILES:
+        p = override_dir / f
+        if p.exists():
+            texts[f] = p.read_text(encoding="utf-8")
+    return rules_from_texts(system, texts)
+
+
+@lru_cache(maxsize=8)
+def _default_rules(system: str) -> RulesData:
+    return rules_from_texts(system, default_texts(system))

@@ -1,0 +1,57 @@
+"""A game played line by line in one process: the script runner and the offline hot-seat table.
+
+It keeps the starting state and every event, so the game can be replayed or saved, and owns the
+`dice` table command of test scenarios.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from game.apply import apply_all
+from game.commands import Command, FixDice
+from game.dice import ScriptedDice, SeededDice
+from game.engine import decide
+from game.errors import DiceNotAllowed, RulesError
+from game.model import Game
+from game.notation import parse
+from game.rules_data import RulesData, load_rules
+
+
+class TableSession:
+    def __init__(self, initial: Game, rules: RulesData | None = None) -> None:
+        self.initial = initial
+        self.state = initial
+        self.rules = rules or load_rules(initial.system)
+        self.events: list[Any] = []
+        self.fixed_dice: deque[str] = deque()
+
+    def submit_line(self, line: str) -> list[Any]:
+        return self.submit(parse(line, self.state))
+
+    def submit(self, command: Command) -> list[Any]:
+        if isinstance(command, FixDice):
+            self._fix_dice(command)
+            return []
+        dice = ScriptedDice(fallback=SeededDice(self.state.seed, self.state.log_position))
+        dice.push(self.fixed_dice)
+        events = decide(self.state, command, dice, self.rules)
+        # a refused command raised above and used none of the fixed dice
+        for _ in range(len(self.fixed_dice) - len(dice.remaining)):
+            self.fixed_dice.popleft()
+        self.state = apply_all(self.state, events)
+        self.events.extend(events)
+        return events
+
+    def _fix_dice(self, command: FixDice) -> None:
+        if not self.state.test_dice:
+            raise DiceNotAllowed(
+                "Fixing dice is refused in this game.",
+                "Only scenarios with test_dice = true allow the dice command.",
+            )
+        sides = set(self.rules.die.sides)
+        bad = [f for f in command.faces if f not in sides]
+        if bad:
+            raise RulesError(f"{bad[0]!r} is not a face of the die.", f"Faces: {', '.join(sorted(sides))}.", code="parse")
+        self.fixed_dice.extend(command.faces)
