@@ -316,6 +316,7 @@ def directly_away(
     """The translation (no pivot) of up to `dist` that leaves the base farthest from `away_from`
     without touching anything. None when no move is possible (or, with require_full, when the
     whole distance cannot be made in any direction)."""
+    obstacles = Obstacles({**obstacles.shapes, "__away_from__": away_from})
     centre = Point(hull.pose.point)
     ref = away_from.centroid
     base_dir = sub(hull.pose.point, (ref.x, ref.y))

@@ -13,8 +13,8 @@ from game.phases.flow import next_activation
 
 def begin_attack(ctx: Decision, ship_id: str, player: str) -> str:
     state = ctx.state
-    c.require_phase(state, Phase.ATTACK)
     c.no_pending(state)
+    c.require_phase(state, Phase.ATTACK)
     ship = c.get_ship(state, ship_id)
     who = c.acting_player(player, ship)
     c.require_turn(state, who)

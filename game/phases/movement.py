@@ -25,8 +25,8 @@ SEAMANSHIP_LABEL = {"heading": "Change Heading", "adjust": "Adjust Speed", "cutf
 def begin(ctx: Decision, ship_id: str, player: str, pos_choice: str = "") -> Activation:
     """The activation of this ship, starting it if it has not started."""
     state = ctx.state
-    c.require_phase(state, Phase.MOVEMENT)
     c.no_pending(state)
+    c.require_phase(state, Phase.MOVEMENT)
     ship = c.get_ship(state, ship_id)
     who = c.acting_player(player, ship)
     act = state.activation

@@ -1,0 +1,80 @@
+"""Builders for test games: small scenario files written in the real scenario format."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from game.model import Game
+from game.scenario import load_scenario_text
+from game.table_session import TableSession
+
+
+@dataclass
+class S:
+    """A ship line for a test scenario."""
+
+    name: str
+    cls: str
+    x: float
+    y: float
+    heading: float
+    player: str = "A"
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def _val(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"'
+    if isinstance(v, list):
+        return "[" + ", ".join(_val(x) for x in v) + "]"
+    return str(v)
+
+
+def scenario_text(
+    ships: Sequence[S],
+    terrain: Sequence[tuple[str, Sequence[tuple[float, float]]]] = (),
+    weather: str = "N",
+    width: float = 36,
+    height: float = 36,
+    hands: dict[str, list[str]] | None = None,
+    test_dice: bool = True,
+    fortune: int = 3,
+    flagships: dict[str, str] | None = None,
+) -> str:
+    hands = hands or {
+        "A": ["Down!", "Careful Aim", "Rolling Broadsides", "Effective Fire", "Adjust Position"],
+        "B": ["Fire as She Bears", "Take Courage", "Fleet Maneuver", "Reload!", "Favorable Wind"],
+    }
+    out = [f"name = \"test\"\nseed = 7\ntest_dice = {_val(test_dice)}\n",
+           f"[table]\nwidth = {width}\nheight = {height}\nweather_edge = \"{weather}\"\n"]
+    for i, (kind, pts) in enumerate(terrain):
+        out.append(f"[[table.terrain]]\nid = \"{kind}{i + 1}\"\nkind = \"{kind}\"\npoints = "
+                   + "[" + ", ".join(f"[{x}, {y}]" for x, y in pts) + "]\n")
+    for player in ("A", "B"):
+        mine = [s for s in ships if s.player == player]
+        flag = (flagships or {}).get(player, mine[0].name if mine else "")
+        out.append(f"[[squadron]]\nplayer = \"{player}\"\nfortune = {fortune}\nflagship = \"{flag}\"\n"
+                   f"hand = {_val(hands[player])}\n")
+        for s in mine:
+            lines = [f"name = \"{s.name}\"", f"class = \"{s.cls}\"", f"x = {s.x}", f"y = {s.y}", f"heading = {s.heading}"]
+            lines += [f"{k} = {_val(v)}" for k, v in s.extra.items()]
+            out.append("[[squadron.ship]]\n" + "\n".join(lines) + "\n")
+    return "\n".join(out)
+
+
+def make_game(ships: Sequence[S], **kw: object) -> Game:
+    return load_scenario_text(scenario_text(ships, **kw))  # type: ignore[arg-type]
+
+
+def session(ships: Sequence[S], **kw: object) -> TableSession:
+    return TableSession(make_game(ships, **kw))
+
+
+def to_movement(t: TableSession, a_card: str = "Down!", b_card: str = "Take Courage",
+                a_next: str = "Careful Aim", b_next: str = "Reload!") -> None:
+    """Play the picks so turn 1's Movement Phase begins (B wins the initiative by default)."""
+    for line in (f"pick A {a_card}", f"pick B {b_card}", f"pick A {a_next}", f"pick B {b_next}"):
+        t.submit_line(line)
