@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from shapely import prepared
 from shapely.geometry import LineString, Point, Polygon, box
@@ -17,6 +18,11 @@ from shapely.geometry.base import BaseGeometry
 from game.model import PointOfSail
 
 EPS = 1e-6
+# Bases in contact may share a sliver of area from floating point. A move is stopped by an overlap
+# larger than OVERLAP; it is stopped *at* a pose overlapping less than CONTACT, so that a base left
+# touching an obstacle can always move away from it again.
+OVERLAP = 1e-6
+CONTACT = 1e-10
 FAR = 500.0  # longer than any table: the reach of a broadside path or a raking line
 ROTATION_STEP = 2.0  # degrees per swept step while pivoting
 EDGES = ("bow", "stern", "port", "starboard")
@@ -229,14 +235,20 @@ class SweepResult:
 class Obstacles:
     """Shapes a moving base must not overlap, keyed by id (ship ids, terrain ids, table edges)."""
 
-    def __init__(self, shapes: Mapping[str, BaseGeometry]) -> None:
+    def __init__(self, shapes: Mapping[str, BaseGeometry], _prepared: Mapping[str, Any] | None = None) -> None:
         self.shapes = dict(shapes)
-        self._prepared = {k: prepared.prep(v) for k, v in self.shapes.items()}
+        given = _prepared or {}
+        self._prepared = {k: given.get(k) or prepared.prep(v) for k, v in self.shapes.items()}
 
-    def first_overlap(self, area: BaseGeometry) -> str | None:
+    def near(self, shape: BaseGeometry, reach: float) -> Obstacles:
+        """Only the obstacles a base at `shape` could touch within `reach`."""
+        keep = {k: v for k, v in self.shapes.items() if v.distance(shape) <= reach + EPS}
+        return Obstacles(keep, self._prepared)
+
+    def first_overlap(self, area: BaseGeometry, eps: float = OVERLAP) -> str | None:
         hits = []
         for k, p in self._prepared.items():
-            if p.intersects(area) and area.intersection(self.shapes[k]).area > 1e-9:
+            if p.intersects(area) and area.intersection(self.shapes[k]).area > eps:
                 hits.append(k)
         return min(hits) if hits else None
 
@@ -253,6 +265,7 @@ def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles) -> SweepR
     pose = hull.pose
     poses = [pose]
     swept_parts: list[BaseGeometry] = [hull.polygon]
+    obstacles = obstacles.near(hull.polygon, _reach(hull, motions))
     for motion in motions:
         n = motion.steps()
         prev = pose
@@ -264,7 +277,8 @@ def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles) -> SweepR
                 lo, hi = (i - 1) / n, i / n
                 for _ in range(30):
                     mid = (lo + hi) / 2
-                    if obstacles.first_overlap(_swept(hull.at(prev), hull.at(motion.at(pose, mid)))):
+                    swept = _swept(hull.at(prev), hull.at(motion.at(pose, mid)))
+                    if obstacles.first_overlap(swept, CONTACT):
                         hi = mid
                     else:
                         lo = mid
@@ -277,6 +291,18 @@ def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles) -> SweepR
         pose = motion.at(pose, 1.0)
         poses.append(pose)
     return SweepResult(tuple(poses), pose, None, _union(swept_parts), True)
+
+
+def _reach(hull: Hull, motions: Sequence[Motion]) -> float:
+    """An upper bound on how far any point of the base travels through the motions."""
+    radius = math.hypot(hull.beam, hull.length)
+    total = 0.0
+    for m in motions:
+        if isinstance(m, Translate):
+            total += math.hypot(m.dx, m.dy)
+        else:
+            total += math.radians(abs(m.degrees)) * (radius + total + 1.0)
+    return total
 
 
 def _union(parts: Sequence[BaseGeometry]) -> BaseGeometry:
@@ -323,7 +349,10 @@ def directly_away(
     if directions is None:
         directions = [forward(a) for a in range(0, 360, 5)]
     best: tuple[float, float, Pose] | None = None
+    obstacles = obstacles.near(hull.polygon, dist)
     for u in directions:
+        if dot(u, base_dir) < -EPS:
+            continue  # toward the other object: never the farthest from it
         res = sweep(hull, [Translate(u[0] * dist, u[1] * dist)], obstacles)
         travelled = Point(res.final.point).distance(centre)
         if travelled < EPS or (require_full and not res.completed):

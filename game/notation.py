@@ -136,7 +136,9 @@ def parse(line: str, state: Game | None = None) -> Command:
             raise ParseError("pick needs a player and a card, e.g. `pick A Careful Aim`.")
         if state is not None:
             who = resolve(who, state.players, "player")
-            card = resolve(card, (c for q in state.squadrons for c in q.hand), "card")
+            # only the picking player's own cards: the opponent's hand is secret
+            q = state.squadron(who)
+            card = resolve(card, (c for c in (*q.hand, q.face_up, *q.discards) if c), "card")
         return PickCard(who, card)
     if verb == "move":
         ship = t.ship()

@@ -10,7 +10,7 @@ from typing import Any
 
 from shapely.geometry import Polygon
 
-from game.geometry import Hull, Pose, off_table
+from game.geometry import OVERLAP, Hull, Pose, off_table
 from game.model import Game, Sail, Ship, ShipSide, Squadron, Status, Table, Terrain, TerrainKind
 from game.notation import fold
 from game.rules_data import DataError, RulesData, load_rules
@@ -258,8 +258,8 @@ def _check_positions(ships: list[Ship], terrain: list[Terrain], width: float, he
         if off_table(polys[s.id], width, height):
             raise ScenarioError(file, s.id, "x", "the ship's base lies partly off the table")
         for o in ships:
-            if o.id < s.id and polys[s.id].intersection(polys[o.id]).area > 1e-9:
+            if o.id < s.id and polys[s.id].intersection(polys[o.id]).area > OVERLAP:
                 raise ScenarioError(file, s.id, "x", f"the ship's base overlaps {o.id}")
         for t in terrain:
-            if t.kind.is_obstacle and polys[s.id].intersection(Polygon(t.points)).area > 1e-9:
+            if t.kind.is_obstacle and polys[s.id].intersection(Polygon(t.points)).area > OVERLAP:
                 raise ScenarioError(file, s.id, "x", f"the ship's base overlaps {t.kind.value} {t.id}")

@@ -399,8 +399,9 @@ def test_wrong_phase_and_unknown_names() -> None:
 
     with pytest.raises(ParseError):
         t.submit_line("move Nobody")
-    with pytest.raises(IllegalAction):
+    with pytest.raises(ParseError) as err:
         t.submit_line("pick A Favorable Wind")  # not in A's hand
+    assert "Careful Aim" in err.value.text and "Take Courage" not in err.value.text  # B's hand stays secret
 
 
 def test_dice_command_refused_outside_test_scenarios() -> None:

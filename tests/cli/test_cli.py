@@ -1,0 +1,93 @@
+"""The script runner and the offline table, driven as a user would."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from pathlib import Path
+
+from cli.main import main, run_script, run_table
+from game.rules_data import load_rules
+from game.scenario import quickstart
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = load_rules()
+
+
+def _json(path: Path) -> tuple[int, dict]:  # type: ignore[type-arg]
+    out = io.StringIO()
+    rc = run_script(path, True, None, None, out)
+    return rc, json.loads(out.getvalue())
+
+
+def test_quickstart_script_moves_every_ship_by_its_tool_length() -> None:
+    rc, data = _json(ROOT / "examples" / "quickstart_turn1.txt")
+    assert rc == 0
+    assert data["turn"] == 1 and data["phase"] == "attack" and data["active_player"] == "A"
+    start = {s.id: s for s in quickstart().ships}
+    expected_speed = {"Kestrel": 4, "Amazone": 4, "Otter": 4, "Hoorn": 3}  # Large values, Battle Sail
+    for ship in data["ships"]:
+        s0 = start[ship["name"]]
+        moved = math.hypot(ship["x"] - s0.x, ship["y"] - s0.y)
+        assert moved == RULES.tool(expected_speed[ship["name"]]).length or abs(
+            moved - RULES.tool(expected_speed[ship["name"]]).length) < 1e-3
+        assert ship["wake"] is True
+        assert set(ship) >= {"name", "owner", "class", "x", "y", "heading", "point_of_sail", "sail_setting",
+                             "speed_rating", "damage", "fatigue", "statuses", "reload_markers", "wake"}
+    assert set(data) >= {"turn", "phase", "active_player", "weather_edge", "winner", "strike_points", "ships"}
+
+
+def test_winds_eye_script_refuses_forward_and_accepts_the_turn() -> None:
+    out = io.StringIO()
+    rc = run_script(ROOT / "examples" / "winds_eye.txt", False, None, None, out)
+    text = out.getvalue()
+    assert rc == 0
+    assert "refused as expected" in text and "In the Wind's Eye" in text
+    rc, data = _json(ROOT / "examples" / "winds_eye.txt")
+    kestrel = next(s for s in data["ships"] if s["name"] == "Kestrel")
+    assert kestrel["heading"] == 330.0
+    otter = next(s for s in data["ships"] if s["name"] == "Otter")
+    assert "aground" in otter["statuses"] and otter["damage"] == 1
+
+
+def test_script_stops_at_an_unexpected_refusal(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    script = tmp_path / "bad.txt"
+    script.write_text("pick A Down!\nmove Kestrel\n")
+    rc = run_script(script, False, None, None, io.StringIO())
+    assert rc == 1
+    assert "bad.txt:2" in capsys.readouterr().err
+
+
+def test_dice_refused_in_the_quick_start(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    script = tmp_path / "cheat.txt"
+    script.write_text("dice skull skull\n")
+    assert run_script(script, False, None, None, io.StringIO()) == 1
+    assert "dice-not-allowed" in capsys.readouterr().err
+
+
+def test_malformed_scenario_is_reported(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[table]\nwidth = 36\n")
+    script = tmp_path / "s.txt"
+    script.write_text("scenario bad.toml\npick A Down!\n")
+    assert run_script(script, False, None, None, io.StringIO()) == 2
+    assert "bad.toml" in capsys.readouterr().err
+
+
+def test_offline_table_hot_seat() -> None:
+    lines = ["help", "pick A Down!", "pick B Take Courage", "move Kestrel", "pick A Careful Aim",
+             "pick B Reload!", "move Otter", "json", "log", "quit"]
+    out = io.StringIO()
+    assert run_table(None, None, iter(lines), out, interactive=False) == 0
+    text = out.getvalue()
+    assert "refused: " in text  # moving in the Initiative Phase
+    assert "Player B has the initiative" in text
+    assert "Otter move to" in text
+    assert "Take Courage" in text  # revealed face up
+    assert "Reload!" not in text  # B's face-down pick for turn 2 never shows
+
+
+def test_main_entry_point(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["script", str(ROOT / "examples" / "quickstart_turn1.txt"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["turn"] == 1
