@@ -105,11 +105,11 @@ def _flag(s: Game, e: ev.FlagTransferred) -> Game:
 
 
 def _landing(s: Game, e: ev.LandingPartyChanged) -> Game:
-    return _ship(s, e.ship, landing_parties=tuple(LandingParty(x, y) for x, y in e.parties))
+    return _ship(s, e.ship, landing_parties=tuple(LandingParty(x, y, on) for x, y, on in e.parties))
 
 
 def _returned(s: Game, e: ev.CardsReturned) -> Game:
-    return _squadron(s, e.player, hand=e.hand, discards=e.discards, face_up=None)
+    return _squadron(s, e.player, hand=e.hand, discards=e.discards, face_up=None, borrowed=None)
 
 
 def _strike(s: Game, e: ev.StrikePointsCounted) -> Game:
@@ -118,6 +118,16 @@ def _strike(s: Game, e: ev.StrikePointsCounted) -> Game:
 
 def _ended(s: Game, e: ev.GameEnded) -> Game:
     return replace(s, winner=e.winner, result=e.reason, phase=Phase.OVER, active_player=None, activation=None)
+
+
+def _officer_lost(s: Game, e: ev.OfficerLost) -> Game:
+    if e.officer == "admiral":
+        return _squadron(s, e.player, admiral="", admiral_value=0, admiral_lost=True)
+    return _ship(s, e.ship, captain="")
+
+
+def _admiral_assigned(s: Game, e: ev.AdmiralAssigned) -> Game:
+    return _squadron(s, e.player, flagship=e.ship, admiral=e.admiral, admiral_value=e.value, admiral_lost=False)
 
 
 _HANDLERS: dict[type, Callable[[Game, Any], Game]] = {
@@ -153,6 +163,15 @@ _HANDLERS: dict[type, Callable[[Game, Any], Game]] = {
     ev.CardsReturned: _returned,
     ev.StrikePointsCounted: _strike,
     ev.GameEnded: _ended,
+    ev.OfferMade: lambda s, e: replace(s, offer=e.offer),
+    ev.OfferClosed: lambda s, e: replace(s, offer=None),
+    ev.ChoicesSet: lambda s, e: replace(s, choices=e.choices),
+    ev.ControlChanged: lambda s, e: _ship(s, e.ship, controller=e.controller),
+    ev.OfficerLost: _officer_lost,
+    ev.AdmiralAssigned: _admiral_assigned,
+    ev.EffectBorrowed: lambda s, e: _squadron(s, e.player, borrowed=e.card),
+    ev.AttackResolved: lambda s, e: s,
+    ev.HandTrimmed: lambda s, e: _squadron(s, e.player, hand=e.hand),
 }
 
 

@@ -15,7 +15,9 @@ TURN_WHEN = ("start", "end")
 SIDES = ("port", "starboard")
 MOVE_DIRECTIONS = ("ahead", "back", "port", "starboard", "hold")
 SEAMANSHIP_ACTIONS = ("heading", "adjust", "cutfree")
-CREW_ACTIONS = ("reload", "rally", "repair", "repair_aground", "sail", "board", "row", "flag", "landing")
+CREW_ACTIONS = (
+    "reload", "rally", "repair", "repair_aground", "sail", "board", "row", "flag", "landing", "attack", "boat"
+)
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,15 @@ class Seamanship:
     player: str = ""
 
 
+@dataclass(frozen=True)
+class Shift:
+    """A free sideways shift a card allows at the start or end of the move."""
+
+    when: str  # start | end
+    side: str  # port | starboard
+    distance: float
+
+
 @COMMANDS.register
 @dataclass(frozen=True)
 class Advance:
@@ -54,6 +65,28 @@ class Advance:
     direction: str = "ahead"
     turn: Turn | None = None
     point_of_sail: str = ""
+    player: str = ""
+    shift: Shift | None = None
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One attack roll: a Broadside side (port/starboard), or '' for Partial Fire and Close Combat,
+    'landing' for Close Combat between Landing Parties."""
+
+    side: str
+    target: str
+    aim: str = "hull"  # hull | rigging | crew
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class Attack:
+    ship: str
+    kind: str  # broadside | partial | close
+    shots: tuple[Shot, ...]
+    helm: str = ""  # if the target's helm is struck, the side the attacker turns it to
+    free: bool = False  # a free attack a card grants out of turn
     player: str = ""
 
 
@@ -68,6 +101,7 @@ class Crew:
     edge: str = ""  # board: which edge of the target to lay against, when both are as near
     x: float = 0.0  # landing
     y: float = 0.0
+    attack: Attack | None = None  # attack: a card lets the Crew Action be an attack
     point_of_sail: str = ""
     player: str = ""
 
@@ -124,10 +158,46 @@ class Pass:
 
 @COMMANDS.register
 @dataclass(frozen=True)
+class Decline:
+    """Do not take the free attack on offer."""
+
+    player: str = ""
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class Decide:
+    """Answer a Choice: a free turn on reveal, capture or destroy, a new Flagship."""
+
+    ship: str
+    answer: str  # free_turn: "port 20" / "skip"; capture: capture|destroy|spare; lost_admiral: transfer|assign
+    target: str = ""  # lost_admiral: the ship that takes the flag
+    degrees: float = 0.0
+    cards: tuple[str, ...] = ()  # lost_admiral: cards removed to bring the hand down to 5
+    player: str = ""
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
 class FixDice:
     """Test scenarios only: the next dice rolled show these faces."""
 
     faces: tuple[str, ...]
 
 
-Command = PickCard | Seamanship | Advance | Crew | EndActivation | Activate | Reroll | UseFortune | KeepRoll | Pass | FixDice
+Command = (
+    PickCard
+    | Seamanship
+    | Advance
+    | Crew
+    | EndActivation
+    | Activate
+    | Reroll
+    | UseFortune
+    | KeepRoll
+    | Pass
+    | Attack
+    | Decline
+    | Decide
+    | FixDice
+)

@@ -24,8 +24,8 @@ class Decision:
         self.rules = rules
         self.events: list[Any] = []
         self.rolled = False
-        # a Skill Test already settled by a re-roll prompt: the next test takes this result
-        self.preresolved: bool | None = None
+        # a roll already settled through a re-roll prompt: the next re-rollable roll takes these faces
+        self.preresolved: tuple[str, ...] | None = None
         # the order still to carry out, as notation lines, starting with the step now running
         self.remaining: tuple[str, ...] = ()
 
@@ -33,10 +33,19 @@ class Decision:
         self.events.append(event)
         self.state = apply(self.state, event)
 
-    def roll(self, n: int, purpose: str, kind: str, player: str = "", ship: str = "") -> tuple[str, ...]:
+    def roll(
+        self,
+        n: int,
+        purpose: str,
+        kind: str,
+        player: str = "",
+        ship: str = "",
+        success: frozenset[str] | None = None,
+    ) -> tuple[str, ...]:
         faces = self.dice.roll(n, self.rules.die.sides)
         self.rolled = True
-        self.emit(ev.DiceRolled(purpose, kind, faces, self.rules.die.successes(kind, faces), player, ship))
+        wanted = success if success is not None else self.rules.die.success[kind]
+        self.emit(ev.DiceRolled(purpose, kind, faces, sum(1 for f in faces if f in wanted), player, ship))
         return faces
 
     def successes(self, kind: str, faces: Sequence[str]) -> int:

@@ -1,8 +1,22 @@
-"""The card-effect vocabulary and its interpreter.
+"""The card-effect vocabulary and its interpreter (docs/effects.md).
 
-A card's `effects` (data, see docs/effects.md) are read here and nowhere else: the rules ask this
-module "what modifies this roll / speed / terrain check for this ship now?" and never test a card's
-name.
+A card's `effects` are data. The rules ask this module "what changes this roll / speed / fatigue
+for this ship now?" and never test a card's name. Vocabulary (`kind`):
+
+- `speed`          add to the speed rating (condition `sailing_large`)
+- `dice`           add dice to a kind of attack roll (`roll`: broadside | partial | close)
+- `fatigue_taken`  add to the Fatigue each attack gives the card owner's ships (minimum 0)
+- `reroll`         dice of a roll that may be re-rolled (`roll`: critical; `faces`: which)
+- `hit_faces`      faces that also hit in a range band (`band`, `add`, condition `target_upwind`)
+- `ignore_terrain` terrain kind the squadron ignores
+- `crew_action`    a Crew Action the card allows (`action`: attack | boat_assault)
+- `free_move`      a free sideways shift at the start or end of the move (`tool`: its length)
+- `free_attack`    an attack out of turn when `trigger` happens (enemy_moved_into_arc,
+                   enemy_ended_move_within, before_boarding)
+- `on_reveal`      done right after both cards are chosen (`action`: remove_fatigue,
+                   remove_reload, free_turn, borrow_effect)
+
+`scope` says which ships: own_ships (default), formation, formation_or_near_friend.
 """
 
 from __future__ import annotations
@@ -10,36 +24,151 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from game import geometry as geo
 from game.model import Game, PointOfSail, Ship
 from game.rules_data import RulesData
 
 Effect = Mapping[str, Any]
 
 
-def face_up_effects(state: Game, player: str, rules: RulesData) -> Iterator[Effect]:
-    """Effects in force for a player: the face-up initiative card (and an event card, for both)."""
+def _hull(ship: Ship) -> geo.Hull:
+    return geo.Hull(geo.Pose(ship.x, ship.y, ship.heading), ship.beam, ship.length)
+
+
+def card_effects(state: Game, player: str, rules: RulesData) -> Iterator[tuple[str, Effect]]:
+    """(card, effect) in force for a player: the face-up initiative card, and an event card for all."""
     q = state.squadron(player)
     if q.face_up and q.face_up in rules.cards:
-        yield from rules.cards[q.face_up].effects
+        for e in rules.cards[q.face_up].effects:
+            if e.get("kind") == "on_reveal" and e.get("action") == "borrow_effect" and q.borrowed:
+                borrowed = rules.cards.get(q.borrowed)
+                if borrowed is not None:
+                    yield from ((q.borrowed, b) for b in borrowed.effects)
+                continue
+            yield q.face_up, e
     if state.event_face_up and state.event_face_up in rules.cards:
-        yield from rules.cards[state.event_face_up].effects
+        for e in rules.cards[state.event_face_up].effects:
+            yield state.event_face_up, e
 
 
-def _effects_of(state: Game, ship: Ship, kind: str, rules: RulesData) -> Iterator[Effect]:
-    for e in face_up_effects(state, ship.controller, rules):
-        if e.get("kind") == kind and e.get("scope", "own_ships") == "own_ships":
-            yield e
+def formation(state: Game, player: str, rules: RulesData) -> tuple[str, ...]:
+    """The ships of the player's squadron in Formation with its Flagship (empty if none)."""
+    flag = state.squadron(player).flagship
+    ships = {s.id: _hull(s) for s in state.ships if s.controller == player and s.can_act}
+    if flag not in ships:
+        return ()
+    others = [_hull(s).polygon for s in state.ships if s.on_table and s.id not in ships]
+    land = [geo_poly for geo_poly in _land(state)]
+    return geo.formation_chain(flag, ships, others + land, rules.range_of("musket"))
+
+
+def _land(state: Game) -> list[Any]:
+    from shapely.geometry import Polygon
+
+    return [Polygon(t.points) for t in state.table.terrain if t.kind.is_obstacle]
+
+
+def in_scope(state: Game, ship: Ship, effect: Effect, rules: RulesData) -> bool:
+    scope = effect.get("scope", "own_ships")
+    if scope == "own_ships":
+        return True
+    in_line = ship.id in formation(state, ship.controller, rules)
+    if scope == "formation":
+        return in_line
+    if scope == "formation_or_near_friend":
+        if in_line:
+            return True
+        reach = rules.range_of(str(effect.get("range", "pistol")))
+        me = _hull(ship).polygon
+        return any(
+            o.id != ship.id and o.controller == ship.controller and o.on_table
+            and geo.distance(me, _hull(o).polygon) <= reach + 1e-9
+            for o in state.ships
+        )
+    return False
+
+
+def effects_for(state: Game, ship: Ship, kind: str, rules: RulesData) -> Iterator[tuple[str, Effect]]:
+    for card, e in card_effects(state, ship.controller, rules):
+        if e.get("kind") == kind and in_scope(state, ship, e, rules):
+            yield card, e
 
 
 def speed_bonus(state: Game, ship: Ship, pos: PointOfSail, rules: RulesData) -> int:
     total = 0
-    for e in _effects_of(state, ship, "speed", rules):
-        cond = e.get("condition", "")
-        if cond == "sailing_large" and (pos is not PointOfSail.LARGE or ship.entangled or ship.aground):
+    for _, e in effects_for(state, ship, "speed", rules):
+        if e.get("condition") == "sailing_large" and (
+            pos is not PointOfSail.LARGE or ship.entangled or ship.aground
+        ):
             continue
         total += int(e.get("add", 0))
     return total
 
 
 def ignores_terrain(state: Game, ship: Ship, terrain_kind: str, rules: RulesData) -> bool:
-    return any(e.get("terrain") == terrain_kind for e in _effects_of(state, ship, "ignore_terrain", rules))
+    return any(e.get("terrain") == terrain_kind for _, e in effects_for(state, ship, "ignore_terrain", rules))
+
+
+def dice_bonus(state: Game, ship: Ship, roll: str, rules: RulesData) -> int:
+    return sum(int(e.get("add", 0)) for _, e in effects_for(state, ship, "dice", rules) if e.get("roll") == roll)
+
+
+def fatigue_taken_modifier(state: Game, target: Ship, rules: RulesData) -> int:
+    return sum(int(e.get("add", 0)) for _, e in effects_for(state, target, "fatigue_taken", rules))
+
+
+def rerollable_faces(state: Game, ship: Ship, roll: str, rules: RulesData) -> frozenset[str]:
+    faces: set[str] = set()
+    for _, e in effects_for(state, ship, "reroll", rules):
+        if e.get("roll") == roll:
+            faces.update(e.get("faces", []))
+    return frozenset(faces)
+
+
+def extra_hit_faces(state: Game, firer: Ship, target: Ship, band: str, rules: RulesData) -> frozenset[str]:
+    faces: set[str] = set()
+    for _, e in effects_for(state, firer, "hit_faces", rules):
+        if e.get("band") != band:
+            continue
+        if e.get("condition") == "target_upwind":
+            if firer.anchored or firer.aground or not completely_upwind(state, target, firer):
+                continue
+        faces.update(e.get("add", []))
+    return frozenset(faces)
+
+
+def completely_upwind(state: Game, ship: Ship, of: Ship) -> bool:
+    """Every point of `ship` is nearer the Weather Edge than every point of `of`."""
+    t = state.table
+
+    def wd(p: geo.Vec) -> float:
+        return geo.weather_distance(p, t.weather_edge, t.width, t.height)
+
+    return max(wd(p) for p in _hull(ship).corners) < min(wd(p) for p in _hull(of).corners)
+
+
+def crew_action_allowed(state: Game, ship: Ship, action: str, rules: RulesData) -> Effect | None:
+    for _, e in effects_for(state, ship, "crew_action", rules):
+        if e.get("action") == action:
+            return e
+    return None
+
+
+def free_move(state: Game, ship: Ship, rules: RulesData) -> Effect | None:
+    if ship.entangled or ship.aground:
+        return None
+    for _, e in effects_for(state, ship, "free_move", rules):
+        return e
+    return None
+
+
+def on_reveal(state: Game, player: str, rules: RulesData) -> list[tuple[str, Effect]]:
+    return [(c, e) for c, e in card_effects(state, player, rules) if e.get("kind") == "on_reveal"]
+
+
+def free_attacks(state: Game, player: str, trigger: str, rules: RulesData) -> list[tuple[str, Effect]]:
+    return [
+        (c, e)
+        for c, e in card_effects(state, player, rules)
+        if e.get("kind") == "free_attack" and e.get("trigger") == trigger
+    ]

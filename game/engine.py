@@ -11,8 +11,11 @@ from game.apply import apply, apply_all, replay
 from game.commands import (
     Activate,
     Advance,
+    Attack,
     Command,
     Crew,
+    Decide,
+    Decline,
     EndActivation,
     FixDice,
     KeepRoll,
@@ -25,8 +28,8 @@ from game.commands import (
 from game.context import Decision, Suspend
 from game.dice import DiceSource
 from game.errors import DiceNotAllowed, GameOver, IllegalAction, NotYourShip, RulesError
-from game.model import Game, Phase
-from game.phases import attack, common, initiative, movement
+from game.model import Game, PendingRoll, Phase
+from game.phases import attack, common, end, initiative, movement
 from game.rules_data import RulesData, load_rules
 
 __all__ = ["apply", "apply_all", "decide", "replay", "step"]
@@ -47,7 +50,7 @@ def decide(state: Game, command: Command, dice: DiceSource, rules: RulesData | N
             _answer_roll(ctx, command)
         elif isinstance(command, Activate):
             _run_order(ctx, _steps_of(command))
-        elif isinstance(command, Seamanship | Advance | Crew | EndActivation):
+        elif isinstance(command, Seamanship | Advance | Crew | EndActivation | Attack):
             _run_order(ctx, [command])
         else:
             _HANDLERS[type(command)](ctx, command)
@@ -65,6 +68,8 @@ def step(state: Game, command: Command, dice: DiceSource, rules: RulesData | Non
 _HANDLERS: dict[type, Callable[[Decision, Any], None]] = {
     PickCard: initiative.pick_card,
     Pass: attack.pass_attack,
+    Decline: attack.decline,
+    Decide: end.decide_choice,
 }
 
 _STEP_HANDLERS: dict[type, Callable[[Decision, Any], None]] = {
@@ -72,6 +77,7 @@ _STEP_HANDLERS: dict[type, Callable[[Decision, Any], None]] = {
     Advance: movement.advance,
     Crew: movement.crew,
     EndActivation: movement.end_activation,
+    Attack: attack.attack_command,
 }
 
 
@@ -143,18 +149,17 @@ def _answer_roll(ctx: Decision, cmd: Reroll | UseFortune | KeepRoll) -> None:
             raise IllegalAction(
                 f"Die {again[0]} was already re-rolled with Skill.", "Only a Fortune Point re-rolls it again."
             )
-        left = ship.skill - len(p.skill_rerolled)
+        left = p.skill - len(p.skill_rerolled)
         if len(positions) > left:
             raise IllegalAction(
-                f"{ship.id} has Skill {ship.skill}: {max(0, left)} Skill re-roll(s) left for this test.",
+                f"{ship.id} has Skill {p.skill}: {max(0, left)} Skill re-roll(s) left for this roll.",
                 "Choose fewer dice, spend a Fortune Point (fortune) or keep.",
             )
         new = ctx.dice.roll(len(positions), ctx.rules.die.sides)
         faces = list(p.faces)
         for pos, face in zip(positions, new, strict=True):
             faces[pos] = face
-        ctx.emit(ev.DiceRerolled(p.player, p.ship, tuple(positions), tuple(faces),
-                                 ctx.successes(p.kind, faces), "skill"))
+        ctx.emit(ev.DiceRerolled(p.player, p.ship, tuple(positions), tuple(faces), _count(p, faces), "skill"))
     elif isinstance(cmd, UseFortune):
         if p.fortune_used:
             raise IllegalAction("A Fortune Point has already been spent on this roll.", "Keep the roll or use Skill.")
@@ -163,20 +168,25 @@ def _answer_roll(ctx: Decision, cmd: Reroll | UseFortune | KeepRoll) -> None:
             raise IllegalAction(f"Player {p.player} has no Fortune Points left.", "Keep the roll or use Skill.")
         ctx.emit(ev.FortuneSpent(p.player, q.fortune - 1))
         faces_t = ctx.dice.roll(len(p.faces), ctx.rules.die.sides)
-        ctx.emit(ev.DiceRerolled(p.player, p.ship, tuple(range(len(p.faces))), faces_t,
-                                 ctx.successes(p.kind, faces_t), "fortune"))
+        ctx.emit(ev.DiceRerolled(p.player, p.ship, tuple(range(len(p.faces))), faces_t, _count(p, faces_t), "fortune"))
     now = ctx.state.pending
     assert now is not None
-    passed = ctx.successes(now.kind, now.faces) > 0
-    if not isinstance(cmd, KeepRoll) and not passed and common.can_reroll(ctx.state, now):
-        return  # still failing and another re-roll is possible: the roller decides again
-    ctx.emit(ev.RollSettled(now.player, now.ship, now.purpose, passed))
-    _resume(ctx, now.remaining, passed)
+    hits = _count(now, now.faces)
+    all_hit = hits == len(now.faces)
+    test_passed = now.kind == "skill_test" and hits > 0
+    if not isinstance(cmd, KeepRoll) and not (all_hit or test_passed) and common.can_reroll(ctx.state, now):
+        return  # another re-roll is possible and could still help: the roller decides again
+    ctx.emit(ev.RollSettled(now.player, now.ship, now.purpose, hits > 0))
+    _resume(ctx, now.remaining, now.faces)
 
 
-def _resume(ctx: Decision, remaining: tuple[str, ...], passed: bool) -> None:
+def _count(p: PendingRoll, faces: tuple[str, ...] | list[str]) -> int:
+    return sum(1 for f in faces if f in p.success)
+
+
+def _resume(ctx: Decision, remaining: tuple[str, ...], faces: tuple[str, ...]) -> None:
     from game.notation import parse
 
     steps = [parse(line, ctx.state) for line in remaining]
-    ctx.preresolved = passed
+    ctx.preresolved = faces
     _run_order(ctx, steps)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.codec import TaggedRegistry
-from game.model import Activation, PendingRoll, Phase, Sail, ShipSide, Status
+from game.model import Activation, Choice, Offer, PendingRoll, Phase, Sail, ShipSide, Status
 
 EVENTS = TaggedRegistry()
 
@@ -217,7 +217,7 @@ class FlagTransferred:
 @dataclass(frozen=True)
 class LandingPartyChanged:
     ship: str
-    parties: tuple[tuple[float, float], ...]
+    parties: tuple[tuple[float, float, str], ...]  # x, y, and the enemy ship it boards ('' ashore)
 
 
 @EVENTS.register
@@ -252,6 +252,83 @@ class GameEnded:
     reason: str
 
 
+@EVENTS.register
+@dataclass(frozen=True)
+class OfferMade:
+    offer: Offer
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class OfferClosed:
+    player: str
+    taken: bool
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class ChoicesSet:
+    """The decisions now awaited (replaces the previous list)."""
+
+    choices: tuple[Choice, ...]
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class ControlChanged:
+    ship: str
+    controller: str
+    reason: str  # captured | recaptured
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class OfficerLost:
+    ship: str
+    officer: str  # admiral | captain
+    player: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class AdmiralAssigned:
+    player: str
+    ship: str
+    admiral: str
+    value: int
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class EffectBorrowed:
+    player: str
+    card: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class HandTrimmed:
+    player: str
+    hand: tuple[str, ...]
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class AttackResolved:
+    """The outcome of one attack roll, for accounts and the board's attack lines."""
+
+    ship: str
+    target: str
+    kind: str
+    side: str
+    aim: str
+    band: str
+    hits: int
+    damage: int
+    fatigue: int
+    rake: str = ""
+
+
 Event = (
     PhaseBegan
     | ActivePlayer
@@ -283,4 +360,13 @@ Event = (
     | CardsReturned
     | StrikePointsCounted
     | GameEnded
+    | OfferMade
+    | OfferClosed
+    | ChoicesSet
+    | ControlChanged
+    | OfficerLost
+    | AdmiralAssigned
+    | EffectBorrowed
+    | AttackResolved
+    | HandTrimmed
 )

@@ -187,20 +187,48 @@ class Squadron:
     face_up: str | None = None
     discards: tuple[str, ...] = ()
     picked: bool = False  # has chosen this phase's face-down card (or has none to choose)
+    borrowed: str | None = None  # a card whose effect a face-up card lends its value to
+    admiral_lost: bool = False  # the Admiral card was removed (helm struck): a new Flagship is due
 
 
 @dataclass(frozen=True)
 class PendingRoll:
-    """A Skill Test that failed while a re-roll was possible: the roller decides before play goes on."""
+    """A roll that may still be re-rolled (a failed Skill Test, an attack with misses): the roller
+    decides before play goes on."""
 
     player: str
     ship: str
-    purpose: str  # which Skill Test: seamanship, repair_aground, boarding
-    kind: str  # success kind in the dice data
+    purpose: str  # seamanship, repair_aground, boarding, broadside, partial, close
+    kind: str  # the roll's kind in the dice data, for the record
     faces: tuple[str, ...]
+    success: tuple[str, ...] = ()  # faces that count for this roll
     skill_rerolled: tuple[int, ...] = ()  # indices already re-rolled with Skill
     fortune_used: bool = False
     remaining: tuple[str, ...] = ()  # the rest of the order, as notation lines
+    skill: int = 0  # Skill re-rolls this roll allows
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A free attack a card grants out of turn: the player may take it or decline."""
+
+    player: str
+    card: str
+    attack: str  # broadside | partial
+    target: str
+    ships: tuple[str, ...]  # ships that may take it
+    harmless: bool = False  # cannot damage or cause critical damage
+    resume_player: str = ""  # whose alternation resumes afterwards
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A decision the rules leave to a player at a fixed point (reveal effects, End Phase)."""
+
+    player: str
+    kind: str  # free_turn | capture | lost_admiral
+    ship: str  # the ship the choice is about
+    options: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -215,6 +243,7 @@ class Activation:
     speed_adjust: int = 0
     cut_free: bool = False
     speed_limit: int | None = None
+    start: tuple[float, float, float] = (0.0, 0.0, 0.0)  # where the ship began: free-attack triggers
 
 
 @dataclass(frozen=True)
@@ -233,6 +262,8 @@ class Game:
     activated: frozenset[str] = frozenset()  # ships done in the current phase
     activation: Activation | None = None
     pending: PendingRoll | None = None
+    offer: Offer | None = None
+    choices: tuple[Choice, ...] = ()
     defender: str | None = None
     winner: str | None = None
     result: str = ""

@@ -23,8 +23,11 @@ from collections.abc import Iterable
 from game.commands import (
     Activate,
     Advance,
+    Attack,
     Command,
     Crew,
+    Decide,
+    Decline,
     EndActivation,
     FixDice,
     KeepRoll,
@@ -32,6 +35,8 @@ from game.commands import (
     PickCard,
     Reroll,
     Seamanship,
+    Shift,
+    Shot,
     Turn,
     UseFortune,
 )
@@ -39,7 +44,12 @@ from game.errors import ParseError
 from game.model import Game
 
 DIRECTIONS = ("ahead", "back", "port", "starboard", "hold")
-VERBS = ("pick", "move", "seamanship", "advance", "crew", "done", "reroll", "fortune", "keep", "pass", "dice")
+VERBS = (
+    "pick", "move", "seamanship", "advance", "crew", "done", "reroll", "fortune", "keep", "pass", "dice",
+    "fire", "partial", "melee", "free", "decline", "freeturn", "capture", "destroy", "spare", "transfer",
+    "newflag",
+)
+ATTACK_VERBS = ("fire", "partial", "melee")
 
 
 def fold(name: str) -> str:
@@ -144,7 +154,7 @@ def parse(line: str, state: Game | None = None) -> Command:
         ship = t.ship()
         pos = _point_of_sail(t)
         seam = _seamanship_part(t, ship, player) if t.peek() in ("heading", "adjust", "cutfree") else None
-        adv = _advance_part(t, ship, player) if t.peek() in (*DIRECTIONS, "turn") else None
+        adv = _advance_part(t, ship, player) if t.peek() in (*DIRECTIONS, "turn", "shift") else None
         crew = None
         if t.peek() == "crew":
             t.take("crew")
@@ -190,12 +200,74 @@ def parse(line: str, state: Game | None = None) -> Command:
     if verb == "keep":
         t.end()
         return KeepRoll(player)
+    if verb == "free":
+        verb = t.take_choice("fire or partial", ATTACK_VERBS)
+        attack = _attack_part(t, verb, t.ship(), player, free=True)
+        t.end()
+        return attack
+    if verb in ATTACK_VERBS:
+        attack = _attack_part(t, verb, t.ship(), player)
+        t.end()
+        return attack
+    if verb == "decline":
+        t.end()
+        return Decline(player)
+    if verb == "freeturn":
+        ship = t.ship()
+        if t.peek() == "skip":
+            t.take("skip")
+            t.end()
+            return Decide(ship, "skip", player=player)
+        side = t.take_choice("a side", ("port", "starboard"))
+        deg = t.take_number("degrees")
+        t.end()
+        return Decide(ship, side, degrees=deg, player=player)
+    if verb in ("capture", "destroy", "spare"):
+        ship = t.ship()
+        t.end()
+        return Decide(ship, verb, player=player)
+    if verb in ("transfer", "newflag"):
+        ship = t.ship()
+        target = t.ship()
+        cards: list[str] = []
+        if t.peek() == "drop":
+            t.take("drop")
+            cards = [c.strip() for c in " ".join(t.items[t.i :]).split(",") if c.strip()]
+            t.i = len(t.items)
+        t.end()
+        answer = "transfer" if verb == "transfer" else "assign"
+        return Decide(ship, answer, target=target, cards=tuple(cards), player=player)
     if verb == "dice":
         faces = tuple(x.lower() for x in t.items[t.i :])
         if not faces:
             raise ParseError("dice needs at least one face, e.g. `dice skull sail`.")
         return FixDice(faces)
     raise ParseError(f"Unknown command {verb!r}.", f"Commands: {', '.join(VERBS)}.")
+
+
+def _attack_part(t: _Tokens, verb: str, ship: str, player: str, free: bool = False) -> Attack:
+    kind = {"fire": "broadside", "partial": "partial", "melee": "close"}[verb]
+    shots: list[Shot] = []
+    helm = ""
+    while not t.done() and t.peek() != "crew":
+        if t.peek() == "helm":
+            t.take("helm")
+            helm = t.take_choice("a side", ("port", "starboard"))
+            continue
+        side = ""
+        if kind == "broadside":
+            side = t.take_choice("a side", ("port", "starboard"))
+        target = t.ship()
+        if kind == "close" and t.peek() in ("landing", "boat"):
+            side = t.take("landing").lower()
+        aim = "hull"
+        if t.peek() == "aim":
+            t.take("aim")
+            aim = t.take_choice("an aim", ("hull", "rigging", "crew"))
+        shots.append(Shot(side, target, aim))
+    if not shots:
+        raise ParseError(f"{verb} needs a target, e.g. `fire Kestrel port Otter`.")
+    return Attack(ship, kind, tuple(shots), helm, free, player)
 
 
 def _point_of_sail(t: _Tokens) -> str:
@@ -221,18 +293,27 @@ def _advance_part(t: _Tokens, ship: str, player: str, pos: str = "") -> Advance:
     if t.peek() in DIRECTIONS:
         direction = t.take("a direction").lower()
     turn = None
-    if t.peek() == "turn":
-        t.take("turn")
+    shift = None
+    while t.peek() in ("turn", "shift"):
+        word = t.take("turn").lower()
         when = t.take_choice("start or end", ("start", "end"))
         side = t.take_choice("a side", ("port", "starboard"))
-        turn = Turn(when, side, t.take_number("degrees"))
-    return Advance(ship, direction, turn, pos, player)
+        if word == "turn":
+            turn = Turn(when, side, t.take_number("degrees"))
+        else:
+            shift = Shift(when, side, t.take_number("inches"))
+    return Advance(ship, direction, turn, pos, player, shift)
 
 
 def _crew_part(t: _Tokens, ship: str, player: str, pos: str = "") -> Crew:
     action = t.take_choice(
-        "a Crew Action", ("reload", "rally", "repair", "sail", "board", "row", "flag", "landing")
+        "a Crew Action",
+        ("reload", "rally", "repair", "sail", "board", "row", "flag", "landing", "boat", *ATTACK_VERBS),
     )
+    if action in ATTACK_VERBS:
+        return Crew(ship, "attack", attack=_attack_part(t, action, ship, player), point_of_sail=pos, player=player)
+    if action == "boat":
+        return Crew(ship, "boat", target=t.ship(), point_of_sail=pos, player=player)
     if action == "reload":
         return Crew(ship, "reload", side=t.take_choice("a side", ("port", "starboard")), point_of_sail=pos, player=player)
     if action == "repair":
@@ -287,6 +368,23 @@ def _advance_words(a: Advance) -> list[str]:
     words = [a.direction] if a.direction else []
     if a.turn is not None:
         words += ["turn", a.turn.when, a.turn.side, _num(a.turn.degrees)]
+    if a.shift is not None:
+        words += ["shift", a.shift.when, a.shift.side, _num(a.shift.distance)]
+    return words
+
+
+def _attack_words(a: Attack) -> list[str]:
+    words = [{"broadside": "fire", "partial": "partial", "close": "melee"}[a.kind]]
+    for shot in a.shots:
+        if a.kind == "broadside":
+            words.append(shot.side)
+        words.append(_q(shot.target))
+        if a.kind == "close" and shot.side:
+            words.append(shot.side)
+        if shot.aim != "hull":
+            words += ["aim", shot.aim]
+    if a.helm:
+        words += ["helm", a.helm]
     return words
 
 
@@ -303,6 +401,10 @@ def _crew_words(c: Crew) -> list[str]:
         return ["flag", _q(c.target)]
     if c.action == "landing":
         return ["landing", _num(c.x), _num(c.y)]
+    if c.action == "boat":
+        return ["boat", _q(c.target)]
+    if c.action == "attack" and c.attack is not None:
+        return _attack_words(c.attack)
     return [c.action]
 
 
@@ -338,6 +440,26 @@ def format_command(cmd: Command) -> str:
         words = ["keep"]
     elif isinstance(cmd, FixDice):
         words = ["dice", *cmd.faces]
+    elif isinstance(cmd, Attack):
+        words = (["free"] if cmd.free else []) + [_attack_words(cmd)[0], _q(cmd.ship), *_attack_words(cmd)[1:]]
+    elif isinstance(cmd, Decline):
+        words = ["decline"]
+    elif isinstance(cmd, Decide):
+        words = _decide_words(cmd)
     else:  # pragma: no cover - every command type is listed above
         raise TypeError(f"cannot format {cmd!r}")
     return prefix + " ".join(words)
+
+
+def _decide_words(d: Decide) -> list[str]:
+    if d.answer in ("capture", "destroy", "spare"):
+        return [d.answer, _q(d.ship)]
+    if d.answer == "skip":
+        return ["freeturn", _q(d.ship), "skip"]
+    if d.answer in ("port", "starboard"):
+        return ["freeturn", _q(d.ship), d.answer, _num(d.degrees)]
+    verb = "transfer" if d.answer == "transfer" else "newflag"
+    words = [verb, _q(d.ship), _q(d.target)]
+    if d.cards:
+        words += ["drop", ", ".join(d.cards)]
+    return words

@@ -14,7 +14,16 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-DATA_FILES = ("dice.toml", "ranges.toml", "tools.toml", "bases.toml", "ships.toml", "initiative_cards.toml")
+DATA_FILES = (
+    "dice.toml",
+    "ranges.toml",
+    "tools.toml",
+    "bases.toml",
+    "ships.toml",
+    "upgrades.toml",
+    "initiative_cards.toml",
+)
+STATS = ("fortitude", "broadside", "crew", "windward", "large")
 
 
 class DataError(ValueError):
@@ -78,6 +87,15 @@ class ShipClass:
 
 
 @dataclass(frozen=True)
+class Upgrade:
+    """A ship upgrade: what it adds to the stat line, and traits it grants."""
+
+    name: str
+    stats: Mapping[str, int]
+    traits: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class CardDef:
     name: str
     value: int
@@ -96,6 +114,7 @@ class RulesData:
     bases: Mapping[str, BaseSize]
     ships: Mapping[str, ShipClass]
     cards: Mapping[str, CardDef]
+    upgrades: Mapping[str, Upgrade] = field(default_factory=dict)
     provisional_files: tuple[str, ...] = field(default=())
 
     def band(self, name: str) -> RangeBand:
@@ -273,6 +292,24 @@ def _parse_ships(doc: Mapping[str, Any], file: str, bases: Mapping[str, BaseSize
     return ships
 
 
+def _parse_upgrades(doc: Mapping[str, Any], file: str) -> dict[str, Upgrade]:
+    out = {}
+    for i, e in enumerate(_entries(doc, "upgrade", file)):
+        name = _entry_name(e, i)
+        stats = {}
+        for k in STATS:
+            if k in e:
+                stats[k] = _get(e, k, int, file, name)
+        traits = e.get("traits", [])
+        if not isinstance(traits, list) or not all(isinstance(t, str) for t in traits):
+            raise DataError(file, name, "traits", "must be a list of strings")
+        unknown = set(e) - set(STATS) - {"name", "traits"}
+        if unknown:
+            raise DataError(file, name, sorted(unknown)[0], f"unknown field; an upgrade may set {list(STATS)} or traits")
+        out[name] = Upgrade(_get(e, "name", str, file, name), stats, tuple(traits))
+    return out
+
+
 def _parse_cards(doc: Mapping[str, Any], file: str) -> dict[str, CardDef]:
     cards = {}
     for i, e in enumerate(_entries(doc, "card", file)):
@@ -316,6 +353,7 @@ def rules_from_texts(system: str, texts: Mapping[str, str]) -> RulesData:
         bases=bases,
         ships=_parse_ships(docs["ships.toml"], "ships.toml", bases),
         cards=_parse_cards(docs["initiative_cards.toml"], "initiative_cards.toml"),
+        upgrades=_parse_upgrades(docs["upgrades.toml"], "upgrades.toml"),
         provisional_files=tuple(f for f in DATA_FILES if docs[f].get("provisional")),
     )
 

@@ -225,6 +225,14 @@ def _ship(d: Any, player: str, index: int, file: str, rules: RulesData) -> Ship:
     if damage >= 7:
         statuses.add(Status.CRIPPLED)
     heading = _need(d, "heading", float, file, name)
+    stats = {k: getattr(cls, k) for k in ("fortitude", "broadside", "crew", "windward", "large")}
+    traits = list(cls.traits)
+    for u in upgrades:
+        up = rules.upgrades.get(u)
+        if up is not None:
+            for k, v in up.stats.items():
+                stats[k] += v
+            traits += [t for t in up.traits if t not in traits]
     return Ship(
         id=name,
         cls=cls_name,
@@ -237,12 +245,8 @@ def _ship(d: Any, player: str, index: int, file: str, rules: RulesData) -> Ship:
         beam=base.beam,
         length=base.length,
         skill=skill,
-        fortitude=cls.fortitude,
-        broadside=cls.broadside,
-        crew=cls.crew,
-        windward=cls.windward,
-        large=cls.large,
-        traits=cls.traits,
+        traits=tuple(traits),
+        **stats,
         upgrades=tuple(upgrades),
         sail=sail,
         damage=damage,

@@ -11,13 +11,18 @@ from collections.abc import Iterator
 from game.commands import (
     Activate,
     Advance,
+    Attack,
     Command,
     Crew,
+    Decide,
+    Decline,
     KeepRoll,
     Pass,
     PickCard,
     Reroll,
     Seamanship,
+    Shift,
+    Shot,
     Turn,
     UseFortune,
 )
@@ -38,10 +43,20 @@ def candidates(state: Game, rules: RulesData | None = None) -> Iterator[Command]
         p = state.pending
         yield KeepRoll(p.player)
         yield UseFortune(p.player)
-        ship = state.ship(p.ship)
         for i in range(len(p.faces)):
-            if ship.skill > len(p.skill_rerolled) and i not in p.skill_rerolled:
+            if p.skill > len(p.skill_rerolled) and i not in p.skill_rerolled:
                 yield Reroll((i + 1,), p.player)
+        return
+    if state.offer is not None:
+        o = state.offer
+        yield Decline(o.player)
+        for sid in o.ships:
+            sides = ("port", "starboard") if o.attack == "broadside" else ("",)
+            for side in sides:
+                yield Attack(sid, o.attack, (Shot(side, o.target),), free=True, player=o.player)
+        return
+    if state.choices:
+        yield from _choice_answers(state)
         return
     if state.phase in (Phase.SETUP, Phase.INITIATIVE):
         for q in state.squadrons:
@@ -58,6 +73,7 @@ def candidates(state: Game, rules: RulesData | None = None) -> Iterator[Command]
     if state.phase is Phase.ATTACK:
         for s in ships:
             yield Pass(s.id, player)
+            yield from attacks(state, s.id, player)
         return
     if state.phase is not Phase.MOVEMENT:
         return
@@ -94,6 +110,11 @@ def _activations(ship: str, player: str, rules: RulesData, enemies: list[str], s
     crews += [Crew(ship, a, player=player) for a in ("rally", "repair", "repair_aground", "row")]
     crews += [Crew(ship, "sail", delta=d, player=player) for d in (1, -1)]
     crews += [Crew(ship, "board", target=e, player=player) for e in enemies]
+    crews += [Crew(ship, "attack", attack=Attack(ship, "broadside", (Shot(side, e),), player=player), player=player)
+              for e in enemies for side in ("port", "starboard")]
+    crews += [Crew(ship, "boat", target=e, player=player) for e in enemies]
+    advances += [Advance(ship, "", None, player=player, shift=Shift(w, side, 0.86))
+                 for w in ("start", "end") for side in ("port", "starboard")]
     if step != "seamanship":
         seams = [None]
     if step == "crew":
@@ -102,6 +123,41 @@ def _activations(ship: str, player: str, rules: RulesData, enemies: list[str], s
         for adv in advances:
             for crew in crews:
                 yield Activate(ship, seam, adv, crew, player=player)
+
+
+def attacks(state: Game, ship: str, player: str) -> Iterator[Attack]:
+    """Every attack worth trying for one ship: each side or both at each enemy, with each aim;
+    Partial Fire; Close Combat."""
+    enemies = [s.id for s in state.ships if s.controller != player and s.on_table and s.can_act]
+    for e in enemies:
+        for aim in ("hull", "rigging", "crew"):
+            for side in ("port", "starboard"):
+                yield Attack(ship, "broadside", (Shot(side, e, aim),), player=player)
+            yield Attack(ship, "partial", (Shot("", e, aim),), player=player)
+        yield Attack(ship, "close", (Shot("", e),), player=player)
+        yield Attack(ship, "close", (Shot("landing", e),), player=player)
+        yield Attack(ship, "close", (Shot("boat", e),), player=player)
+    for a in enemies:
+        for b in enemies:
+            yield Attack(ship, "broadside", (Shot("port", a), Shot("starboard", b)), player=player)
+
+
+def _choice_answers(state: Game) -> Iterator[Command]:
+    for ch in state.choices:
+        if ch.kind == "free_turn":
+            yield Decide(ch.ship, "skip", player=ch.player)
+            for side in ("port", "starboard"):
+                for deg in (10.0, 20.0, 30.0):
+                    yield Decide(ch.ship, side, degrees=deg, player=ch.player)
+        elif ch.kind == "capture":
+            for answer in ("capture", "destroy", "spare"):
+                yield Decide(ch.ship, answer, player=ch.player)
+        elif ch.kind == "lost_admiral":
+            hand = state.squadron(ch.player).hand
+            drop = tuple(hand[5:])
+            for target in ch.options:
+                yield Decide(ch.ship, "transfer", target=target, player=ch.player)
+                yield Decide(ch.ship, "assign", target=target, cards=drop, player=ch.player)
 
 
 def is_legal(state: Game, command: Command, rules: RulesData | None = None) -> bool:

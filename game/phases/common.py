@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from shapely.geometry import Polygon
 
@@ -89,6 +89,31 @@ def require_turn(state: Game, player: str) -> None:
         )
 
 
+def nothing_waiting(state: Game) -> None:
+    """No roll, free-attack offer or decision stands between the game and the next order."""
+    no_pending(state)
+    if state.offer is not None:
+        o = state.offer
+        raise IllegalAction(
+            f"Player {o.player} may first take a free attack on {o.target} ({o.card}).",
+            "They answer with `free fire …`, `free partial …` or `decline`.",
+        )
+    if state.choices:
+        ch = state.choices[0]
+        raise IllegalAction(
+            f"Player {ch.player} must first decide about {ch.ship} ({ch.kind.replace('_', ' ')}).",
+            _choice_hint(ch.kind),
+        )
+
+
+def _choice_hint(kind: str) -> str:
+    return {
+        "free_turn": "Answer `freeturn SHIP port|starboard DEG` or `freeturn SHIP skip`.",
+        "capture": "Answer `capture SHIP`, `destroy SHIP` or `spare SHIP`.",
+        "lost_admiral": "Answer `transfer FLAGSHIP SHIP` (Fortune Point) or `newflag FLAGSHIP SHIP`.",
+    }.get(kind, "")
+
+
 def no_pending(state: Game) -> None:
     if state.pending is not None:
         p = state.pending
@@ -108,9 +133,9 @@ def take_fatigue(ctx: Decision, ship_id: str, amount: int) -> None:
     total = max(0, min(MAX_TRACK, s.fatigue + amount))
     if total != s.fatigue:
         ctx.emit(ev.TrackChanged(ship_id, "fatigue", amount, total))
-    _check_out_of_action(ctx, ship_id)
-    if ctx.state.ship(ship_id).shaken and ctx.state.ship(ship_id).landing_parties:
-        ctx.emit(ev.LandingPartyChanged(ship_id, ()))
+    check_out_of_action(ctx, ship_id)
+    if ctx.state.ship(ship_id).shaken:
+        drop_shore_parties(ctx, ship_id)
 
 
 def take_damage(ctx: Decision, ship_id: str, amount: int) -> None:
@@ -124,13 +149,34 @@ def take_damage(ctx: Decision, ship_id: str, amount: int) -> None:
         ctx.emit(ev.TrackChanged(ship_id, "damage", 1, total))
         if total >= MAX_TRACK:
             ctx.emit(ev.StatusGained(ship_id, Status.CRIPPLED))
-    _check_out_of_action(ctx, ship_id)
+    check_out_of_action(ctx, ship_id)
 
 
-def _check_out_of_action(ctx: Decision, ship_id: str) -> None:
+def check_out_of_action(ctx: Decision, ship_id: str) -> None:
     s = ctx.state.ship(ship_id)
     if s.crippled and s.shaken and not s.out_of_action:
         ctx.emit(ev.StatusGained(ship_id, Status.OUT_OF_ACTION))
+
+
+def knock_out(ctx: Decision, ship_id: str) -> None:
+    """Out of Action: both the Shaken and the Crippled token."""
+    s = ctx.state.ship(ship_id)
+    if s.fatigue < MAX_TRACK:
+        ctx.emit(ev.TrackChanged(ship_id, "fatigue", MAX_TRACK - s.fatigue, MAX_TRACK))
+    if s.damage < MAX_TRACK:
+        ctx.emit(ev.TrackChanged(ship_id, "damage", MAX_TRACK - s.damage, MAX_TRACK))
+    if not s.crippled:
+        ctx.emit(ev.StatusGained(ship_id, Status.CRIPPLED))
+    check_out_of_action(ctx, ship_id)
+    drop_shore_parties(ctx, ship_id)
+
+
+def drop_shore_parties(ctx: Decision, ship_id: str) -> None:
+    """Landing Party tokens ashore go when their ship moves or becomes Shaken."""
+    s = ctx.state.ship(ship_id)
+    keep = tuple(p for p in s.landing_parties if p.on_ship)
+    if len(keep) != len(s.landing_parties):
+        ctx.emit(ev.LandingPartyChanged(ship_id, tuple((p.x, p.y, p.on_ship) for p in keep)))
 
 
 # ---------------------------------------------------------------- Skill Tests
@@ -141,27 +187,46 @@ def skill_dice(ship: Ship) -> int:
 
 
 def can_reroll(state: Game, p: PendingRoll) -> bool:
-    ship = state.ship(p.ship)
-    skill_left = ship.skill - len(p.skill_rerolled) > 0 and len(p.skill_rerolled) < len(p.faces)
+    skill_left = p.skill - len(p.skill_rerolled) > 0 and len(p.skill_rerolled) < len(p.faces)
     fortune_left = not p.fortune_used and state.squadron(p.player).fortune > 0
     return skill_left or fortune_left
 
 
-def skill_test(ctx: Decision, ship_id: str, purpose: str) -> bool:
-    """Roll a Skill Test. A failed test that could be re-rolled stops the decision and asks the
-    roller; when play resumes, the settled result comes back through ctx.preresolved."""
+def rerollable_roll(
+    ctx: Decision,
+    ship_id: str,
+    n: int,
+    purpose: str,
+    kind: str,
+    success: frozenset[str],
+    ask: Callable[[tuple[str, ...]], bool],
+) -> tuple[str, ...]:
+    """Roll dice the roller may re-roll with Skill or a Fortune Point. When `ask(faces)` says a
+    re-roll could help and one is possible, the decision stops and asks the roller; when play
+    resumes, the settled faces come back through ctx.preresolved."""
     if ctx.preresolved is not None:
-        result, ctx.preresolved = ctx.preresolved, None
-        return result
+        faces, ctx.preresolved = ctx.preresolved, None
+        return faces
     ship = ctx.state.ship(ship_id)
-    faces = ctx.roll(skill_dice(ship), purpose, "skill_test", ship.controller, ship_id)
-    passed = ctx.successes("skill_test", faces) > 0
-    if not passed:
-        pending = PendingRoll(ship.controller, ship_id, purpose, "skill_test", faces, remaining=ctx.remaining)
-        if can_reroll(ctx.state, pending):
-            ctx.emit(ev.RollAwaitsChoice(pending))
-            raise Suspend
-    return passed
+    faces = ctx.roll(n, purpose, kind, ship.controller, ship_id, success)
+    pending = PendingRoll(
+        ship.controller, ship_id, purpose, kind, faces, tuple(sorted(success)),
+        remaining=ctx.remaining, skill=ship.skill,
+    )
+    if ask(faces) and can_reroll(ctx.state, pending):
+        ctx.emit(ev.RollAwaitsChoice(pending))
+        raise Suspend
+    return faces
+
+
+def skill_test(ctx: Decision, ship_id: str, purpose: str, bonus: int = 0) -> bool:
+    """Roll a Skill Test (5 dice less Fatigue, at least 1, then bonuses); any sail or sword passes."""
+    success = ctx.rules.die.success["skill_test"]
+    n = skill_dice(ctx.state.ship(ship_id)) + bonus
+    faces = rerollable_roll(
+        ctx, ship_id, n, purpose, "skill_test", success, lambda fs: not any(f in success for f in fs)
+    )
+    return any(f in success for f in faces)
 
 
 def ensure_able(ship: Ship, doing: str) -> None:
@@ -171,3 +236,14 @@ def ensure_able(ship: Ship, doing: str) -> None:
         raise IllegalAction(f"{ship.id} is Out of Action and cannot {doing}.", "Choose another ship.")
     if Status.CAPTURED in ship.statuses:
         raise IllegalAction(f"{ship.id} has been Captured and cannot {doing}.", "Choose another ship.")
+
+
+def entangle(ctx: Decision, a: str, b: str) -> None:
+    """Entangle two ships; a Captured ship Entangled with a ship of its own squadron is re-captured
+    (it stays Shaken)."""
+    ctx.emit(ev.EntanglementChanged(a, b, True))
+    for prize, rescuer in ((a, b), (b, a)):
+        p, r = ctx.state.ship(prize), ctx.state.ship(rescuer)
+        if Status.CAPTURED in p.statuses and r.controller == p.owner:
+            ctx.emit(ev.StatusLost(prize, Status.CAPTURED))
+            ctx.emit(ev.ControlChanged(prize, p.owner, "recaptured"))

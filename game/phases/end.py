@@ -1,25 +1,281 @@
-"""End Phase: return cards, clear wakes, and begin the next turn (or end the game)."""
+"""End Phase (RULES.md §5, seed 001): capture or destroy Shaken entangled ships; Strike Points and
+withdrawal; sinking; lost admirals; cards return. Steps that need a player's decision wait for it
+as Choices, then the phase carries on."""
 
 from __future__ import annotations
 
 from game import events as ev
+from game import geometry as geo
+from game.commands import Decide
 from game.context import Decision
-from game.model import Phase
+from game.errors import IllegalAction
+from game.model import Choice, Game, Phase, Ship, Status
+from game.phases import common as c
 
 
 def run_end_phase(ctx: Decision) -> None:
     ctx.emit(ev.PhaseBegan(Phase.END, ctx.state.turn))
     ctx.emit(ev.ActivePlayer(None))
+    _push_apart_shaken_pairs(ctx)
+    choices = _capture_choices(ctx.state)
+    if choices:
+        ctx.emit(ev.ChoicesSet(choices))
+        return
+    _after_captures(ctx)
+
+
+# ---------------------------------------------------------------- step 1: capture or destroy
+
+
+def _fighting(ship: Ship) -> bool:
+    return ship.can_act and not ship.shaken
+
+
+def _push_apart_shaken_pairs(ctx: Decision) -> None:
+    from game.phases.movement import push_directly_away
+
+    for s in ctx.state.ships:
+        s = ctx.state.ship(s.id)
+        for other_id in sorted(s.entangled_with):
+            other = ctx.state.ship(other_id)
+            if s.id < other_id and s.controller != other.controller and s.shaken and other.shaken:
+                ctx.emit(ev.EntanglementChanged(s.id, other_id, False))
+                push_directly_away(ctx, other_id, s.id, ctx.rules.range_of("yard_arm"))
+
+
+def _capture_choices(state: Game) -> tuple[Choice, ...]:
+    out = []
+    for target in state.ships:
+        if not target.on_table or not target.shaken or Status.CAPTURED in target.statuses:
+            continue
+        captors = sorted(
+            o for o in target.entangled_with
+            if state.ship(o).controller != target.controller and _fighting(state.ship(o))
+        )
+        if captors:
+            player = state.ship(captors[0]).controller
+            out.append(Choice(player, "capture", target.id, tuple(captors)))
+    return tuple(sorted(out, key=lambda ch: (ch.player != state.initiative, ch.ship)))
+
+
+def decide_choice(ctx: Decision, cmd: Decide) -> None:
+    state = ctx.state
+    c.no_pending(state)
+    if not state.choices:
+        raise IllegalAction("No decision is waiting.", "Carry on with the game.")
+    match = [ch for ch in state.choices if ch.ship == cmd.ship]
+    if not match:
+        waiting = ", ".join(f"{ch.ship} ({ch.kind.replace('_', ' ')})" for ch in state.choices)
+        raise IllegalAction(f"Nothing is to be decided about {cmd.ship}.", f"Waiting: {waiting}.")
+    choice = match[0]
+    if cmd.player and cmd.player != choice.player:
+        raise IllegalAction(f"The decision about {cmd.ship} is player {choice.player}'s.")
+    if choice.kind == "capture":
+        _capture(ctx, choice, cmd)
+    elif choice.kind == "lost_admiral":
+        _lost_admiral(ctx, choice, cmd)
+    else:
+        from game.phases.reveal_effects import free_turn
+
+        free_turn(ctx, choice, cmd)
+    remaining = tuple(ch for ch in ctx.state.choices if ch != choice)
+    ctx.emit(ev.ChoicesSet(remaining))
+    if remaining:
+        return
+    if choice.kind == "capture":
+        _after_captures(ctx)
+    elif choice.kind == "lost_admiral":
+        _finish_turn(ctx)
+    else:
+        from game.phases.flow import begin_activation_phase
+
+        begin_activation_phase(ctx, Phase.MOVEMENT)
+
+
+def _capture(ctx: Decision, choice: Choice, cmd: Decide) -> None:
+    if cmd.answer not in ("capture", "destroy", "spare"):
+        raise IllegalAction(f"{cmd.ship} may be captured, destroyed or spared.", "Answer capture, destroy or spare.")
+    target = ctx.state.ship(choice.ship)
+    captor = choice.options[0]
+    if cmd.answer == "spare":
+        return
+    if cmd.answer == "capture":
+        ctx.emit(ev.StatusGained(target.id, Status.CAPTURED))
+        ctx.emit(ev.ControlChanged(target.id, choice.player, "captured"))
+        return
+    if not target.out_of_action:
+        c.knock_out(ctx, target.id)
+    ctx.emit(ev.EntanglementChanged(captor, target.id, False))
+    from game.phases.movement import push_directly_away
+
+    # the free Cut Free that follows a Destroy succeeds automatically if there is room
+    if not push_directly_away(ctx, captor, target.id, ctx.rules.range_of("yard_arm"), full=True):
+        ctx.emit(ev.StatusGained(target.id, Status.REMOVED))
+        for other in sorted(ctx.state.ship(target.id).entangled_with):
+            ctx.emit(ev.EntanglementChanged(target.id, other, False))
+
+
+# ---------------------------------------------------------------- step 2: Strike Points
+
+
+def strike_points(state: Game, player: str) -> int:
+    points = 0
+    flagship = state.squadron(player).flagship
+    for s in state.ships:
+        if s.owner != player:
+            continue
+        gone = s.out_of_action or not s.on_table or Status.CAPTURED in s.statuses
+        if gone:
+            points += 3 if s.id == flagship else 2
+        elif s.crippled:
+            points += 1
+    return points
+
+
+def ship_total(state: Game, player: str) -> int:
+    """Ships still counted: those it controls (captured prizes too), not Aground or Out of Action."""
+    return sum(
+        1 for s in state.ships
+        if s.controller == player and s.on_table and not s.out_of_action and not s.aground
+        and (Status.CAPTURED not in s.statuses or s.owner != player)
+    )
+
+
+def _after_captures(ctx: Decision) -> None:
+    state = ctx.state
+    points = {p: strike_points(state, p) for p in state.players}
+    totals = {p: ship_total(state, p) for p in state.players}
+    ctx.emit(ev.StrikePointsCounted(tuple(points.items()), tuple(totals.items())))
+    over = [p for p in state.players if points[p] > totals[p]]
+    if len(over) == 1:
+        winner = state.opponent(over[0])
+        ctx.emit(ev.GameEnded(winner, f"player {over[0]} withdraws ({points[over[0]]} Strike Points, "
+                                      f"{totals[over[0]]} ships)"))
+        return
+    if len(over) == 2 and points[over[0]] != points[over[1]]:
+        winner = min(over, key=lambda p: points[p])
+        ctx.emit(ev.GameEnded(winner, "both squadrons withdraw; fewer Strike Points wins"))
+        return
+    _sinking(ctx)
+    choices = _lost_admiral_choices(ctx.state)
+    if choices:
+        ctx.emit(ev.ChoicesSet(choices))
+        return
+    _finish_turn(ctx)
+
+
+# ---------------------------------------------------------------- step 3: sinking
+
+
+def _sinking(ctx: Decision) -> None:
+    for s in ctx.state.ships:
+        if not (s.out_of_action and s.on_table):
+            continue
+        faces = ctx.roll(1, "sinking", "sinking", s.controller, s.id)
+        if ctx.successes("sinking", faces):
+            ctx.emit(ev.StatusGained(s.id, Status.SUNK))
+            for other in sorted(ctx.state.ship(s.id).entangled_with):
+                ctx.emit(ev.EntanglementChanged(s.id, other, False))
+
+
+# ---------------------------------------------------------------- step 4: lost admirals
+
+
+def _flagship_lost(state: Game, player: str) -> bool:
+    q = state.squadron(player)
+    if q.admiral_lost:
+        return True
+    if not q.flagship:
+        return False
+    flag = state.ship(q.flagship)
+    return flag.out_of_action or not flag.on_table or flag.controller != player
+
+
+def _lost_admiral_choices(state: Game) -> tuple[Choice, ...]:
+    out = []
+    for q in state.squadrons:
+        if not _flagship_lost(state, q.player):
+            continue
+        candidates = tuple(s.id for s in state.ships_of(q.player) if s.can_act and s.id != q.flagship)
+        if candidates:
+            out.append(Choice(q.player, "lost_admiral", q.flagship, candidates))
+    return tuple(out)
+
+
+def transfer_targets(ctx: Decision, player: str) -> list[str]:
+    """Where a Fortune Point could move the Admiral: ships within Pistol Shot, not Entangled."""
+    state = ctx.state
+    q = state.squadron(player)
+    if q.fortune <= 0 or q.admiral_lost or not q.flagship:
+        return []
+    flag = state.ship(q.flagship)
+    if not flag.on_table:
+        return []
+    pistol = ctx.rules.range_of("pistol")
+    fp = c.hull(flag).polygon
+    return [
+        s.id for s in state.ships_of(player)
+        if s.id != flag.id and s.can_act and not s.entangled
+        and geo.distance(fp, c.hull(s).polygon) <= pistol + 1e-9
+    ]
+
+
+def _lost_admiral(ctx: Decision, choice: Choice, cmd: Decide) -> None:
+    q = ctx.state.squadron(choice.player)
+    if cmd.target not in choice.options:
+        raise IllegalAction(f"{cmd.target!r} cannot become the Flagship.", f"Choose one of: {', '.join(choice.options)}.")
+    if cmd.answer == "transfer":
+        allowed = transfer_targets(ctx, choice.player)
+        if cmd.target not in allowed:
+            raise IllegalAction(
+                "A free Transfer Flag needs a Fortune Point and a friendly ship within Pistol Shot, not Entangled.",
+                f"Possible: {', '.join(allowed) or 'none'}; or assign a new Flagship (newflag).",
+            )
+        ctx.emit(ev.FortuneSpent(q.player, q.fortune - 1))
+        ctx.emit(ev.AdmiralAssigned(q.player, cmd.target, q.admiral, q.admiral_value))
+        return
+    if cmd.answer != "assign":
+        raise IllegalAction("Answer transfer (Fortune Point) or newflag.")
+    limit = 5
+    hand = list(q.hand)
+    if len(hand) > limit:
+        drop = list(cmd.cards)
+        if len(drop) != len(hand) - limit or any(d not in hand for d in drop):
+            raise IllegalAction(
+                f"With an admiral value of 0 the hand is {limit} cards: remove {len(hand) - limit} of {', '.join(hand)}.",
+                "Name them with `drop CARD, CARD`.",
+            )
+        for d in drop:
+            hand.remove(d)
+        ctx.emit(ev.HandTrimmed(q.player, tuple(hand)))
+    ctx.emit(ev.AdmiralAssigned(q.player, cmd.target, "Untested", 0))
+
+
+# ---------------------------------------------------------------- step 5: return cards
+
+
+def _finish_turn(ctx: Decision) -> None:
     return_cards(ctx)
     for s in ctx.state.ships:
         if s.wake:
             ctx.emit(ev.WakeMarker(s.id, False))
-    if ctx.state.turn >= ctx.state.last_turn:
-        ctx.emit(ev.GameEnded(ctx.state.defender, f"end of turn {ctx.state.turn}"))
+        boats = [p for p in s.landing_parties if p.on_ship]
+        if boats:
+            keep = tuple((p.x, p.y, p.on_ship) for p in s.landing_parties if not p.on_ship)
+            ctx.emit(ev.LandingPartyChanged(s.id, keep))
+    state = ctx.state
+    if state.turn >= state.last_turn:
+        points = {p: strike_points(state, p) for p in state.players}
+        low = min(points.values())
+        leaders = [p for p in state.players if points[p] == low]
+        if len(leaders) == 1:
+            ctx.emit(ev.GameEnded(leaders[0], f"end of turn {state.turn}: fewer Strike Points"))
+        else:
+            ctx.emit(ev.GameEnded(state.defender, f"end of turn {state.turn}: Strike Points tied, the defender holds"))
         return
     from game.phases.initiative import begin_turn
 
-    begin_turn(ctx, ctx.state.turn + 1)
+    begin_turn(ctx, state.turn + 1)
 
 
 def return_cards(ctx: Decision) -> None:

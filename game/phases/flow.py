@@ -20,7 +20,10 @@ def after_picks(ctx: Decision) -> None:
     """Both players have chosen next turn's card: resolve 'immediately' effects, then move."""
     from game.phases import reveal_effects
 
-    reveal_effects.resolve(ctx)
+    choices = reveal_effects.resolve(ctx)
+    if choices:
+        ctx.emit(ev.ChoicesSet(choices))
+        return
     begin_activation_phase(ctx, Phase.MOVEMENT)
 
 

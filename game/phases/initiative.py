@@ -7,7 +7,7 @@ from game.commands import PickCard
 from game.context import Decision
 from game.errors import IllegalAction, UnknownName
 from game.model import Game, Phase
-from game.phases.common import require_phase, skill_dice
+from game.phases.common import nothing_waiting, require_phase, skill_dice
 
 CHALLENGE_ROUNDS = 100  # a tie after this many rounds is vanishingly rare; the defender then wins
 
@@ -19,6 +19,7 @@ def card_value(ctx: Decision, card: str | None) -> int:
 
 
 def pick_card(ctx: Decision, cmd: PickCard) -> None:
+    nothing_waiting(ctx.state)
     require_phase(ctx.state, Phase.SETUP, Phase.INITIATIVE)
     try:
         q = ctx.state.squadron(cmd.player)

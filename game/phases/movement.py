@@ -3,6 +3,8 @@ Crew Action, then the wake marker. Each step is its own command; `Activate` runs
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from shapely.geometry import Point, Polygon
 from shapely.ops import unary_union
 
@@ -12,7 +14,7 @@ from game import geometry as geo
 from game.commands import Advance, Crew, EndActivation, Seamanship, Turn
 from game.context import Decision
 from game.errors import IllegalAction
-from game.model import Activation, Phase, PointOfSail, Sail, Ship, ShipSide, Status, TerrainKind
+from game.model import Activation, Offer, Phase, PointOfSail, Sail, Ship, ShipSide, Status, TerrainKind
 from game.phases import common as c
 from game.phases.flow import next_activation
 
@@ -25,7 +27,7 @@ SEAMANSHIP_LABEL = {"heading": "Change Heading", "adjust": "Adjust Speed", "cutf
 def begin(ctx: Decision, ship_id: str, player: str, pos_choice: str = "") -> Activation:
     """The activation of this ship, starting it if it has not started."""
     state = ctx.state
-    c.no_pending(state)
+    c.nothing_waiting(state)
     c.require_phase(state, Phase.MOVEMENT)
     ship = c.get_ship(state, ship_id)
     who = c.acting_player(player, ship)
@@ -46,7 +48,7 @@ def begin(ctx: Decision, ship_id: str, player: str, pos_choice: str = "") -> Act
     if pos is not PointOfSail.WINDS_EYE:
         printed = ship.large if pos is PointOfSail.LARGE else ship.windward
         speed = printed + ship.sail.speed_modifier + effects.speed_bonus(state, ship, pos, ctx.rules)
-    ctx.emit(ev.ActivationBegan(Activation(ship_id, who, pos, speed)))
+    ctx.emit(ev.ActivationBegan(Activation(ship_id, who, pos, speed, start=(ship.x, ship.y, ship.heading))))
     assert ctx.state.activation is not None
     return ctx.state.activation
 
@@ -130,7 +132,7 @@ def seamanship(ctx: Decision, cmd: Seamanship) -> None:
     if passed:
         if cmd.action == "heading":
             motion = geo.pivot_motion(c.hull(ship), cmd.side, cmd.degrees)
-            _make_move(ctx, ship.id, [motion], "change_heading", max(1, speed_rating(ship, act)))
+            make_move(ctx, ship.id, [motion], "change_heading", max(1, speed_rating(ship, act)))
         elif cmd.action == "adjust":
             adjust = cmd.delta
         elif cut_to is not None:
@@ -235,12 +237,51 @@ def advance(ctx: Decision, cmd: Advance) -> None:
         reason = "cut_free_move"
     else:
         raise IllegalAction(f"Unknown direction {direction!r}.", "Use ahead, back, port, starboard or hold.")
+    if cmd.shift is not None:
+        motions = _with_shift(ctx, ship, cmd, motions, h0, blocked)
+        reason = reason if reason != "turn" or cmd.turn else "shift"
     if motions:
-        _make_move(ctx, ship.id, motions, reason, speed)
+        make_move(ctx, ship.id, motions, reason, speed)
     if not ctx.state.ship(ship.id).on_table:
         _end(ctx, ship.id, act.player)
         return
     ctx.emit(ev.ActivationStep(ship.id, "crew", act.speed_adjust, act.cut_free, act.speed_limit))
+
+
+def _with_shift(
+    ctx: Decision, ship: Ship, cmd: Advance, motions: list[geo.Motion], h0: geo.Hull, blocked: str | None
+) -> list[geo.Motion]:
+    """Add a card's free sideways shift before or after the move."""
+    shift = cmd.shift
+    assert shift is not None
+    effect = effects.free_move(ctx.state, ship, ctx.rules)
+    if effect is None:
+        raise IllegalAction(
+            f"{ship.id} has no card that lets it shift sideways now.",
+            "A sideways shift needs a card such as Adjust Position, and the ship not Entangled or Aground.",
+        )
+    limit = ctx.rules.tool(int(effect.get("tool", 1))).length
+    if shift.side not in ("port", "starboard") or shift.when not in ("start", "end"):
+        raise IllegalAction("A shift goes to port or starboard, at the start or the end of the move.")
+    if not 0 < shift.distance <= limit + 1e-9:
+        raise IllegalAction(f"A sideways shift is at most {limit:g} in.", f"Shift between 0 and {limit:g} in.")
+    if shift.when == "start":
+        first = geo.advance_motion(h0, shift.distance, shift.side)
+        rest: list[geo.Motion] = []
+        pose = geo.end_pose(h0.pose, first)
+        for m in motions:  # the move starts from the shifted pose
+            rest.append(_moved_motion(m, h0.pose, pose))
+        return [first, *rest]
+    end = h0.pose
+    for m in motions:
+        end = geo.end_pose(end, m)
+    return [*motions, geo.advance_motion(h0.at(end), shift.distance, shift.side)]
+
+
+def _moved_motion(m: geo.Motion, old: geo.Pose, new: geo.Pose) -> geo.Motion:
+    if isinstance(m, geo.Pivot):
+        return geo.Pivot(m.px + new.x - old.x, m.py + new.y - old.y, m.degrees)
+    return m
 
 
 def _hold_hint(ship: Ship, act: Activation) -> str:
@@ -266,7 +307,7 @@ def _pose_tuple(p: geo.Pose) -> tuple[float, float, float]:
     return (round(p.x, 6), round(p.y, 6), round(geo.norm_heading(p.heading), 6))
 
 
-def _make_move(ctx: Decision, ship_id: str, motions: list[geo.Motion], reason: str, speed: int) -> None:
+def make_move(ctx: Decision, ship_id: str, motions: list[geo.Motion], reason: str, speed: int) -> None:
     """Sweep the base through the motions, stop at first contact, then resolve the collision,
     any shoal crossed and leaving the table."""
     state = ctx.state
@@ -304,7 +345,7 @@ def resolve_collision(ctx: Decision, mover: str, hit: str, speed: int) -> None:
         c.take_damage(ctx, mover, 1)
     if ctx.successes("collision_entangle", faces):
         if hit not in ctx.state.ship(mover).entangled_with:
-            ctx.emit(ev.EntanglementChanged(mover, hit, True))
+            c.entangle(ctx, mover, hit)
         return
     struck = ctx.state.ship(hit)
     pushed, away_from = (mover, hit) if (struck.aground or struck.entangled) else (hit, mover)
@@ -340,8 +381,7 @@ def _check_shoals(ctx: Decision, ship_id: str, swept: object) -> None:
 
 
 def _drop_landing_parties(ctx: Decision, ship_id: str) -> None:
-    if ctx.state.ship(ship_id).landing_parties:
-        ctx.emit(ev.LandingPartyChanged(ship_id, ()))
+    c.drop_shore_parties(ctx, ship_id)
 
 
 # ---------------------------------------------------------------- Crew Action
@@ -441,7 +481,7 @@ def _board(ctx: Decision, ship: Ship, cmd: Crew) -> None:
         start = _pose_tuple(c.hull(ship).pose)
         ctx.emit(ev.ShipMoved(ship.id, (start, _pose_tuple(pose)), "boarding"))
         _drop_landing_parties(ctx, ship.id)
-        ctx.emit(ev.EntanglementChanged(ship.id, target.id, True))
+        c.entangle(ctx, ship.id, target.id)
 
 
 def _row(ctx: Decision, ship: Ship, cmd: Crew) -> None:
@@ -450,7 +490,7 @@ def _row(ctx: Decision, ship: Ship, cmd: Crew) -> None:
     if ship.aground:
         raise IllegalAction(f"{ship.id} is Aground and cannot Row.")
     tool = ctx.rules.tool(1)
-    _make_move(ctx, ship.id, [geo.advance_motion(c.hull(ship), tool.length)], "row", 1)
+    make_move(ctx, ship.id, [geo.advance_motion(c.hull(ship), tool.length)], "row", 1)
 
 
 def _flag(ctx: Decision, ship: Ship, cmd: Crew) -> None:
@@ -484,7 +524,38 @@ def _landing(ctx: Decision, ship: Ship, cmd: Crew) -> None:
         raise IllegalAction(f"({cmd.x:g}, {cmd.y:g}) is not on an island or landmass near {ship.id}.")
     if geo.distance(base, spot) > musket + 1e-9:
         raise IllegalAction(f"The Landing Party must land within Musket Shot ({musket:g}\") of {ship.id}.")
-    parties = tuple((p.x, p.y) for p in ship.landing_parties) + ((cmd.x, cmd.y),)
+    parties = tuple((p.x, p.y, p.on_ship) for p in ship.landing_parties) + ((cmd.x, cmd.y, ""),)
+    ctx.emit(ev.LandingPartyChanged(ship.id, parties))
+
+
+def _crew_attack(ctx: Decision, ship: Ship, cmd: Crew) -> None:
+    if effects.crew_action_allowed(ctx.state, ship, "attack", ctx.rules) is None:
+        raise IllegalAction(
+            f"{ship.id} may not attack as a Crew Action now.", "A card such as Rolling Broadsides allows it."
+        )
+    if cmd.attack is None or cmd.attack.ship != ship.id:
+        raise IllegalAction("The Crew Action attack names the attack, e.g. `crew fire port Otter`.")
+    from game.phases.attack import resolve_attack
+
+    resolve_attack(ctx, cmd.attack, lambda a: replace(cmd, attack=a))
+
+
+def _boat(ctx: Decision, ship: Ship, cmd: Crew) -> None:
+    effect = effects.crew_action_allowed(ctx.state, ship, "boat_assault", ctx.rules)
+    if effect is None:
+        raise IllegalAction(f"{ship.id} may not send boats now.", "A card such as Boat Assault allows it.")
+    act = ctx.state.activation
+    assert act is not None
+    top = int(effect.get("max_speed", 2))
+    if speed_rating(ship, act) > top:
+        raise IllegalAction(f"Only a ship moving at speed {top} or less may send a Boat Assault.")
+    target = c.get_ship(ctx.state, cmd.target)
+    reach = ctx.rules.range_of(str(effect.get("range", "pistol")))
+    if target.controller == ship.controller or not target.on_table:
+        raise IllegalAction(f"{target.id} is not an enemy ship on the table.")
+    if geo.distance(c.hull(ship).polygon, c.hull(target).polygon) > reach + 1e-9:
+        raise IllegalAction(f"{target.id} is beyond the boats' reach ({reach:g} in).")
+    parties = tuple((p.x, p.y, p.on_ship) for p in ship.landing_parties) + ((target.x, target.y, target.id),)
     ctx.emit(ev.LandingPartyChanged(ship.id, parties))
 
 
@@ -498,6 +569,8 @@ _CREW = {
     "row": _row,
     "flag": _flag,
     "landing": _landing,
+    "attack": _crew_attack,
+    "boat": _boat,
 }
 
 
@@ -516,8 +589,58 @@ def end_activation(ctx: Decision, cmd: EndActivation) -> None:
 
 
 def _end(ctx: Decision, ship_id: str, player: str) -> None:
+    act = ctx.state.activation
     if ctx.state.ship(ship_id).on_table:
         ctx.emit(ev.WakeMarker(ship_id, True))
     ctx.emit(ev.ActivationEnded(ship_id, Phase.MOVEMENT))
+    offer = _free_attack_offer(ctx, ship_id, act.start if act else None, player)
+    if offer is not None:
+        ctx.emit(ev.OfferMade(offer))
+        return
     next_activation(ctx, player)
+
+
+def _free_attack_offer(
+    ctx: Decision, mover_id: str, start: tuple[float, float, float] | None, mover_player: str
+) -> Offer | None:
+    """A card of the other side that grants a free attack because of this ship's move."""
+    from game.phases.attack import broadside_legal, partial_legal
+
+    state = ctx.state
+    mover = state.ship(mover_id)
+    if not mover.on_table or not mover.can_act:
+        return None
+    for player in state.players:
+        if player == mover.controller:
+            continue
+        for card, e in effects.card_effects(state, player, ctx.rules):
+            if e.get("kind") != "free_attack":
+                continue
+            trigger, attack = e.get("trigger"), e.get("attack", "broadside")
+            own = [s for s in state.ships_of(player) if s.can_act and effects.in_scope(state, s, e, ctx.rules)]
+            ships: list[str] = []
+            if trigger == "enemy_moved_into_arc" and start is not None:
+                before = _with_pose(ctx, mover_id, start)
+                for s in own:
+                    for side in ("port", "starboard"):
+                        if broadside_legal(ctx, s, side, mover_id) and not broadside_legal(before, s, side, mover_id):
+                            ships.append(s.id)
+                            break
+            elif trigger == "enemy_ended_move_within":
+                reach = ctx.rules.range_of(str(e.get("range", "pistol")))
+                mh = c.hull(mover).polygon
+                ships = [
+                    s.id for s in own
+                    if geo.distance(c.hull(s).polygon, mh) <= reach + 1e-9 and partial_legal(ctx, s, mover_id)
+                ]
+            if ships:
+                return Offer(player, card, attack, mover_id, tuple(ships), bool(e.get("harmless", False)), mover_player)
+    return None
+
+
+def _with_pose(ctx: Decision, ship_id: str, pose: tuple[float, float, float]) -> Decision:
+    """A scratch decision over the state with one ship put back where it was."""
+    moved = ctx.state.ship(ship_id)
+    scratch = Decision(ctx.state.with_ship(replace(moved, x=pose[0], y=pose[1], heading=pose[2])), ctx.dice, ctx.rules)
+    return scratch
 
