@@ -130,9 +130,10 @@ def extra_hit_faces(state: Game, firer: Ship, target: Ship, band: str, rules: Ru
     for _, e in effects_for(state, firer, "hit_faces", rules):
         if e.get("band") != band:
             continue
-        if e.get("condition") == "target_upwind":
-            if firer.anchored or firer.aground or not completely_upwind(state, target, firer):
-                continue
+        if e.get("condition") == "target_upwind" and (
+            firer.anchored or firer.aground or not completely_upwind(state, target, firer)
+        ):
+            continue
         faces.update(e.get("add", []))
     return frozenset(faces)
 
