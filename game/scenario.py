@@ -109,6 +109,7 @@ def scenario_from_doc(doc: Mapping[str, Any], file: str, rules: RulesData | None
     for s in ships:
         if names.count(fold(s.id)) > 1:
             raise ScenarioError(file, s.id, "name", "ship names must be unique in a game")
+    ships = _entanglements(ships, file)
     _check_positions(ships, terrain, width, height, file)
     defender = _opt(doc, "defender", str, players[1], file, "(scenario)")
     if defender not in players:
@@ -127,6 +128,20 @@ def scenario_from_doc(doc: Mapping[str, Any], file: str, rules: RulesData | None
         last_turn=_opt(doc, "last_turn", int, 10, file, "(scenario)"),
         event_deck=tuple(str(e) for e in events),
     )
+
+
+def _entanglements(ships: list[Ship], file: str) -> list[Ship]:
+    """`entangled_with` may be written on either ship; both sides end up knowing."""
+    from dataclasses import replace
+
+    ids = {s.id for s in ships}
+    links = {s.id: set(s.entangled_with) for s in ships}
+    for s in ships:
+        for o in s.entangled_with:
+            if o not in ids or o == s.id:
+                raise ScenarioError(file, s.id, "entangled_with", f"{o!r} is not another ship of this game")
+            links[o].add(s.id)
+    return [replace(s, entangled_with=frozenset(links[s.id])) for s in ships]
 
 
 def _terrain(docs: Any, file: str) -> list[Terrain]:
@@ -219,11 +234,14 @@ def _ship(d: Any, player: str, index: int, file: str, rules: RulesData) -> Ship:
         reload = frozenset(ShipSide(s) for s in reload_sides)
     except ValueError:
         raise ScenarioError(file, name, "reload", "lists sides: port, starboard") from None
+    entangled = _opt(d, "entangled_with", list, [], file, name)
     statuses: set[Status] = set()
     if _opt(d, "aground", bool, False, file, name):
         statuses.add(Status.AGROUND)
     if damage >= 7:
         statuses.add(Status.CRIPPLED)
+        if fatigue >= 7:
+            statuses.add(Status.OUT_OF_ACTION)
     heading = _need(d, "heading", float, file, name)
     stats = {k: getattr(cls, k) for k in ("fortitude", "broadside", "crew", "windward", "large")}
     traits = list(cls.traits)
@@ -253,6 +271,8 @@ def _ship(d: Any, player: str, index: int, file: str, rules: RulesData) -> Ship:
         fatigue=fatigue,
         statuses=frozenset(statuses),
         reload=reload,
+        entangled_with=frozenset(str(x) for x in entangled),
+        captain=_opt(d, "captain", str, "", file, name),
     )
 
 
