@@ -1,0 +1,160 @@
+"""Each quick-start initiative card's effect, in play, through the one effect engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from game import events as ev
+from game.errors import IllegalAction
+from game.model import Phase, ShipSide
+from game.table_session import TableSession
+from tests.helpers import S, session
+
+HAND_A = ["Down!", "Careful Aim", "Rolling Broadsides", "Effective Fire", "Adjust Position", "Favorable Wind"]
+HAND_B = ["Fire as She Bears", "Take Courage", "Fleet Maneuver", "Reload!", "Favorable Wind", "Down!"]
+
+
+def start(ships: list[S], a: str, b: str, a_next: str = "Careful Aim", b_next: str = "Take Courage",
+          **kw: object) -> TableSession:
+    t = session(ships, hands={"A": HAND_A, "B": HAND_B}, **kw)
+    for line in (f"pick A {a}", f"pick B {b}", f"pick A {a_next}", f"pick B {b_next}"):
+        t.submit_line(line)
+    return t
+
+
+def hold_all(t: TableSession) -> None:
+    while t.state.phase is Phase.MOVEMENT:
+        ship = next(s for s in t.state.ships_of(t.state.active_player or "")
+                    if s.id not in t.state.activated and s.can_act)
+        t.submit_line(f'move "{ship.id}"')
+
+
+GALLEON = S("Galleon", "Light Galleon", 10, 18, 0, "A")
+FRIGATE = S("Frigate", "Sixth Rate", 17.5, 18, 0, "B")
+
+
+def test_effective_fire_adds_a_broadside_die() -> None:
+    t = start([GALLEON, FRIGATE], "Effective Fire", "Reload!")
+    hold_all(t)
+    t.submit_line("dice musket musket musket musket musket musket")
+    t.submit_line("fire Galleon starboard Frigate")
+    assert len([e for e in t.events if isinstance(e, ev.DiceRolled) and e.purpose == "broadside"][-1].faces) == 6
+
+
+def test_down_takes_one_fatigue_off_each_attack() -> None:
+    t = start([GALLEON, FRIGATE], "Effective Fire", "Down!")
+    hold_all(t)
+    t.submit_line("dice musket musket musket musket musket musket")
+    t.submit_line("fire Galleon starboard Frigate")
+    f = t.state.ship("Frigate")
+    assert (f.damage, f.fatigue) == (3, 0)
+
+
+def test_careful_aim_rerolls_blank_critical_dice() -> None:
+    t = start([GALLEON, FRIGATE], "Careful Aim", "Down!", a_next="Effective Fire")
+    hold_all(t)
+    t.submit_line("dice skull sail sail sail sail pistol skull")  # critical die: pistol, re-rolled: skull
+    t.submit_line("fire Galleon starboard Frigate")
+    t.submit_line("keep")
+    assert t.state.ship("Frigate").damage == 1
+    assert any(isinstance(e, ev.DiceRolled) and e.purpose == "critical_reroll" for e in t.events)
+
+
+def test_without_careful_aim_the_blank_critical_stands() -> None:
+    t = start([GALLEON, FRIGATE], "Effective Fire", "Down!")
+    hold_all(t)
+    t.submit_line("dice skull sail sail sail sail sail pistol")
+    t.submit_line("fire Galleon starboard Frigate")
+    t.submit_line("keep")
+    assert t.state.ship("Frigate").damage == 0
+
+
+def test_rolling_broadsides_attack_as_a_crew_action() -> None:
+    t = start([GALLEON, FRIGATE], "Rolling Broadsides", "Down!")
+    assert t.state.active_player == "A"
+    t.submit_line("dice musket musket musket musket musket")
+    t.submit_line("move Galleon crew fire starboard Frigate")
+    assert t.state.ship("Frigate").damage == 2
+    assert t.state.ship("Galleon").reload == {ShipSide.STARBOARD}
+    t2 = start([GALLEON, FRIGATE], "Effective Fire", "Down!")
+    with pytest.raises(IllegalAction) as err:
+        t2.submit_line("move Galleon crew fire starboard Frigate")
+    assert "Rolling Broadsides" in err.value.text
+
+
+def test_adjust_position_shifts_sideways_near_a_friend() -> None:
+    ships = [S("Kestrel", "Sloop", 10, 18, 180, "A"), S("Tender", "Sloop", 13, 18, 180, "A"), FRIGATE]
+    t = start(ships, "Adjust Position", "Down!")
+    t.submit_line("move Kestrel shift end starboard 0.5")  # heading south: starboard is west
+    k = t.state.ship("Kestrel")
+    assert (k.x, k.y) == pytest.approx((9.5, 18 - 2.91))
+    with pytest.raises(IllegalAction):
+        t.submit_line("move Frigate shift end port 0.5")  # B has no such card
+    t2 = start([S("Kestrel", "Sloop", 10, 18, 180, "A"), FRIGATE], "Adjust Position", "Down!")
+    with pytest.raises(IllegalAction):
+        t2.submit_line("move Kestrel shift end starboard 0.5")  # no friend within Pistol Shot
+
+
+def test_favorable_wind_adds_speed_sailing_large() -> None:
+    ships = [S("Kestrel", "Sloop", 10, 18, 180, "A"), S("Otter", "Corvette", 28, 18, 180, "B")]
+    t = start(ships, "Down!", "Favorable Wind")
+    t.submit_line("move Otter")
+    assert t.state.ship("Otter").y == pytest.approx(18 - 3.70)  # Large 4 + 1 -> speed 5
+
+
+B_LINE = [S("Frigate", "Sixth Rate", 25, 18, 0, "B", {"fatigue": 2, "reload": ["port", "starboard"]}),
+          S("Cutter", "Corvette", 25, 12.25, 0, "B", {"fatigue": 1, "reload": ["port"]})]
+
+
+def test_take_courage_removes_fatigue_in_formation() -> None:
+    t = start([GALLEON, *B_LINE], "Down!", "Take Courage", b_next="Reload!", flagships={"B": "Frigate"})
+    assert (t.state.ship("Frigate").fatigue, t.state.ship("Cutter").fatigue) == (1, 0)
+
+
+def test_reload_removes_a_reload_marker_in_formation() -> None:
+    t = start([GALLEON, *B_LINE], "Down!", "Reload!", flagships={"B": "Frigate"})
+    assert len(t.state.ship("Frigate").reload) == 1
+    assert t.state.ship("Cutter").reload == frozenset()
+
+
+def test_fleet_maneuver_gives_formation_ships_a_free_turn() -> None:
+    t = start([GALLEON, *B_LINE], "Down!", "Fleet Maneuver", flagships={"B": "Frigate"})
+    assert t.state.phase is Phase.INITIATIVE
+    assert sorted(c.ship for c in t.state.choices) == ["Cutter", "Frigate"]
+    with pytest.raises(IllegalAction):
+        t.submit_line("move Galleon")
+    with pytest.raises(IllegalAction):
+        t.submit_line("freeturn Cutter port 31")
+    t.submit_line("freeturn Frigate starboard 30")
+    t.submit_line("freeturn Cutter skip")
+    assert t.state.ship("Frigate").heading == pytest.approx(30)
+    assert t.state.phase is Phase.MOVEMENT
+
+
+def test_fire_as_she_bears_free_broadside_when_an_enemy_sails_into_the_arc() -> None:
+    # B's line lies head to wind; Kestrel sails south across the Frigate's starboard broadside path
+    ships = [S("Kestrel", "Sloop", 29, 23, 180, "A"),
+             S("Frigate", "Sixth Rate", 25, 18, 0, "B"), S("Cutter", "Corvette", 25, 12.25, 0, "B")]
+    t = start(ships, "Effective Fire", "Fire as She Bears", flagships={"B": "Frigate"})
+    t.submit_line("move Kestrel")  # to y = 20.09: its bow now lies in the Frigate's path
+    offer = t.state.offer
+    assert offer is not None and offer.player == "B" and offer.ships == ("Frigate",)
+    with pytest.raises(IllegalAction):
+        t.submit_line("move Frigate")
+    t.submit_line("dice musket musket musket musket musket")
+    t.submit_line("free fire Frigate starboard Kestrel")
+    assert t.state.ship("Kestrel").damage == 5  # Broadside 4 + 1 in Formation, Fortitude 1
+    assert t.state.offer is None and t.state.active_player == "B"
+    hold_all(t)
+    for line in ("pass Kestrel", "pass Frigate", "pass Cutter"):
+        t.submit_line(line)
+    assert "Fire as She Bears" in t.state.squadron("B").discards  # discarded after play
+
+
+def test_decline_a_free_attack() -> None:
+    ships = [S("Kestrel", "Sloop", 29, 23, 180, "A"),
+             S("Frigate", "Sixth Rate", 25, 18, 0, "B"), S("Cutter", "Corvette", 25, 12.25, 0, "B")]
+    t = start(ships, "Effective Fire", "Fire as She Bears", flagships={"B": "Frigate"})
+    t.submit_line("move Kestrel")
+    t.submit_line("decline")
+    assert t.state.offer is None and t.state.ship("Kestrel").damage == 0
