@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+import shapely
 from shapely import prepared
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
@@ -24,7 +26,7 @@ EPS = 1e-6
 OVERLAP = 1e-6
 CONTACT = 1e-10
 FAR = 500.0  # longer than any table: the reach of a broadside path or a raking line
-ROTATION_STEP = 2.0  # degrees per swept step while pivoting
+ROTATION_STEP = 3.0  # degrees per swept step while pivoting (the arc's bulge between steps < 0.002 in)
 EDGES = ("bow", "stern", "port", "starboard")
 
 Vec = tuple[float, float]
@@ -54,7 +56,7 @@ class Hull:
 
     @property
     def polygon(self) -> Polygon:
-        return Polygon(self.corners)
+        return shapely.polygons(np.array(self.corners))
 
     @property
     def corners(self) -> tuple[Vec, Vec, Vec, Vec]:
@@ -257,15 +259,43 @@ class Obstacles:
 
 
 def _swept(a: Hull, b: Hull) -> Polygon:
-    return Polygon(list(a.corners) + list(b.corners)).convex_hull
+    """The convex hull of two poses of a base (exact for a straight run)."""
+    return shapely.polygons(np.array(_convex_hull([*a.corners, *b.corners])))
 
 
-def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles) -> SweepResult:
-    """Move the base through the motions, stopping at first contact with an obstacle."""
+def _convex_hull(points: list[Vec]) -> list[Vec]:
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return pts * 2
+
+    def cross(o: Vec, a: Vec, b: Vec) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[Vec] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    upper: list[Vec] = []
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles, need_swept: bool = True) -> SweepResult:
+    """Move the base through the motions, stopping at first contact with an obstacle. Without
+    `need_swept` and with nothing within reach, the area passed over is not built."""
     pose = hull.pose
     poses = [pose]
     swept_parts: list[BaseGeometry] = [hull.polygon]
     obstacles = obstacles.near(hull.polygon, _reach(hull, motions))
+    if not obstacles.shapes and not need_swept:
+        for motion in motions:
+            pose = motion.at(pose, 1.0)
+            poses.append(pose)
+        return SweepResult(tuple(poses), pose, None, hull.at(pose).polygon, True)
     for motion in motions:
         n = motion.steps()
         prev = pose
@@ -347,13 +377,13 @@ def directly_away(
     ref = away_from.centroid
     base_dir = sub(hull.pose.point, (ref.x, ref.y))
     if directions is None:
-        directions = [forward(a) for a in range(0, 360, 5)]
+        directions = [forward(a) for a in range(0, 360, 10)]
     best: tuple[float, float, Pose] | None = None
     obstacles = obstacles.near(hull.polygon, dist)
     for u in directions:
         if dot(u, base_dir) < -EPS:
             continue  # toward the other object: never the farthest from it
-        res = sweep(hull, [Translate(u[0] * dist, u[1] * dist)], obstacles)
+        res = sweep(hull, [Translate(u[0] * dist, u[1] * dist)], obstacles, need_swept=False)
         travelled = Point(res.final.point).distance(centre)
         if travelled < EPS or (require_full and not res.completed):
             continue

@@ -313,7 +313,8 @@ def make_move(ctx: Decision, ship_id: str, motions: list[geo.Motion], reason: st
     state = ctx.state
     ship = state.ship(ship_id)
     h0 = c.hull(ship)
-    res = geo.sweep(h0, motions, c.obstacles(state, exclude=[ship_id]))
+    shoals = any(t.kind is TerrainKind.SHOAL for t in state.table.terrain)
+    res = geo.sweep(h0, motions, c.obstacles(state, exclude=[ship_id]), need_swept=shoals)
     path = tuple(_pose_tuple(p) for p in res.poses)
     ctx.emit(ev.ShipMoved(ship_id, path, reason, speed, res.hit or ""))
     if (path[-1][0], path[-1][1]) != (path[0][0], path[0][1]) or path[-1][2] != path[0][2]:
