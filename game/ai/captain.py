@@ -104,9 +104,10 @@ class Captain:
             yield Reroll(tuple(i + 1 for i in misses[:left]), self.player)
         hits = sum(1 for f in p.faces if f in p.success)
         fortune = state.squadron(self.player).fortune
-        if not p.fortune_used and fortune > 0:
-            if p.kind == "skill_test" and hits == 0 and (p.purpose in IMPORTANT_TESTS or fortune >= 3) or p.kind.startswith("hit") and len(p.faces) >= 4 and hits <= len(p.faces) // 4 and fortune >= 2:
-                yield UseFortune(self.player)
+        failed_test = p.kind == "skill_test" and hits == 0 and (p.purpose in IMPORTANT_TESTS or fortune >= 3)
+        poor_volley = p.kind.startswith("hit") and len(p.faces) >= 4 and hits <= len(p.faces) // 4 and fortune >= 2
+        if not p.fortune_used and fortune > 0 and (failed_test or poor_volley):
+            yield UseFortune(self.player)
         yield KeepRoll(self.player)
 
     # ------------------------------------------------------------------ free attacks and choices
