@@ -149,8 +149,9 @@ def _after_captures(ctx: Decision) -> None:
     over = [p for p in state.players if points[p] > totals[p]]
     if len(over) == 1:
         winner = state.opponent(over[0])
+        n = totals[over[0]]
         ctx.emit(ev.GameEnded(winner, f"player {over[0]} withdraws ({points[over[0]]} Strike Points, "
-                                      f"{totals[over[0]]} ships)"))
+                                      f"{n} ship{'' if n == 1 else 's'} left)"))
         return
     if len(over) == 2 and points[over[0]] != points[over[1]]:
         winner = min(over, key=lambda p: points[p])

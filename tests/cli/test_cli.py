@@ -91,3 +91,38 @@ def test_offline_table_hot_seat() -> None:
 def test_main_entry_point(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["script", str(ROOT / "examples" / "quickstart_turn1.txt"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["turn"] == 1
+
+
+def test_demo_prints_finished_games_with_winners_and_reasons() -> None:
+    from cli.main import run_demo
+
+    out = io.StringIO()
+    assert run_demo(1, 3, False, out) == 0
+    games = [line for line in out.getvalue().splitlines() if line.startswith("Game ")]
+    assert len(games) == 3
+    for line in games:
+        assert "wins" in line and ("withdraws" in line or "end of turn 10" in line)
+    assert "  Turn 1" in out.getvalue()
+
+
+def test_demo_json_is_the_full_event_log() -> None:
+    from cli.main import run_demo
+    from game.apply import replay
+    from game.events import EVENTS
+
+    out = io.StringIO()
+    assert run_demo(5, 1, True, out) == 0
+    (record,) = json.loads(out.getvalue())
+    events = [EVENTS.decode(e) for e in record["events"]]
+    final = replay(quickstart(seed=5), events)
+    assert final.winner == record["winner"] and final.phase.value == "over"
+
+
+def test_table_against_the_computer_captain() -> None:
+    lines = ["pick A Effective Fire", "pick A Careful Aim", "move Kestrel", "move Amazone", "state", "quit"]
+    out = io.StringIO()
+    assert run_table(None, 3, iter(lines), out, interactive=False, vs_ai="B") == 0
+    text = out.getvalue()
+    assert "[B] pick (secret)" in text
+    assert "[B] B: move" in text  # the captain moved B's ships in turn
+    assert "Favorable Wind" not in text.split("Revealed")[0]  # B's pick stays secret until the reveal
