@@ -172,11 +172,18 @@ _HANDLERS: dict[type, Callable[[Game, Any], Game]] = {
     ev.EffectBorrowed: lambda s, e: _squadron(s, e.player, borrowed=e.card),
     ev.AttackResolved: lambda s, e: s,
     ev.HandTrimmed: lambda s, e: _squadron(s, e.player, hand=e.hand),
+    ev.UndoRequested: lambda s, e: replace(s, undo_request=(e.player, e.before_seq)),
+    ev.StateRestored: lambda s, e: e.state,
 }
 
 
 def apply(state: Game, event: Any) -> Game:
+    if isinstance(event, ev.StateRestored):
+        # the dice position goes back too, so an undone roll comes up the same when replayed
+        return event.state
     new = _HANDLERS[type(event)](state, event)
+    if state.undo_request is not None and not isinstance(event, ev.UndoRequested):
+        new = replace(new, undo_request=None)
     return replace(new, log_position=state.log_position + 1)
 
 

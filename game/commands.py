@@ -179,6 +179,12 @@ class Decide:
 
 @COMMANDS.register
 @dataclass(frozen=True)
+class Concede:
+    player: str
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
 class FixDice:
     """Test scenarios only: the next dice rolled show these faces."""
 
@@ -199,5 +205,6 @@ Command = (
     | Attack
     | Decline
     | Decide
+    | Concede
     | FixDice
 )

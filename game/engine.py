@@ -13,6 +13,7 @@ from game.commands import (
     Advance,
     Attack,
     Command,
+    Concede,
     Crew,
     Decide,
     Decline,
@@ -70,7 +71,14 @@ _HANDLERS: dict[type, Callable[[Decision, Any], None]] = {
     Pass: attack.pass_attack,
     Decline: attack.decline,
     Decide: end.decide_choice,
+    Concede: lambda ctx, cmd: _concede(ctx, cmd),
 }
+
+
+def _concede(ctx: Decision, cmd: Concede) -> None:
+    if cmd.player not in ctx.state.players:
+        raise IllegalAction(f"There is no player {cmd.player!r} in this game.")
+    ctx.emit(ev.GameEnded(ctx.state.opponent(cmd.player), f"player {cmd.player} concedes"))
 
 _STEP_HANDLERS: dict[type, Callable[[Decision, Any], None]] = {
     Seamanship: movement.seamanship,

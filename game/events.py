@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.codec import TaggedRegistry
-from game.model import Activation, Choice, Offer, PendingRoll, Phase, Sail, ShipSide, Status
+from game.model import Activation, Choice, Game, Offer, PendingRoll, Phase, Sail, ShipSide, Status
 
 EVENTS = TaggedRegistry()
 
@@ -307,6 +307,22 @@ class EffectBorrowed:
 
 @EVENTS.register
 @dataclass(frozen=True)
+class UndoRequested:
+    player: str
+    before_seq: int  # the log length when asked: a later command makes the request stale
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class StateRestored:
+    """Undo: the game goes back to an earlier state (the log itself stays append-only)."""
+
+    state: Game
+    reason: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
 class HandTrimmed:
     player: str
     hand: tuple[str, ...]
@@ -369,4 +385,6 @@ Event = (
     | EffectBorrowed
     | AttackResolved
     | HandTrimmed
+    | UndoRequested
+    | StateRestored
 )

@@ -273,6 +273,7 @@ class Game:
     test_dice: bool = False
     last_turn: int = 10
     log_position: int = 0  # events applied so far; seeds the dice of the next decision
+    undo_request: tuple[str, int] | None = None  # (player, log length when asked)
     extra: tuple[tuple[str, str], ...] = field(default=())
 
     # -- look-ups ------------------------------------------------------------------

@@ -25,6 +25,7 @@ from game.commands import (
     Advance,
     Attack,
     Command,
+    Concede,
     Crew,
     Decide,
     Decline,
@@ -47,7 +48,7 @@ DIRECTIONS = ("ahead", "back", "port", "starboard", "hold")
 VERBS = (
     "pick", "move", "seamanship", "advance", "crew", "done", "reroll", "fortune", "keep", "pass", "dice",
     "fire", "partial", "melee", "free", "decline", "freeturn", "capture", "destroy", "spare", "transfer",
-    "newflag",
+    "newflag", "concede",
 )
 ATTACK_VERBS = ("fire", "partial", "melee")
 
@@ -237,6 +238,12 @@ def parse(line: str, state: Game | None = None) -> Command:
         t.end()
         answer = "transfer" if verb == "transfer" else "assign"
         return Decide(ship, answer, target=target, cards=tuple(cards), player=player)
+    if verb == "concede":
+        who = t.take("a player")
+        t.end()
+        if state is not None:
+            who = resolve(who, state.players, "player")
+        return Concede(who)
     if verb == "dice":
         faces = tuple(x.lower() for x in t.items[t.i :])
         if not faces:
@@ -410,7 +417,7 @@ def _crew_words(c: Crew) -> list[str]:
 
 def format_command(cmd: Command) -> str:
     player = getattr(cmd, "player", "")
-    prefix = f"{player}: " if player and not isinstance(cmd, PickCard) else ""
+    prefix = f"{player}: " if player and not isinstance(cmd, PickCard | Concede) else ""
     words: list[str]
     if isinstance(cmd, PickCard):
         words = ["pick", cmd.player, cmd.card]
@@ -442,6 +449,8 @@ def format_command(cmd: Command) -> str:
         words = ["dice", *cmd.faces]
     elif isinstance(cmd, Attack):
         words = (["free"] if cmd.free else []) + [_attack_words(cmd)[0], _q(cmd.ship), *_attack_words(cmd)[1:]]
+    elif isinstance(cmd, Concede):
+        words = ["concede", cmd.player]
     elif isinstance(cmd, Decline):
         words = ["decline"]
     elif isinstance(cmd, Decide):

@@ -1,0 +1,501 @@
+"""The game service: every front end (bot, offline table, script runner) calls this.
+
+A command is decided against the game's current state, its events are committed in one
+transaction (optimistic version check), and only then acknowledged. Commands for one game run one
+at a time in this process (a lock per game); the version check keeps two processes from
+interleaving. A request id makes a retried command apply once and answer as the first time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from game.ai.captain import Captain, deciders
+from game.ai.legal import legal_commands
+from game.apply import apply, apply_all
+from game.commands import (
+    Command,
+    Concede,
+    Decide,
+    Decline,
+    FixDice,
+    KeepRoll,
+    PickCard,
+    Reroll,
+    UseFortune,
+)
+from game.dice import ScriptedDice, SeededDice
+from game.engine import decide
+from game.errors import DiceNotAllowed, NotYourShip, RulesError, UnknownName
+from game.events import CardPicked, StateRestored, UndoRequested
+from game.model import Game
+from game.notation import format_command, parse
+from game.rules_data import RulesData, load_rules
+from game.scenario import builtin_scenarios, load_scenario_text
+from game.service.models import GameRecord, Seat, utcnow
+from game.service.repository import Loaded, Repository, VersionConflict, decode_state
+from game.views import View, event_for, view_of
+
+RETRIES = 5
+
+
+class ServiceError(RulesError):
+    code = "service"
+
+
+class GameNotFound(ServiceError):
+    code = "game-not-found"
+
+
+class WrongGuild(ServiceError):
+    code = "wrong-guild"
+
+
+class NotSeated(ServiceError):
+    code = "not-seated"
+
+
+class SeatTaken(ServiceError):
+    code = "seat-taken"
+
+
+class ChannelBusy(ServiceError):
+    code = "channel-busy"
+
+
+class UndoRefused(ServiceError):
+    code = "undo-refused"
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who acts: a Discord user (or the offline table's local user) and whether they are a GM."""
+
+    user_id: str
+    guild_id: str
+    gm: bool = False
+
+
+@dataclass(frozen=True)
+class Outcome:
+    game_id: int
+    first_seq: int
+    last_seq: int
+    events: tuple[Any, ...]  # as the actor may see them
+    view: View
+    replayed: bool = False  # the request id had been seen: this is the first answer again
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: int
+    name: str
+    guild_id: str
+    channel_id: str
+    status: str
+    seats: tuple[tuple[str, str | None, str, bool], ...]  # (player, user, display name, AI)
+    turn: int
+    phase: str
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    game_id: int
+    events: int
+    mismatches: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+
+class GameService:
+    def __init__(self, engine: AsyncEngine, snapshot_every: int = 50, rules: RulesData | None = None) -> None:
+        self.repo = Repository(engine, snapshot_every)
+        self.rules = rules or load_rules()
+        self._cache: dict[int, Loaded] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._fixed_dice: dict[int, deque[str]] = {}
+
+    # ------------------------------------------------------------------ games and seats
+
+    async def create_game(
+        self,
+        actor: Actor,
+        channel_id: str,
+        scenario: str = "quickstart",
+        scenario_text: str | None = None,
+        seed: int | None = None,
+        name: str | None = None,
+        thread_id: str | None = None,
+    ) -> GameInfo:
+        busy = await self.repo.game_in_channel(actor.guild_id, thread_id or channel_id)
+        if busy is not None:
+            raise ChannelBusy(
+                f"This channel already has a game in progress ({busy.name}, #{busy.id}).",
+                "Finish or concede it, or start the new game in its own thread.",
+            )
+        if scenario_text is None:
+            known = builtin_scenarios()
+            if scenario not in known:
+                raise UnknownName(f"There is no built-in scenario {scenario!r}.", f"Scenarios: {', '.join(known)}.")
+            scenario_text = known[scenario]
+        state = load_scenario_text(scenario_text, f"{scenario}.toml", self.rules)
+        if seed is not None:
+            state = replace(state, seed=seed)
+        record = GameRecord(
+            guild_id=actor.guild_id, channel_id=thread_id or channel_id, thread_id=thread_id,
+            name=name or state.name, system=state.system, edition=state.edition, seed=state.seed,
+            status="open", initial_state="",
+        )
+        seats = [Seat(game_id=0, player=p, display_name=f"Player {p}") for p in state.players]
+        record = await self.repo.create_game(record, state, seats)
+        assert record.id is not None
+        return await self.info(record.id)
+
+    async def join(self, actor: Actor, game_id: int, player: str | None = None, display_name: str = "",
+                   ai: bool = False) -> GameInfo:
+        async with self._lock(game_id):
+            loaded = await self._load(game_id, actor)
+            free = [s for s in loaded.seats if s.user_id is None and not s.is_ai]
+            if player is not None:
+                seat = next((s for s in loaded.seats if s.player == player), None)
+                if seat is None:
+                    raise UnknownName(f"There is no side {player!r} in this game.",
+                                      f"Sides: {', '.join(s.player for s in loaded.seats)}.")
+                if seat.user_id is not None or seat.is_ai:
+                    raise SeatTaken(f"Side {player} is taken by {seat.display_name}.",
+                                    f"Free sides: {', '.join(s.player for s in free) or 'none'}.")
+            else:
+                if not free:
+                    raise SeatTaken("Both sides are taken.", "Watch the game, or ask a GM to start another.")
+                seat = free[0]
+            if ai:
+                seat.is_ai, seat.user_id, seat.display_name = True, None, f"Computer captain ({seat.player})"
+            else:
+                seat.user_id, seat.display_name = actor.user_id, display_name or actor.user_id
+            await self.repo.update_seat(seat)
+        return await self.info(game_id)
+
+    async def info(self, game_id: int) -> GameInfo:
+        loaded = await self._load(game_id)
+        r, st = loaded.record, loaded.state
+        assert r.id is not None
+        return GameInfo(r.id, r.name, r.guild_id, r.channel_id, r.status,
+                        tuple((s.player, s.user_id, s.display_name, s.is_ai) for s in sorted(loaded.seats, key=lambda s: s.player)),
+                        st.turn, st.phase.value)
+
+    async def list_games(self, guild_id: str) -> list[GameInfo]:
+        return [await self.info(r.id) for r in await self.repo.games_of_guild(guild_id) if r.id is not None]
+
+    async def game_in_channel(self, guild_id: str, channel_id: str) -> GameInfo | None:
+        r = await self.repo.game_in_channel(guild_id, channel_id)
+        return await self.info(r.id) if r and r.id is not None else None
+
+    # ------------------------------------------------------------------ reading
+
+    async def view(self, actor: Actor, game_id: int) -> View:
+        loaded = await self._load(game_id, actor)
+        return view_of(loaded.state, self._viewer(loaded, actor))
+
+    async def state_for_audit(self, game_id: int) -> Game:
+        """The full state (with every secret): for the audit and tests, never for a front end."""
+        return (await self._load(game_id)).state
+
+    async def legal(self, actor: Actor, game_id: int, ship: str | None = None) -> list[str]:
+        loaded = await self._load(game_id, actor)
+        mine = self._players_of(loaded, actor)
+        out = []
+        for cmd in legal_commands(loaded.state, self.rules):
+            owner = getattr(cmd, "player", "")
+            if mine and owner and owner not in mine:
+                continue
+            if ship is not None and getattr(cmd, "ship", ship) != ship:
+                continue
+            out.append(format_command(cmd))
+        return out
+
+    async def log(self, actor: Actor, game_id: int, last: int = 20) -> list[Any]:
+        loaded = await self._load(game_id, actor)
+        viewer = self._viewer(loaded, actor)
+        first = max(1, loaded.record.last_seq - last + 1)
+        return [event_for(e, viewer) for _, _, e in await self.repo.events(game_id, first)]
+
+    # ------------------------------------------------------------------ acting
+
+    async def submit(self, actor: Actor, game_id: int, command: Command | str, request_id: str | None = None) -> Outcome:
+        """Apply a player's command (or a line of notation) and commit it before answering."""
+        if request_id:
+            seen = await self.repo.processed(request_id)
+            if seen is not None:
+                return await self._replayed(actor, seen.game_id, seen.first_seq, seen.last_seq)
+        async with self._lock(game_id):
+            if request_id:
+                seen = await self.repo.processed(request_id)
+                if seen is not None:
+                    return await self._replayed(actor, seen.game_id, seen.first_seq, seen.last_seq)
+            for attempt in range(RETRIES):
+                loaded = await self._load(game_id, actor, fresh=attempt > 0)
+                cmd = command if not isinstance(command, str) else parse(command, loaded.state)
+                if isinstance(cmd, FixDice):
+                    self._fix_dice(loaded, cmd)
+                    return Outcome(game_id, loaded.record.last_seq, loaded.record.last_seq, (),
+                                   view_of(loaded.state, self._viewer(loaded, actor)))
+                cmd = self._authorise(loaded, actor, cmd)
+                events = self._decide(loaded, cmd)
+                try:
+                    return await self._commit(loaded, actor, events, request_id)
+                except VersionConflict:
+                    self._cache.pop(game_id, None)
+                    continue
+            raise ServiceError("The game is busy: other orders kept arriving.", "Try again in a moment.")
+
+    async def pick(self, actor: Actor, game_id: int, card: str, player: str | None = None,
+                   request_id: str | None = None) -> Outcome:
+        loaded = await self._load(game_id, actor)
+        players = self._players_of(loaded, actor)
+        who = player or (players[0] if len(players) == 1 else "")
+        if not who:
+            raise NotSeated("Say which side you are choosing for.", f"Your sides: {', '.join(players) or 'none'}.")
+        return await self.submit(actor, game_id, PickCard(who, card), request_id)
+
+    async def concede(self, actor: Actor, game_id: int, player: str | None = None,
+                      request_id: str | None = None) -> Outcome:
+        loaded = await self._load(game_id, actor)
+        players = self._players_of(loaded, actor)
+        who = player or (players[0] if players else "")
+        if not who or (who not in players and not actor.gm):
+            raise NotSeated("Only a player (or a GM) can concede a game.")
+        return await self.submit(actor, game_id, Concede(who), request_id)
+
+    async def request_undo(self, actor: Actor, game_id: int, request_id: str | None = None) -> Outcome:
+        """Ask to take back the last activation. A GM's request is carried out at once; a
+        player's waits for the opponent's consent (`approve_undo`)."""
+        if actor.gm:
+            return await self._undo(actor, game_id, request_id, "undone by a GM")
+        async with self._lock(game_id):
+            loaded = await self._load(game_id, actor)
+            players = self._players_of(loaded, actor)
+            if not players:
+                raise NotSeated("Only a player or a GM may ask to undo.")
+            ev = UndoRequested(players[0], loaded.record.last_seq)
+            new_state = apply(loaded.state, ev)
+            first, last = await self._write(loaded, actor, [ev], new_state, request_id)
+            return Outcome(game_id, first, last, (ev,), view_of(new_state, players[0]))
+
+    async def approve_undo(self, actor: Actor, game_id: int, request_id: str | None = None) -> Outcome:
+        loaded = await self._load(game_id, actor)
+        req = loaded.state.undo_request
+        if req is None:
+            raise UndoRefused("Nobody has asked to undo.", "A player asks first (undo), then the opponent consents.")
+        asker, seq = req
+        players = self._players_of(loaded, actor)
+        if asker in players and not actor.gm:
+            raise UndoRefused("The undo needs your opponent's consent, not your own.")
+        if seq != loaded.record.last_seq - 1:
+            raise UndoRefused("Play has moved on since the undo was asked for.")
+        return await self._undo(actor, game_id, request_id, f"undone with player {asker}'s opponent's consent")
+
+    async def _undo(self, actor: Actor, game_id: int, request_id: str | None, reason: str) -> Outcome:
+        async with self._lock(game_id):
+            loaded = await self._load(game_id, actor)
+            log = await self.repo.events(game_id)
+            commands: dict[int, list[Any]] = {}
+            for _, cmd, e in log:
+                commands.setdefault(cmd, []).append(e)
+            target = None
+            for cmd in sorted(commands, reverse=True):
+                kinds = {type(e) for e in commands[cmd]}
+                if kinds <= {UndoRequested, CardPicked} or StateRestored in kinds:
+                    if StateRestored in kinds:
+                        break  # never undo past an earlier undo
+                    continue
+                target = cmd
+                break
+            if target is None:
+                raise UndoRefused("There is no activation to undo.")
+            state = decode_state(loaded.record.initial_state)
+            for _, cmd, e in log:
+                if cmd >= target:
+                    break
+                state = apply(state, e)
+            event = StateRestored(state, reason)
+            first, last = await self._write(loaded, actor, [event], state, request_id)
+            return Outcome(game_id, first, last, (event,), view_of(state, self._viewer(loaded, actor)))
+
+    # ------------------------------------------------------------------ the computer captain
+
+    async def play_ai(self, game_id: int, limit: int = 200) -> list[Outcome]:
+        """Let computer captains answer every decision that is theirs."""
+        out: list[Outcome] = []
+        for _ in range(limit):
+            loaded = await self._load(game_id)
+            ai = {s.player for s in loaded.seats if s.is_ai}
+            due = deciders(loaded.state) & ai
+            if not due:
+                return out
+            player = sorted(due)[0]
+            cmd = Captain(player, loaded.state.seed + loaded.record.last_seq, self.rules).choose(loaded.state)
+            out.append(await self.submit(Actor(f"ai:{player}", loaded.record.guild_id), game_id, cmd))
+        return out
+
+    # ------------------------------------------------------------------ durability
+
+    async def rebuild_all(self) -> int:
+        """On start: load every unfinished game from its latest snapshot plus later events."""
+        ids = await self.repo.active_game_ids()
+        for gid in ids:
+            self._cache.pop(gid, None)
+            await self._load(gid)
+        return len(ids)
+
+    async def audit(self, game_id: int) -> AuditReport:
+        """Replay the whole log and compare with the snapshots and the live state."""
+        loaded = await self._load(game_id, fresh=True)
+        log = await self.repo.events(game_id)
+        snaps = dict(await self.repo.snapshots(game_id))
+        state = decode_state(loaded.record.initial_state)
+        problems = []
+        for i, (seq, _, e) in enumerate(log, start=1):
+            if seq != i:
+                problems.append(f"event {i} is numbered {seq}")
+            state = apply(state, e)
+            if seq in snaps and snaps[seq] != state:
+                problems.append(f"snapshot at {seq} differs from the replay")
+        if state != loaded.state:
+            problems.append("the live state differs from the replay")
+        if len(log) != loaded.record.last_seq:
+            problems.append(f"{len(log)} events stored, the game says {loaded.record.last_seq}")
+        return AuditReport(game_id, len(log), tuple(problems))
+
+    async def schedule(self, kind: str, due_in: timedelta, game_id: int | None = None,
+                       payload: dict[str, Any] | None = None) -> int:
+        from game.service.scheduler import schedule
+
+        return await schedule(self.repo, kind, utcnow() + due_in, game_id, payload or {})
+
+    # ------------------------------------------------------------------ internals
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def _load(self, game_id: int, actor: Actor | None = None, fresh: bool = False) -> Loaded:
+        loaded = None if fresh else self._cache.get(game_id)
+        if loaded is None:
+            loaded = await self.repo.load(game_id)
+            if loaded is None:
+                raise GameNotFound(f"There is no game #{game_id}.", "List this server's games with /game list.")
+            self._cache[game_id] = loaded
+        if actor is not None and loaded.record.guild_id != actor.guild_id:
+            raise WrongGuild("That game belongs to another server.", "Use a game of this server.")
+        return loaded
+
+    def _players_of(self, loaded: Loaded, actor: Actor) -> list[str]:
+        return sorted(s.player for s in loaded.seats if s.user_id == actor.user_id and not s.is_ai)
+
+    def _viewer(self, loaded: Loaded, actor: Actor) -> str | None:
+        players = self._players_of(loaded, actor)
+        if actor.user_id.startswith("ai:"):
+            return actor.user_id[3:]
+        return players[0] if len(players) == 1 else None
+
+    def _authorise(self, loaded: Loaded, actor: Actor, cmd: Command) -> Command:
+        """Fill in the acting player and refuse orders for someone else's ships."""
+        state = loaded.state
+        if actor.user_id.startswith("ai:"):
+            return cmd
+        players = self._players_of(loaded, actor)
+        if not players and not actor.gm:
+            raise NotSeated("You are not playing in this game.", "Join a side first (/game join), or watch.")
+        named = getattr(cmd, "player", "")
+        if isinstance(cmd, PickCard | Concede):
+            if cmd.player not in players and not actor.gm:
+                raise NotYourShip(f"You do not command side {cmd.player}.", f"Your sides: {', '.join(players)}.")
+            return cmd
+        if isinstance(cmd, Reroll | UseFortune | KeepRoll | Decline | Decide):
+            wanted = self._decider(state)
+            if wanted and wanted not in players and not actor.gm:
+                raise NotYourShip(f"This decision is player {wanted}'s.", "Wait for your opponent.")
+            return cmd if named else replace(cmd, player=wanted or "")
+        ship_id = getattr(cmd, "ship", "")
+        if ship_id:
+            try:
+                ship = state.ship(ship_id)
+            except KeyError:
+                raise UnknownName(f"There is no ship called {ship_id!r}.") from None
+            if ship.controller not in players and not actor.gm:
+                raise NotYourShip(
+                    f"{ship.id} is not yours to command: it belongs to player {ship.controller}.",
+                    f"Your ships: {', '.join(s.id for s in state.ships if s.controller in players) or 'none'}.",
+                )
+            if not named:
+                cmd = replace(cmd, player=ship.controller)
+        return cmd
+
+    @staticmethod
+    def _decider(state: Game) -> str | None:
+        if state.pending is not None:
+            return state.pending.player
+        if state.offer is not None:
+            return state.offer.player
+        if state.choices:
+            return state.choices[0].player
+        return None
+
+    def _decide(self, loaded: Loaded, cmd: Command) -> list[Any]:
+        state = loaded.state
+        fallback = SeededDice(state.seed, state.log_position)
+        fixed = self._fixed_dice.get(loaded.record.id or 0)
+        if fixed:
+            dice = ScriptedDice(fixed, fallback=fallback)
+            events = decide(state, cmd, dice, self.rules)
+            used = len(fixed) - len(dice.remaining)
+            for _ in range(used):
+                fixed.popleft()
+            return events
+        return decide(state, cmd, fallback, self.rules)
+
+    def _fix_dice(self, loaded: Loaded, cmd: FixDice) -> None:
+        if not loaded.state.test_dice:
+            raise DiceNotAllowed("Fixing dice is refused in this game.", "Only test scenarios (test_dice = true) allow it.")
+        self._fixed_dice.setdefault(loaded.record.id or 0, deque()).extend(cmd.faces)
+
+    async def _commit(self, loaded: Loaded, actor: Actor, events: Sequence[Any], request_id: str | None) -> Outcome:
+        new_state = apply_all(loaded.state, events)
+        first, last = await self._write(loaded, actor, events, new_state, request_id)
+        viewer = self._viewer(loaded, actor)
+        return Outcome(loaded.record.id or 0, first, last, tuple(event_for(e, viewer) for e in events),
+                       view_of(new_state, viewer))
+
+    async def _write(self, loaded: Loaded, actor: Actor, events: Sequence[Any], new_state: Game,
+                     request_id: str | None) -> tuple[int, int]:
+        response = {"events": len(events)}
+        before = deciders(loaded.state), loaded.state.phase, loaded.state.turn
+        first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response)
+        loaded.state = new_state
+        if (deciders(new_state), new_state.phase, new_state.turn) != before:
+            await self._plan_reminders(loaded)
+        return first, last
+
+    async def _plan_reminders(self, loaded: Loaded) -> None:
+        """A reminder and a deadline for whoever the game now waits for (jobs survive restarts)."""
+        from game.service.scheduler import replan
+
+        settings = await self.repo.guild_settings(loaded.record.guild_id)
+        waiting = sorted(deciders(loaded.state))
+        assert loaded.record.id is not None
+        await replan(self.repo, loaded.record.id, waiting, settings.reminder_hours, settings.turn_deadline_hours)
+
+    async def _replayed(self, actor: Actor, game_id: int, first: int, last: int) -> Outcome:
+        loaded = await self._load(game_id, actor)
+        viewer = self._viewer(loaded, actor)
+        events = [event_for(e, viewer) for _, _, e in await self.repo.events(game_id, first, last)]
+        return Outcome(game_id, first, last, tuple(events), view_of(loaded.state, viewer), replayed=True)
+

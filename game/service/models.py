@@ -1,0 +1,131 @@
+"""Storage models (sqlmodel). The schema changes only through an Alembic migration
+(migrations/versions); a test fails when these models and the migrations disagree."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import Column, DateTime, Index, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _ts() -> Column:  # type: ignore[type-arg]
+    return Column(DateTime(timezone=True), nullable=False)
+
+
+class GuildSettings(SQLModel, table=True):
+    __tablename__ = "guild_settings"
+
+    guild_id: str = Field(primary_key=True, max_length=32)
+    gm_role_id: str | None = Field(default=None, max_length=32)
+    turn_deadline_hours: int = Field(default=48)
+    reminder_hours: int = Field(default=12)
+    data_overrides: str = Field(default="{}", sa_type=Text)
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class GameRecord(SQLModel, table=True):
+    __tablename__ = "games"
+    __table_args__ = (Index("ix_games_guild_channel", "guild_id", "channel_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: str = Field(max_length=32, index=True)
+    channel_id: str = Field(max_length=32)
+    thread_id: str | None = Field(default=None, max_length=32)
+    name: str = Field(max_length=200)
+    system: str = Field(max_length=50)
+    edition: str = Field(max_length=100)
+    seed: int
+    status: str = Field(max_length=20)  # open | active | over
+    version: int = Field(default=0)
+    last_seq: int = Field(default=0)
+    commands: int = Field(default=0)
+    initial_state: str = Field(sa_type=Text)
+    data_version: str = Field(default="builtin", max_length=64)
+    status_message_id: str | None = Field(default=None, max_length=32)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class Seat(SQLModel, table=True):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "player", name="uq_seats_game_player"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    player: str = Field(max_length=8)
+    user_id: str | None = Field(default=None, max_length=32)
+    display_name: str = Field(default="", max_length=100)
+    is_ai: bool = Field(default=False)
+
+
+class EventRecord(SQLModel, table=True):
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    seq: int  # 1-based position in the game's log
+    command: int  # which accepted command produced it (events of one command share it)
+    type: str = Field(max_length=50)
+    payload: str = Field(sa_type=Text)  # the event as JSON, dice faces included
+    actor: str = Field(default="", max_length=32)  # the Discord user (or ai:A, system)
+    request_id: str | None = Field(default=None, max_length=100)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class Snapshot(SQLModel, table=True):
+    __tablename__ = "snapshots"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_snapshots_game_seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    seq: int  # the state after this many events
+    state: str = Field(sa_type=Text)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class ProcessedRequest(SQLModel, table=True):
+    __tablename__ = "processed_requests"
+
+    request_id: str = Field(primary_key=True, max_length=100)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    first_seq: int
+    last_seq: int
+    response: str = Field(sa_type=Text)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class PendingSecret(SQLModel, table=True):
+    """A secret choice a player still owes (the initiative pick): the bot nudges them about it."""
+
+    __tablename__ = "pending_secrets"
+    __table_args__ = (UniqueConstraint("game_id", "player", "kind", "turn", name="uq_pending_secret"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    player: str = Field(max_length=8)
+    user_id: str | None = Field(default=None, max_length=32)
+    kind: str = Field(max_length=30)
+    turn: int
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    resolved_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+class ScheduledJob(SQLModel, table=True):
+    __tablename__ = "scheduled_jobs"
+    __table_args__ = (Index("ix_jobs_status_due", "status", "due_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int | None = Field(default=None, foreign_key="games.id", index=True)
+    kind: str = Field(max_length=30)  # reminder | deadline | …
+    due_at: datetime = Field(sa_column=_ts())
+    payload: str = Field(default="{}", sa_type=Text)
+    status: str = Field(default="pending", max_length=20)  # pending | running | done | failed | cancelled
+    attempts: int = Field(default=0)
+    last_error: str = Field(default="", sa_type=Text)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())

@@ -1,0 +1,248 @@
+"""Reading and writing games: the append-only event log, snapshots, processed requests.
+
+Appending is one transaction that moves the game's version on only if nobody else did first
+(optimistic concurrency), so two processes sharing a database cannot interleave commands.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlmodel import col
+
+from game.apply import apply
+from game.codec import from_data, to_data
+from game.events import EVENTS
+from game.model import Game, Phase
+from game.service.db import sessions
+from game.service.models import (
+    EventRecord,
+    GameRecord,
+    GuildSettings,
+    PendingSecret,
+    ProcessedRequest,
+    Seat,
+    Snapshot,
+    utcnow,
+)
+
+
+class VersionConflict(Exception):
+    """Another writer changed the game since it was read."""
+
+
+def encode_state(state: Game) -> str:
+    return json.dumps(to_data(state), ensure_ascii=False, separators=(",", ":"))
+
+
+def decode_state(text: str) -> Game:
+    result: Game = from_data(Game, json.loads(text))
+    return result
+
+
+def encode_event(event: Any) -> str:
+    return json.dumps(EVENTS.encode(event), ensure_ascii=False, separators=(",", ":"))
+
+
+def decode_event(text: str) -> Any:
+    return EVENTS.decode(json.loads(text))
+
+
+@dataclass
+class Loaded:
+    record: GameRecord
+    seats: list[Seat]
+    state: Game
+
+
+def status_of(state: Game) -> str:
+    return "over" if state.phase is Phase.OVER else "active"
+
+
+class Repository:
+    def __init__(self, engine: AsyncEngine, snapshot_every: int = 50) -> None:
+        self.engine = engine
+        self.session: async_sessionmaker[AsyncSession] = sessions(engine)
+        self.snapshot_every = snapshot_every
+
+    async def create_game(self, record: GameRecord, state: Game, seats: Sequence[Seat]) -> GameRecord:
+        record.initial_state = encode_state(state)
+        async with self.session() as s, s.begin():
+            s.add(record)
+            await s.flush()
+            assert record.id is not None
+            for seat in seats:
+                seat.game_id = record.id
+                s.add(seat)
+            await self._secrets(s, record.id, seats, state)
+        return record
+
+    async def load(self, game_id: int) -> Loaded | None:
+        async with self.session() as s:
+            record = await s.get(GameRecord, game_id)
+            if record is None:
+                return None
+            seats = list((await s.execute(select(Seat).where(Seat.game_id == game_id))).scalars())
+            snap = (
+                await s.execute(
+                    select(Snapshot).where(Snapshot.game_id == game_id).order_by(col(Snapshot.seq).desc()).limit(1)
+                )
+            ).scalars().first()
+            state = decode_state(snap.state) if snap else decode_state(record.initial_state)
+            after = snap.seq if snap else 0
+            rows = (
+                await s.execute(
+                    select(EventRecord.payload)
+                    .where(EventRecord.game_id == game_id, EventRecord.seq > after)
+                    .order_by(col(EventRecord.seq))
+                )
+            ).scalars()
+            for payload in rows:
+                state = apply(state, decode_event(payload))
+            return Loaded(record, seats, state)
+
+    async def events(self, game_id: int, first: int = 1, last: int | None = None) -> list[tuple[int, int, Any]]:
+        """(seq, command, event) from first to last."""
+        async with self.session() as s:
+            q = select(EventRecord.seq, EventRecord.command, EventRecord.payload).where(
+                EventRecord.game_id == game_id, EventRecord.seq >= first
+            )
+            if last is not None:
+                q = q.where(EventRecord.seq <= last)
+            rows = (await s.execute(q.order_by(col(EventRecord.seq)))).all()
+            return [(seq, cmd, decode_event(p)) for seq, cmd, p in rows]
+
+    async def snapshots(self, game_id: int) -> list[tuple[int, Game]]:
+        async with self.session() as s:
+            rows = (
+                await s.execute(
+                    select(Snapshot.seq, Snapshot.state).where(Snapshot.game_id == game_id).order_by(col(Snapshot.seq))
+                )
+            ).all()
+            return [(seq, decode_state(st)) for seq, st in rows]
+
+    async def processed(self, request_id: str) -> ProcessedRequest | None:
+        async with self.session() as s:
+            return await s.get(ProcessedRequest, request_id)
+
+    async def append(
+        self,
+        loaded: Loaded,
+        events: Sequence[Any],
+        new_state: Game,
+        actor: str,
+        request_id: str | None,
+        response: dict[str, Any],
+    ) -> tuple[int, int]:
+        """Write the events of one accepted command, atomically, if the game is still at the
+        version it was read at. Returns (first_seq, last_seq)."""
+        rec = loaded.record
+        assert rec.id is not None
+        first = rec.last_seq + 1
+        last = rec.last_seq + len(events)
+        command = rec.commands + 1
+        now = utcnow()
+        async with self.session() as s, s.begin():
+            result = await s.execute(
+                update(GameRecord)
+                .where(col(GameRecord.id) == rec.id, col(GameRecord.version) == rec.version)
+                .values(
+                    version=rec.version + 1, last_seq=last, commands=command, updated_at=now,
+                    status=status_of(new_state),
+                )
+            )
+            if result.rowcount != 1:
+                raise VersionConflict(f"game {rec.id} changed since version {rec.version}")
+            for i, e in enumerate(events):
+                s.add(EventRecord(
+                    game_id=rec.id, seq=first + i, command=command, type=type(e).__name__,
+                    payload=encode_event(e), actor=actor, request_id=request_id, created_at=now,
+                ))
+            if request_id:
+                s.add(ProcessedRequest(
+                    request_id=request_id, game_id=rec.id, first_seq=first, last_seq=last,
+                    response=json.dumps(response), created_at=now,
+                ))
+            if last // self.snapshot_every > (first - 1) // self.snapshot_every:
+                s.add(Snapshot(game_id=rec.id, seq=last, state=encode_state(new_state), created_at=now))
+            await self._secrets(s, rec.id, loaded.seats, new_state)
+        rec.version += 1
+        rec.last_seq = last
+        rec.commands = command
+        rec.updated_at = now
+        rec.status = status_of(new_state)
+        return first, last
+
+    async def _secrets(self, s: AsyncSession, game_id: int, seats: Sequence[Seat], state: Game) -> None:
+        """Keep the table of owed initiative picks in step with the state."""
+        owed = {q.player for q in state.squadrons if not q.picked} if state.phase in (Phase.SETUP, Phase.INITIATIVE) else set()
+        open_rows = (
+            await s.execute(
+                select(PendingSecret).where(PendingSecret.game_id == game_id, col(PendingSecret.resolved_at).is_(None))
+            )
+        ).scalars().all()
+        for row in open_rows:
+            if row.player not in owed or row.turn != state.turn:
+                row.resolved_at = utcnow()
+                s.add(row)
+        have = {(r.player, r.turn) for r in open_rows if r.resolved_at is None}
+        users = {seat.player: seat.user_id for seat in seats}
+        for player in sorted(owed):
+            if (player, state.turn) not in have:
+                exists = (
+                    await s.execute(
+                        select(func.count()).select_from(PendingSecret).where(
+                            PendingSecret.game_id == game_id, PendingSecret.player == player,
+                            PendingSecret.turn == state.turn, PendingSecret.kind == "initiative_pick",
+                        )
+                    )
+                ).scalar_one()
+                if not exists:
+                    s.add(PendingSecret(game_id=game_id, player=player, user_id=users.get(player),
+                                        kind="initiative_pick", turn=state.turn))
+
+    async def add_seat(self, seat: Seat) -> Seat:
+        async with self.session() as s, s.begin():
+            s.add(seat)
+        return seat
+
+    async def update_seat(self, seat: Seat) -> None:
+        async with self.session() as s, s.begin():
+            await s.merge(seat)
+
+    async def games_of_guild(self, guild_id: str) -> list[GameRecord]:
+        async with self.session() as s:
+            q = select(GameRecord).where(GameRecord.guild_id == guild_id).order_by(col(GameRecord.id))
+            return list((await s.execute(q)).scalars())
+
+    async def game_in_channel(self, guild_id: str, channel_id: str) -> GameRecord | None:
+        async with self.session() as s:
+            q = select(GameRecord).where(
+                GameRecord.guild_id == guild_id, GameRecord.channel_id == channel_id, GameRecord.status != "over"
+            )
+            return (await s.execute(q)).scalars().first()
+
+    async def active_game_ids(self) -> list[int]:
+        async with self.session() as s:
+            q = select(GameRecord.id).where(GameRecord.status != "over")
+            return [i for i in (await s.execute(q)).scalars()]
+
+    async def pending_secrets(self, game_id: int) -> list[PendingSecret]:
+        async with self.session() as s:
+            q = select(PendingSecret).where(PendingSecret.game_id == game_id, col(PendingSecret.resolved_at).is_(None))
+            return list((await s.execute(q)).scalars())
+
+    async def guild_settings(self, guild_id: str) -> GuildSettings:
+        async with self.session() as s:
+            found = await s.get(GuildSettings, guild_id)
+            return found if found is not None else GuildSettings(guild_id=guild_id)
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        settings.updated_at = utcnow()
+        async with self.session() as s, s.begin():
+            await s.merge(settings)

@@ -1,0 +1,92 @@
+"""Jobs that fall due later (reminders, deadlines) live in the database; one task runs them, so
+they survive restarts. The bot attaches what a job does (a ping, a forfeit notice) as a handler."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlmodel import col
+
+from game.service.models import ScheduledJob, utcnow
+from game.service.repository import Repository
+
+log = logging.getLogger(__name__)
+Handler = Callable[[ScheduledJob], Awaitable[None]]
+MAX_ATTEMPTS = 5
+
+
+async def schedule(repo: Repository, kind: str, due_at: datetime, game_id: int | None, payload: dict[str, Any]) -> int:
+    job = ScheduledJob(game_id=game_id, kind=kind, due_at=due_at, payload=json.dumps(payload))
+    async with repo.session() as s, s.begin():
+        s.add(job)
+        await s.flush()
+    assert job.id is not None
+    return job.id
+
+
+async def replan(repo: Repository, game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int) -> None:
+    """Cancel the game's pending reminders and deadlines; plan new ones for these players."""
+    now = utcnow()
+    async with repo.session() as s, s.begin():
+        await s.execute(
+            update(ScheduledJob)
+            .where(col(ScheduledJob.game_id) == game_id, col(ScheduledJob.status) == "pending",
+                   col(ScheduledJob.kind).in_(("reminder", "deadline")))
+            .values(status="cancelled")
+        )
+        for player in players:
+            for kind, hours in (("reminder", reminder_hours), ("deadline", deadline_hours)):
+                s.add(ScheduledJob(game_id=game_id, kind=kind, due_at=now + timedelta(hours=hours),
+                                   payload=json.dumps({"player": player})))
+
+
+async def due_jobs(repo: Repository, now: datetime | None = None) -> list[ScheduledJob]:
+    async with repo.session() as s:
+        q = select(ScheduledJob).where(col(ScheduledJob.status) == "pending", col(ScheduledJob.due_at) <= (now or utcnow()))
+        return list((await s.execute(q.order_by(col(ScheduledJob.due_at)))).scalars())
+
+
+async def run_due(repo: Repository, handlers: Mapping[str, Handler], now: datetime | None = None) -> int:
+    """Run every job that is due. A job is claimed first (pending -> running), so two schedulers
+    never run the same job; a failed job is retried later, up to MAX_ATTEMPTS."""
+    done = 0
+    for job in await due_jobs(repo, now):
+        async with repo.session() as s, s.begin():
+            claimed = await s.execute(
+                update(ScheduledJob)
+                .where(col(ScheduledJob.id) == job.id, col(ScheduledJob.status) == "pending")
+                .values(status="running", attempts=job.attempts + 1)
+            )
+            if claimed.rowcount != 1:
+                continue
+        handler = handlers.get(job.kind)
+        status, error = "done", ""
+        if handler is not None:
+            try:
+                await handler(job)
+            except Exception as exc:  # a failing handler must not stop the other jobs
+                log.exception("job %s (%s) failed", job.id, job.kind)
+                error = repr(exc)
+                status = "failed" if job.attempts + 1 >= MAX_ATTEMPTS else "pending"
+        async with repo.session() as s, s.begin():
+            values: dict[str, Any] = {"status": status, "last_error": error}
+            if status == "pending":
+                values["due_at"] = utcnow() + timedelta(minutes=5)
+            await s.execute(update(ScheduledJob).where(col(ScheduledJob.id) == job.id).values(**values))
+        done += 1 if status == "done" else 0
+    return done
+
+
+async def run_forever(repo: Repository, handlers: Mapping[str, Handler], every: float = 30.0) -> None:
+    while True:
+        try:
+            await run_due(repo, handlers)
+        except Exception:  # keep the loop alive through a database hiccup
+            log.exception("scheduler pass failed")
+        await asyncio.sleep(every)

@@ -1,0 +1,59 @@
+"""Every persistence test runs on SQLite, and on PostgreSQL too when TEST_POSTGRES_URL is set
+(a fresh database per test, dropped afterwards)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from game.service.db import make_engine, upgrade_to_head
+from game.service.game_service import GameService
+
+ENGINES = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_POSTGRES_URL") else [])
+
+
+async def _pg_admin(sql: str) -> None:
+    import asyncpg
+
+    base = os.environ["TEST_POSTGRES_URL"].replace("postgresql+asyncpg://", "postgresql://")
+    conn = await asyncpg.connect(base)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def _pg_url(name: str) -> str:
+    base = os.environ["TEST_POSTGRES_URL"]
+    head, _, _db = base.rpartition("/")
+    return f"{head}/{name}"
+
+
+@pytest.fixture(params=ENGINES)
+async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'quarterdeck.db'}"
+        await upgrade_to_head(url)
+        yield url
+        return
+    name = f"qd_test_{uuid.uuid4().hex[:12]}"
+    await _pg_admin(f'CREATE DATABASE "{name}"')
+    url = _pg_url(name)
+    try:
+        await upgrade_to_head(url)
+        yield url
+    finally:
+        await _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+async def service(db_url: str) -> AsyncIterator[GameService]:
+    engine = make_engine(db_url)
+    try:
+        yield GameService(engine, snapshot_every=10)
+    finally:
+        await engine.dispose()
