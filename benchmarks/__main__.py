@@ -1,9 +1,17 @@
-"""`python -m benchmarks` runs every benchmark and prints the figures."""
+"""`python -m benchmarks [engine|ai|service]…` runs the benchmarks (all by default) and prints the figures."""
 
-from benchmarks import ai_games, engine
+import sys
+
+from benchmarks import ai_games, engine, service
+
+SUITES = {
+    "engine": ("engine: Movement activations (decide + apply)", engine.main),
+    "ai": ("AI against AI, quick start", ai_games.main),
+    "service": ("game service: commands through the database", service.main),
+}
 
 if __name__ == "__main__":
-    print("== engine: Movement activations (decide + apply) ==")
-    engine.main()
-    print("== AI against AI, quick start ==")
-    ai_games.main()
+    for name in sys.argv[1:] or list(SUITES):
+        title, run = SUITES[name]
+        print(f"== {title} ==")
+        run()

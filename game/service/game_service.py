@@ -39,7 +39,7 @@ from game.model import Game
 from game.notation import format_command, parse
 from game.rules_data import RulesData, load_rules
 from game.scenario import builtin_scenarios, load_scenario_text
-from game.service.models import GameRecord, Seat, utcnow
+from game.service.models import GameRecord, GuildSettings, Seat, utcnow
 from game.service.repository import Loaded, Repository, VersionConflict, decode_state
 from game.views import View, event_for, view_of
 
@@ -117,12 +117,21 @@ class AuditReport:
 
 
 class GameService:
-    def __init__(self, engine: AsyncEngine, snapshot_every: int = 50, rules: RulesData | None = None) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        snapshot_every: int = 50,
+        rules: RulesData | None = None,
+        max_db_concurrency: int = 8,
+    ) -> None:
         self.repo = Repository(engine, snapshot_every)
         self.rules = rules or load_rules()
         self._cache: dict[int, Loaded] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._fixed_dice: dict[int, deque[str]] = {}
+        self._settings: dict[str, GuildSettings] = {}
+        # more concurrent transactions than the connection pool holds would only queue inside it
+        self._db_slots = asyncio.Semaphore(max_db_concurrency)
 
     # ------------------------------------------------------------------ games and seats
 
@@ -389,7 +398,8 @@ class GameService:
     async def _load(self, game_id: int, actor: Actor | None = None, fresh: bool = False) -> Loaded:
         loaded = None if fresh else self._cache.get(game_id)
         if loaded is None:
-            loaded = await self.repo.load(game_id)
+            async with self._db_slots:
+                loaded = await self.repo.load(game_id)
             if loaded is None:
                 raise GameNotFound(f"There is no game #{game_id}.", "List this server's games with /game list.")
             self._cache[game_id] = loaded
@@ -477,21 +487,25 @@ class GameService:
     async def _write(self, loaded: Loaded, actor: Actor, events: Sequence[Any], new_state: Game,
                      request_id: str | None) -> tuple[int, int]:
         response = {"events": len(events)}
-        before = deciders(loaded.state), loaded.state.phase, loaded.state.turn
-        first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response)
+        replan = None
+        if (deciders(new_state), new_state.phase) != (deciders(loaded.state), loaded.state.phase):
+            # a reminder and a deadline for whoever the game now waits for (jobs survive restarts)
+            settings = await self._guild_settings(loaded.record.guild_id)
+            replan = (sorted(deciders(new_state)), settings.reminder_hours, settings.turn_deadline_hours)
+        async with self._db_slots:
+            first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan)
         loaded.state = new_state
-        if (deciders(new_state), new_state.phase, new_state.turn) != before:
-            await self._plan_reminders(loaded)
         return first, last
 
-    async def _plan_reminders(self, loaded: Loaded) -> None:
-        """A reminder and a deadline for whoever the game now waits for (jobs survive restarts)."""
-        from game.service.scheduler import replan
+    async def _guild_settings(self, guild_id: str) -> GuildSettings:
+        found = self._settings.get(guild_id)
+        if found is None:
+            found = self._settings[guild_id] = await self.repo.guild_settings(guild_id)
+        return found
 
-        settings = await self.repo.guild_settings(loaded.record.guild_id)
-        waiting = sorted(deciders(loaded.state))
-        assert loaded.record.id is not None
-        await replan(self.repo, loaded.record.id, waiting, settings.reminder_hours, settings.turn_deadline_hours)
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        await self.repo.save_guild_settings(settings)
+        self._settings[settings.guild_id] = settings
 
     async def _replayed(self, actor: Actor, game_id: int, first: int, last: int) -> Outcome:
         loaded = await self._load(game_id, actor)

@@ -138,6 +138,7 @@ class Repository:
         actor: str,
         request_id: str | None,
         response: dict[str, Any],
+        replan: tuple[Sequence[str], int, int] | None = None,
     ) -> tuple[int, int]:
         """Write the events of one accepted command, atomically, if the game is still at the
         version it was read at. Returns (first_seq, last_seq)."""
@@ -170,7 +171,13 @@ class Repository:
                 ))
             if last // self.snapshot_every > (first - 1) // self.snapshot_every:
                 s.add(Snapshot(game_id=rec.id, seq=last, state=encode_state(new_state), created_at=now))
-            await self._secrets(s, rec.id, loaded.seats, new_state)
+            picking = (Phase.SETUP, Phase.INITIATIVE)
+            if loaded.state.phase in picking or new_state.phase in picking:
+                await self._secrets(s, rec.id, loaded.seats, new_state)
+            if replan is not None:
+                from game.service.scheduler import replan_in
+
+                await replan_in(s, rec.id, *replan)
         rec.version += 1
         rec.last_seq = last
         rec.commands = command
@@ -226,6 +233,10 @@ class Repository:
                 GameRecord.guild_id == guild_id, GameRecord.channel_id == channel_id, GameRecord.status != "over"
             )
             return (await s.execute(q)).scalars().first()
+
+    async def all_game_ids(self) -> list[int]:
+        async with self.session() as s:
+            return [i for i in (await s.execute(select(GameRecord.id).order_by(col(GameRecord.id)))).scalars()]
 
     async def active_game_ids(self) -> list[int]:
         async with self.session() as s:

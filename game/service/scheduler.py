@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
 from game.service.models import ScheduledJob, utcnow
@@ -30,20 +31,22 @@ async def schedule(repo: Repository, kind: str, due_at: datetime, game_id: int |
     return job.id
 
 
-async def replan(repo: Repository, game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int) -> None:
-    """Cancel the game's pending reminders and deadlines; plan new ones for these players."""
+async def replan_in(
+    s: AsyncSession, game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int
+) -> None:
+    """Cancel the game's pending reminders and deadlines; plan new ones for these players
+    (inside the transaction that commits the command)."""
     now = utcnow()
-    async with repo.session() as s, s.begin():
-        await s.execute(
-            update(ScheduledJob)
-            .where(col(ScheduledJob.game_id) == game_id, col(ScheduledJob.status) == "pending",
-                   col(ScheduledJob.kind).in_(("reminder", "deadline")))
-            .values(status="cancelled")
-        )
-        for player in players:
-            for kind, hours in (("reminder", reminder_hours), ("deadline", deadline_hours)):
-                s.add(ScheduledJob(game_id=game_id, kind=kind, due_at=now + timedelta(hours=hours),
-                                   payload=json.dumps({"player": player})))
+    await s.execute(
+        update(ScheduledJob)
+        .where(col(ScheduledJob.game_id) == game_id, col(ScheduledJob.status) == "pending",
+               col(ScheduledJob.kind).in_(("reminder", "deadline")))
+        .values(status="cancelled")
+    )
+    for player in players:
+        for kind, hours in (("reminder", reminder_hours), ("deadline", deadline_hours)):
+            s.add(ScheduledJob(game_id=game_id, kind=kind, due_at=now + timedelta(hours=hours),
+                               payload=json.dumps({"player": player})))
 
 
 async def due_jobs(repo: Repository, now: datetime | None = None) -> list[ScheduledJob]:

@@ -7,7 +7,8 @@ import json
 import math
 from pathlib import Path
 
-from cli.main import main, run_script, run_table
+from cli.main import main
+from cli.play import run_audit, run_script, run_table
 from game.rules_data import load_rules
 from game.scenario import quickstart
 
@@ -75,11 +76,12 @@ def test_malformed_scenario_is_reported(tmp_path: Path, capsys) -> None:  # type
     assert "bad.toml" in capsys.readouterr().err
 
 
-def test_offline_table_hot_seat() -> None:
+def test_offline_table_hot_seat(tmp_path: Path) -> None:
     lines = ["help", "pick A Down!", "pick B Take Courage", "move Kestrel", "pick A Careful Aim",
              "pick B Reload!", "move Otter", "json", "log", "quit"]
     out = io.StringIO()
-    assert run_table(None, None, iter(lines), out, interactive=False) == 0
+    db = f"sqlite+aiosqlite:///{tmp_path / 'table.db'}"
+    assert run_table(None, None, iter(lines), out, interactive=False, db=db) == 0
     text = out.getvalue()
     assert "refused: " in text  # moving in the Initiative Phase
     assert "Player B has the initiative" in text
@@ -118,11 +120,27 @@ def test_demo_json_is_the_full_event_log() -> None:
     assert final.winner == record["winner"] and final.phase.value == "over"
 
 
-def test_table_against_the_computer_captain() -> None:
+def test_table_against_the_computer_captain(tmp_path: Path) -> None:
     lines = ["pick A Effective Fire", "pick A Careful Aim", "move Kestrel", "move Amazone", "state", "quit"]
     out = io.StringIO()
-    assert run_table(None, 3, iter(lines), out, interactive=False, vs_ai="B") == 0
+    db = f"sqlite+aiosqlite:///{tmp_path / 'table.db'}"
+    assert run_table(None, 3, iter(lines), out, interactive=False, vs_ai="B", db=db) == 0
     text = out.getvalue()
-    assert "[B] pick (secret)" in text
-    assert "[B] B: move" in text  # the captain moved B's ships in turn
-    assert "Favorable Wind" not in text.split("Revealed")[0]  # B's pick stays secret until the reveal
+    assert "[AI] chooses an initiative card face down." in text
+    assert "Otter move to" in text and "Hoorn move to" in text  # the captain moved B's ships in turn
+    revealed = text.split("Revealed")[1].split("\n")[0]
+    assert "B: " in revealed
+    assert revealed.split("B: ")[1] not in text.split("Revealed")[0]  # B's pick was secret until the reveal
+
+
+def test_offline_table_resumes_its_game_and_the_audit_passes(tmp_path: Path) -> None:
+    db = f"sqlite+aiosqlite:///{tmp_path / 'table.db'}"
+    first = io.StringIO()
+    run_table(None, None, iter(["pick A Down!", "pick B Take Courage", "quit"]), first, False, db=db)
+    second = io.StringIO()
+    run_table(None, None, iter(["pick A Careful Aim", "pick B Reload!", "move Otter", "quit"]), second, False, db=db)
+    assert "Resuming the offline game #1" in second.getvalue()
+    assert "Otter move to" in second.getvalue()
+    out = io.StringIO()
+    assert run_audit([], db, out) == 0
+    assert "game #1:" in out.getvalue() and "ok" in out.getvalue()

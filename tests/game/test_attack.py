@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import run_script
+from cli.play import run_script
 from game import events as ev
 from game.errors import IllegalAction
 from game.model import Phase, Sail, ShipSide, Status
