@@ -2,11 +2,12 @@
 
 import sys
 
-from benchmarks import ai_games, engine, service
+from benchmarks import ai_games, engine, render, service
 
 SUITES = {
     "engine": ("engine: Movement activations (decide + apply)", engine.main),
     "ai": ("AI against AI, quick start", ai_games.main),
+    "render": ("board renderer", render.main),
     "service": ("game service: commands through the database", service.main),
 }
 

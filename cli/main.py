@@ -65,8 +65,10 @@ TURN_LOG_EVENTS = ("InitiativeWon", "ShipMoved", "AttackResolved", "StatusGained
                    "StrikePointsCounted", "GameEnded", "ControlChanged", "OfficerLost", "FlagTransferred")
 
 
-def run_demo(seed: int, games: int, as_json: bool, out: TextIO) -> int:
-    """AI against AI on the quick start: each game's result and a per-turn log."""
+def run_demo(seed: int, games: int, as_json: bool, out: TextIO, images: str = "none",
+             out_dir: Path = Path("out")) -> int:
+    """AI against AI on the quick start: each game's result and a per-turn log; with `images`
+    (first | all), a PNG of the board after every activation."""
     from game.account import account
     from game.ai.match import ai_game
     from game.events import EVENTS
@@ -74,8 +76,12 @@ def run_demo(seed: int, games: int, as_json: bool, out: TextIO) -> int:
     records = []
     for i in range(games):
         game_seed = seed + i
-        session = ai_game(game_seed)
+        folder = out_dir / f"demo-seed{game_seed}"
+        draw = images == "all" or (images == "first" and i == 0)
+        session = ai_game(game_seed, after_each=_png_writer(folder) if draw else None)
         state = session.state
+        if draw and not as_json:
+            print(f"Board after every activation: {folder}/", file=out)
         if as_json:
             records.append({
                 "seed": game_seed, "winner": state.winner, "result": state.result, "turns": state.turn,
@@ -98,6 +104,22 @@ def run_demo(seed: int, games: int, as_json: bool, out: TextIO) -> int:
         json.dump(records, out, ensure_ascii=False)
         out.write("\n")
     return 0
+
+
+def _png_writer(folder: Path):  # type: ignore[no-untyped-def]
+    from game.views import view_of
+    from render.files import ends_an_activation, write_activation
+
+    seen = {"events": 0, "images": 0}
+
+    def write(session) -> None:  # type: ignore[no-untyped-def]
+        fresh = session.events[seen["events"]:]
+        seen["events"] = len(session.events)
+        if ends_an_activation(fresh):
+            seen["images"] += 1
+            write_activation(folder, seen["images"], view_of(session.state, None), fresh)
+
+    return write
 
 
 def _attack_line(e: object) -> str:
@@ -124,10 +146,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_table.add_argument("--vs-ai", metavar="PLAYER", help="the computer captain plays this side (A or B)")
     p_table.add_argument("--new", action="store_true", help="start a new game instead of resuming")
     p_table.add_argument("--db", help="database URL (default: DATABASE_URL or sqlite quarterdeck.db)")
+    p_table.add_argument("--out", type=Path, default=Path("out"), help="folder for the PNG after each activation")
     p_demo = sub.add_parser("demo", help="computer captains play the quick start against each other")
     p_demo.add_argument("--seed", type=int, default=1)
     p_demo.add_argument("--games", type=int, default=1)
     p_demo.add_argument("--json", action="store_true", help="print every game's full event log as JSON")
+    p_demo.add_argument("--images", choices=("first", "all", "none"), default="first",
+                        help="write a PNG per activation for the first game (default), every game, or none")
+    p_demo.add_argument("--out", type=Path, default=Path("out"), help="folder for the PNGs (default: out/)")
     p_audit = sub.add_parser("audit", help="replay every game's log and report any mismatch")
     p_audit.add_argument("games", nargs="*", type=int)
     p_audit.add_argument("--db")
@@ -135,11 +161,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "script":
         return play.run_script(args.file, args.json, args.scenario, args.seed, sys.stdout, args.db)
     if args.command == "demo":
-        return run_demo(args.seed, args.games, args.json, sys.stdout)
+        return run_demo(args.seed, args.games, args.json, sys.stdout, args.images, args.out)
     if args.command == "audit":
         return play.run_audit(args.games, args.db, sys.stdout)
     return play.run_table(args.scenario, args.seed, sys.stdin, sys.stdout, sys.stdin.isatty(), args.vs_ai,
-                          new=args.new, db=args.db)
+                          new=args.new, db=args.db, out_dir=args.out)
 
 
 if __name__ == "__main__":

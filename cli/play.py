@@ -114,13 +114,14 @@ def run_table(
     vs_ai: str | None = None,
     new: bool = False,
     db: str | None = None,
+    out_dir: Path | None = None,
 ) -> int:
     url = db or Settings.from_env().database_url
-    return asyncio.run(_table(url, scenario, seed, inp, out, interactive, vs_ai, new))
+    return asyncio.run(_table(url, scenario, seed, inp, out, interactive, vs_ai, new, out_dir))
 
 
 async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable[str], out: TextIO,
-                 interactive: bool, vs_ai: str | None, new: bool) -> int:
+                 interactive: bool, vs_ai: str | None, new: bool, out_dir: Path | None) -> int:
     engine, service = await _open(url)
     try:
         existing = None if new else await service.game_in_channel(LOCAL.guild_id, "table")
@@ -148,7 +149,8 @@ async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable
         ai = [p for p, _, _, is_ai in (await service.info(game_id)).seats if is_ai]
         if ai:
             print(f"The computer captain commands player {', '.join(ai)}.", file=out)
-        await _ai_turns(service, game_id, out)
+        images = _Images(service, game_id, out_dir / f"table-game{game_id}" if out_dir else None, out)
+        await _ai_turns(service, game_id, out, images)
         await _print_state(service, game_id, False, out)
         for raw in _prompted(inp, out, interactive):
             line = raw.split("#", 1)[0].strip()
@@ -178,7 +180,8 @@ async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable
                 print(f"refused: {exc.text}", file=out)
                 continue
             _print_events(outcome.events, out)
-            await _ai_turns(service, game_id, out)
+            await images.after(outcome.events)
+            await _ai_turns(service, game_id, out, images)
             await _print_state(service, game_id, False, out)
         return 0
     finally:
@@ -196,13 +199,33 @@ def _print_events(events: Iterable[Any], out: TextIO) -> None:
             print("  " + text, file=out)
 
 
-async def _ai_turns(service: GameService, game_id: int, out: TextIO) -> None:
+class _Images:
+    """Writes the board after every activation into a folder and says where."""
+
+    def __init__(self, service: GameService, game_id: int, folder: Path | None, out: TextIO) -> None:
+        self.service, self.game_id, self.folder, self.out = service, game_id, folder, out
+        self.count = len(list(folder.glob("*.png"))) if folder and folder.exists() else 0
+
+    async def after(self, events: Sequence[Any]) -> None:
+        from render.files import ends_an_activation, write_activation
+
+        if self.folder is None or not ends_an_activation(events):
+            return
+        self.count += 1
+        view = await self.service.view(LOCAL, self.game_id)
+        path = await asyncio.to_thread(write_activation, self.folder, self.count, view, events)
+        print(f"  board: {path}", file=self.out)
+
+
+async def _ai_turns(service: GameService, game_id: int, out: TextIO, images: _Images | None = None) -> None:
     for outcome in await service.play_ai(game_id):
         # the captain's own view shows its pick: keep it off the shared screen
         shown = [e for e in outcome.events if type(e).__name__ != "CardPicked"]
         if not shown:
             print("  [AI] chooses an initiative card face down.", file=out)
         _print_events(shown, out)
+        if images is not None:
+            await images.after(outcome.events)
 
 
 def _prompted(inp: Iterable[str], out: TextIO, interactive: bool) -> Iterator[str]:

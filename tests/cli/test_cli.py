@@ -144,3 +144,25 @@ def test_offline_table_resumes_its_game_and_the_audit_passes(tmp_path: Path) -> 
     out = io.StringIO()
     assert run_audit([], db, out) == 0
     assert "game #1:" in out.getvalue() and "ok" in out.getvalue()
+
+
+def test_demo_writes_a_png_per_activation(tmp_path: Path) -> None:
+    from cli.main import run_demo
+
+    out = io.StringIO()
+    assert run_demo(2, 1, False, out, images="first", out_dir=tmp_path) == 0
+    folder = tmp_path / "demo-seed2"
+    assert f"{folder}/" in out.getvalue()
+    pngs = sorted(folder.glob("*.png"))
+    assert len(pngs) >= 8 and pngs[0].name.startswith("0001-turn01-movement-")
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size < 1_000_000 for p in pngs)
+
+
+def test_table_writes_the_board_after_each_activation(tmp_path: Path) -> None:
+    db = f"sqlite+aiosqlite:///{tmp_path / 'table.db'}"
+    lines = ["pick A Down!", "pick B Take Courage", "pick A Careful Aim", "pick B Reload!", "move Otter", "quit"]
+    out = io.StringIO()
+    assert run_table(None, None, iter(lines), out, False, db=db, out_dir=tmp_path / "boards") == 0
+    written = sorted((tmp_path / "boards" / "table-game1").glob("*.png"))
+    assert [p.name for p in written] == ["0001-turn01-movement-Otter.png"]
+    assert f"board: {written[0]}" in out.getvalue()
