@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/quarterdeck table
+	$(BIN)/python -m bot
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -12,7 +12,7 @@ import asyncio
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -339,6 +339,42 @@ class GameService:
             first, last = await self._write(loaded, actor, [event], state, request_id)
             return Outcome(game_id, first, last, (event,), view_of(state, self._viewer(loaded, actor)))
 
+    # ------------------------------------------------------------------ plan ahead
+
+    async def plan(self, actor: Actor, game_id: int, line: str) -> str:
+        """Queue an order for the actor's next activation (players in other time zones)."""
+        loaded = await self._load(game_id, actor)
+        players = self._players_of(loaded, actor)
+        cmd = parse(line, loaded.state)
+        ship = getattr(cmd, "ship", "")
+        player = loaded.state.ship(ship).controller if ship else (players[0] if players else "")
+        if player not in players:
+            raise NotYourShip(f"You cannot plan orders for player {player}'s ships.",
+                              f"Your sides: {', '.join(players) or 'none'}.")
+        text = format_command(cmd)
+        await self.repo.add_planned(game_id, player, actor.user_id, text)
+        return text
+
+    async def run_planned(self, game_id: int) -> list[Outcome | str]:
+        """When the game waits for a player who planned an order, carry it out if it is still
+        legal; otherwise drop it and say why (the bot pings the player with that line)."""
+        loaded = await self._load(game_id)
+        waiting = deciders(loaded.state)
+        if len(waiting) != 1:
+            return []
+        player = next(iter(waiting))
+        order = await self.repo.next_planned(game_id, player)
+        if order is None:
+            return []
+        actor = Actor(order.user_id, loaded.record.guild_id)
+        try:
+            outcome = await self.submit(actor, game_id, order.line, request_id=f"planned:{order.id}")
+        except RulesError as exc:
+            await self.repo.finish_planned(order, "refused", exc.text)
+            return [f"<@{order.user_id}> your planned order `{order.line}` could not be carried out: {exc.text}"]
+        await self.repo.finish_planned(order, "applied", "")
+        return [outcome]
+
     # ------------------------------------------------------------------ the computer captain
 
     async def play_ai(self, game_id: int, limit: int = 200) -> list[Outcome]:
@@ -383,6 +419,17 @@ class GameService:
         if len(log) != loaded.record.last_seq:
             problems.append(f"{len(log)} events stored, the game says {loaded.record.last_seq}")
         return AuditReport(game_id, len(log), tuple(problems))
+
+    async def next_deadline(self, game_id: int) -> datetime | None:
+        return await self.repo.next_deadline(game_id)
+
+    async def status_message(self, game_id: int) -> str | None:
+        return (await self._load(game_id)).record.status_message_id
+
+    async def set_status_message(self, game_id: int, message_id: str) -> None:
+        loaded = await self._load(game_id)
+        loaded.record.status_message_id = message_id
+        await self.repo.set_status_message(game_id, message_id)
 
     async def schedule(self, kind: str, due_in: timedelta, game_id: int | None = None,
                        payload: dict[str, Any] | None = None) -> int:

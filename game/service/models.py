@@ -129,3 +129,18 @@ class ScheduledJob(SQLModel, table=True):
     attempts: int = Field(default=0)
     last_error: str = Field(default="", sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class PlannedOrder(SQLModel, table=True):
+    """An order queued for the player's next activation, carried out when play reaches it."""
+
+    __tablename__ = "planned_orders"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    player: str = Field(max_length=8)
+    user_id: str = Field(max_length=32)
+    line: str = Field(sa_type=Text)
+    status: str = Field(default="pending", max_length=20)  # pending | applied | refused | cancelled
+    note: str = Field(default="", sa_type=Text)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())

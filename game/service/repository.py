@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -25,7 +26,9 @@ from game.service.models import (
     GameRecord,
     GuildSettings,
     PendingSecret,
+    PlannedOrder,
     ProcessedRequest,
+    ScheduledJob,
     Seat,
     Snapshot,
     utcnow,
@@ -257,3 +260,42 @@ class Repository:
         settings.updated_at = utcnow()
         async with self.session() as s, s.begin():
             await s.merge(settings)
+
+    async def next_deadline(self, game_id: int) -> datetime | None:
+        async with self.session() as s:
+            q = (
+                select(ScheduledJob.due_at)
+                .where(col(ScheduledJob.game_id) == game_id, col(ScheduledJob.kind) == "deadline",
+                       col(ScheduledJob.status) == "pending")
+                .order_by(col(ScheduledJob.due_at))
+                .limit(1)
+            )
+            found: datetime | None = (await s.execute(q)).scalars().first()
+            # SQLite hands back naive datetimes; every time stored here is UTC
+            return found.replace(tzinfo=UTC) if found is not None and found.tzinfo is None else found
+
+    async def set_status_message(self, game_id: int, message_id: str) -> None:
+        async with self.session() as s, s.begin():
+            await s.execute(update(GameRecord).where(col(GameRecord.id) == game_id).values(status_message_id=message_id))
+
+    async def add_planned(self, game_id: int, player: str, user_id: str, line: str) -> None:
+        async with self.session() as s, s.begin():
+            s.add(PlannedOrder(game_id=game_id, player=player, user_id=user_id, line=line))
+
+    async def next_planned(self, game_id: int, player: str) -> PlannedOrder | None:
+        async with self.session() as s:
+            q = (
+                select(PlannedOrder)
+                .where(col(PlannedOrder.game_id) == game_id, col(PlannedOrder.player) == player,
+                       col(PlannedOrder.status) == "pending")
+                .order_by(col(PlannedOrder.id))
+                .limit(1)
+            )
+            found: PlannedOrder | None = (await s.execute(q)).scalars().first()
+            return found
+
+    async def finish_planned(self, order: PlannedOrder, status: str, note: str) -> None:
+        async with self.session() as s, s.begin():
+            await s.execute(
+                update(PlannedOrder).where(col(PlannedOrder.id) == order.id).values(status=status, note=note)
+            )

@@ -1,0 +1,49 @@
+"""`python -m bot`: the Discord bot with DISCORD_TOKEN; without one, the offline table."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+from game.service.settings import Settings
+
+
+def main() -> int:
+    settings = Settings.from_env()
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not settings.discord_token:
+        print("No DISCORD_TOKEN is set (see .env.example), so Quarterdeck opens the offline table instead.")
+        from cli.play import run_table
+
+        return run_table(None, None, sys.stdin, sys.stdout, sys.stdin.isatty(), db=settings.database_url)
+    return asyncio.run(run_bot(settings))
+
+
+async def run_bot(settings: Settings) -> int:
+    from bot.app import QuarterdeckBot
+    from game.service.db import make_engine, upgrade_to_head
+    from game.service.game_service import GameService
+
+    await upgrade_to_head(settings.database_url)
+    engine = make_engine(settings.database_url)
+    bot = QuarterdeckBot(GameService(engine), settings.dev_guild_id)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    runner = asyncio.create_task(bot.start(settings.discord_token))
+    waiter = asyncio.create_task(stop.wait())
+    done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    await bot.close()
+    await engine.dispose()
+    if runner in done and runner.exception() is not None:
+        logging.getLogger("bot").error("the bot stopped: %s", runner.exception())
+        return 1
+    logging.getLogger("bot").info("shut down cleanly")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

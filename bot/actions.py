@@ -1,0 +1,122 @@
+"""One way every interaction is handled: defer first, one service call, then the messages. Rules
+errors answer privately with what is allowed; anything unexpected is logged and answered with a
+plain apology; the service's transaction means nothing is ever half-applied."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from game.errors import RulesError
+from game.service.game_service import Actor, GameService, Outcome
+
+log = logging.getLogger(__name__)
+
+Action = Callable[[GameService, Actor, int], Awaitable[Outcome | None]]
+UNEXPECTED = "⚠️ Something went wrong on my side. Nothing was changed by it, and the error has been logged."
+
+
+def service_of(interaction: discord.Interaction) -> GameService:
+    return interaction.client.service  # type: ignore[attr-defined, no-any-return]
+
+
+async def actor_of(interaction: discord.Interaction) -> Actor:
+    guild = str(interaction.guild_id or f"dm-{interaction.user.id}")
+    gm = False
+    member = interaction.user
+    if isinstance(member, discord.Member):
+        settings = await service_of(interaction).repo.guild_settings(guild)
+        # the role ids as the interaction carried them (the guild's role cache may not hold them yet)
+        role_ids = {str(r) for r in getattr(member, "_roles", [])} | {str(r.id) for r in member.roles}
+        gm = member.guild_permissions.manage_guild or (
+            settings.gm_role_id is not None and settings.gm_role_id in role_ids
+        )
+    return Actor(str(interaction.user.id), guild, gm=gm)
+
+
+def channel_key(interaction: discord.Interaction) -> str:
+    return str(interaction.channel_id)
+
+
+async def game_here(interaction: discord.Interaction) -> int:
+    from game.service.game_service import GameNotFound
+
+    service = service_of(interaction)
+    info = await service.game_in_channel(str(interaction.guild_id), channel_key(interaction))
+    if info is None:
+        raise GameNotFound("There is no game in progress in this channel.",
+                           "Start one with /game create, or go to the game's channel or thread.")
+    return info.id
+
+
+async def defer(interaction: discord.Interaction, ephemeral: bool = True) -> bool:
+    """Acknowledge within Discord's 3 seconds. False if the interaction has expired."""
+    try:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    except discord.NotFound:
+        log.warning("interaction %s expired before it was acknowledged", interaction.id)
+        return False
+    except discord.InteractionResponded:
+        pass
+    return True
+
+
+async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
+    try:
+        await interaction.followup.send(content, ephemeral=True, **kwargs)
+    except discord.NotFound:
+        log.warning("interaction %s expired before the answer", interaction.id)
+
+
+async def act(interaction: discord.Interaction, action: Action, done: str = "✅ Done.", publish_result: bool = True,
+              game_id: int | None = None) -> Outcome | None:
+    if not await defer(interaction):
+        return None
+    service = service_of(interaction)
+    try:
+        gid = game_id if game_id is not None else await game_here(interaction)
+        actor = await actor_of(interaction)
+        outcome = await action(service, actor, gid)
+    except RulesError as exc:
+        await reply(interaction, f"❌ {exc.text}")
+        return None
+    except Exception:
+        log.exception("unexpected error in %s", interaction.command.name if interaction.command else "a component")
+        await reply(interaction, UNEXPECTED)
+        return None
+    try:
+        if publish_result:
+            await after_command(interaction, gid, outcome)
+        await reply(interaction, done)
+    except discord.Forbidden:
+        log.exception("missing permissions in channel %s", interaction.channel_id)
+        await reply(interaction, "✅ Done, but I lack the permission to post in this channel "
+                                 "(I need View Channel, Send Messages and Attach Files).")
+    except Exception:
+        log.exception("could not post the result of a command")
+        await reply(interaction, "✅ Done (the command was applied), but posting the board failed; see /board.")
+    return outcome
+
+
+async def after_command(interaction: discord.Interaction, game_id: int, outcome: Outcome | None) -> None:
+    """Post the result, then let computer captains and planned orders play what is now theirs."""
+    from bot.publish import publish
+
+    service = service_of(interaction)
+    channel = interaction.channel
+    assert channel is not None
+    actor = await actor_of(interaction)
+    await publish(channel, service, actor, game_id, outcome, interaction.client)  # type: ignore[arg-type]
+    for _ in range(100):
+        ai = await service.play_ai(game_id, limit=1)
+        planned = await service.run_planned(game_id) if not ai else []
+        if not ai and not planned:
+            break
+        for item in ai + planned:
+            if isinstance(item, str):
+                await channel.send(item, allowed_mentions=discord.AllowedMentions(users=True))  # type: ignore[union-attr]
+            else:
+                await publish(channel, service, actor, game_id, item, interaction.client)  # type: ignore[arg-type]

@@ -1,0 +1,110 @@
+"""/board, /log, /rules, /help: looking, never acting."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import actor_of, defer, game_here, reply, service_of
+from bot.cogs.orders import ship_names
+from bot.publish import faces
+from game.account import account
+from game.errors import RulesError
+from game.rules_data import load_rules
+from render.board import RenderOptions, render_board_async
+
+TERMS = {
+    "broadside": "Broadside: Broadside value less Fatigue (never below Crew) dice at a target within Cannon Shot, in "
+                 "the firing side's broadside path, in sight; hits by range; reload marker on that side.",
+    "partial fire": "Partial Fire: Crew dice less Fatigue (at least 1), any edge, Musket Shot, ignores reload markers.",
+    "close combat": "Close Combat: 3 + Crew less Fatigue dice between Entangled ships; bow/stern contact hits on "
+                    "skull, side contact on skull, pistol and sword; each hit is 1 Fatigue.",
+    "wind's eye": "In the Wind's Eye: bow within about 45° of the wind; no forward move, only a turn up to 30° "
+                  "with the speed-1 tool.",
+    "fatigue": "Fatigue 0–7: 1 die less per point on tests and attacks; 7 = Shaken (only Rally).",
+    "damage": "Damage 0–7: 7 = Crippled (speed at most 2; further damage becomes Fatigue). Crippled + Shaken = "
+              "Out of Action.",
+    "strike points": "Strike Points each End Phase: 1 per Crippled ship, 2 per ship lost, 3 for a lost Flagship; "
+                     "more than your ships still counted and you withdraw.",
+    "seamanship": "Seamanship Actions (Skill Test: 5 dice less Fatigue, a sail or sword passes): Change Heading, "
+                  "Adjust Speed, Cut Free.",
+    "crew action": "Crew Actions after the move: Reload, Rally, Repair (or refloat), Change Sail Setting, Boarding, "
+                   "Row, Transfer Flag, Landing Party.",
+}
+
+HELP = """**Quarterdeck** referees *Oak & Iron* in this channel.
+• `/game create` (quick start, a built-in scenario or your own file; `thread: True` for its own thread), `/game join`
+• Initiative: press **Choose initiative card** — a private menu of your hand; the choice stays secret until the reveal.
+• `/move` a ship (add `preview: True` to see it first, privately), `/attack`, `/order` for anything in table
+  notation (`reroll 2 4`, `fortune`, `keep`, `capture Otter`, `freeturn Hoorn port 20`, `decline` …),
+  `/plan` to queue your next order across time zones.
+• `/board` (zoom on a ship), `/log`, `/rules`, `/game status`, `/game undo`, `/game concede`.
+Full notation: docs/notation.md in the project."""
+
+
+class BoardCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(description="The board as you see it (privately); zoom on a ship if you like")
+    @app_commands.autocomplete(ship=ship_names)
+    async def board(self, interaction: discord.Interaction, ship: str | None = None) -> None:
+        if not await defer(interaction):
+            return
+        service = service_of(interaction)
+        try:
+            gid = await game_here(interaction)
+            view = await service.view(await actor_of(interaction), gid)
+            if ship is not None:
+                view.game.ship(ship)
+        except (RulesError, KeyError) as exc:
+            await reply(interaction, f"❌ {exc.text if isinstance(exc, RulesError) else 'No such ship.'}")
+            return
+        png = await render_board_async(view, RenderOptions(zoom_ship=ship, active_ship=ship))
+        await reply(interaction, "🗺️ The board" + (f", around {ship}" if ship else ""),
+                    file=discord.File(io.BytesIO(png), filename="board.png"))
+
+    @app_commands.command(description="The last events of this game")
+    async def log(self, interaction: discord.Interaction) -> None:
+        if not await defer(interaction):
+            return
+        try:
+            gid = await game_here(interaction)
+            events = await service_of(interaction).log(await actor_of(interaction), gid, 30)
+        except RulesError as exc:
+            await reply(interaction, f"❌ {exc.text}")
+            return
+        text = "\n".join(faces(t) for t in (account(e) for e in events) if t)
+        await reply(interaction, text[-1900:] or "Nothing has happened yet.")
+
+    @app_commands.command(description="Look up a rule or a card; say which figures are provisional")
+    async def rules(self, interaction: discord.Interaction, term: str) -> None:
+        if not await defer(interaction):
+            return
+        rules = load_rules()
+        key = term.strip().lower()
+        lines = [v for k, v in TERMS.items() if key in k]
+        for name, card in rules.cards.items():
+            if key in name.lower():
+                lines.append(f"**{name}** (initiative {card.value}{', discarded after play' if card.discard else ''}): "
+                             f"{card.text}")
+        for name, ship in rules.ships.items():
+            if key in name.lower():
+                lines.append(f"**{name}** ({ship.points} pts, {ship.base} base): Fortitude {ship.fortitude}, Broadside "
+                             f"{ship.broadside}, Crew {ship.crew}, speed {ship.windward} windward / {ship.large} large"
+                             + (f" — provisional: {', '.join(ship.provisional)}" if ship.provisional else ""))
+        if key in ("provisional", "data"):
+            lines.append("Provisional data files: " + ", ".join(rules.provisional_files)
+                         + ". Ship stat lines are provisional too: public sources give none.")
+        await reply(interaction, "\n".join(lines)[:1900] or f"Nothing found for “{term}”. Try: {', '.join(TERMS)}.")
+
+    @app_commands.command(description="How to play through Quarterdeck")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(HELP, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(BoardCog(bot))

@@ -1,0 +1,142 @@
+"""/game: create, join, start, status, list, concede, undo, GM role."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import act, actor_of, after_command, channel_key, defer, game_here, reply, service_of
+from game.errors import RulesError
+from game.scenario import builtin_scenarios
+from game.service.game_service import Actor, GameService
+
+MAX_SCENARIO_BYTES = 200_000
+
+
+async def scenario_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=n, value=n) for n in sorted(builtin_scenarios()) if current.lower() in n.lower()][:25]
+
+
+class GameCog(commands.GroupCog, name="game", description="Create, join and manage Oak & Iron games"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(description="Start a game in this channel (or in a new thread)")
+    @app_commands.describe(scenario="A built-in scenario (default: the quick start)",
+                           file="Your own scenario file (TOML)", thread="Open a thread for the game",
+                           seed="Dice seed (optional)")
+    @app_commands.autocomplete(scenario=scenario_names)
+    async def create(self, interaction: discord.Interaction, scenario: str = "quickstart",
+                     file: discord.Attachment | None = None, thread: bool = False, seed: int | None = None) -> None:
+        if not await defer(interaction):
+            return
+        service = service_of(interaction)
+        try:
+            actor = await actor_of(interaction)
+            text = None
+            if file is not None:
+                if file.size > MAX_SCENARIO_BYTES:
+                    raise RulesError("That scenario file is too large.", f"Keep it under {MAX_SCENARIO_BYTES // 1000} KB.")
+                text = (await file.read()).decode("utf-8", errors="replace")
+            channel_id = channel_key(interaction)
+            thread_id = None
+            if thread and isinstance(interaction.channel, discord.TextChannel):
+                made = await interaction.channel.create_thread(name=f"Oak & Iron: {scenario}",
+                                                               type=discord.ChannelType.public_thread)
+                thread_id = str(made.id)
+            info = await service.create_game(actor, channel_id, scenario=scenario, scenario_text=text, seed=seed,
+                                             thread_id=thread_id)
+        except RulesError as exc:
+            hint = "" if thread else " You can start it in its own thread with `thread: True`."
+            await reply(interaction, f"❌ {exc.text}{hint if exc.code == 'channel-busy' else ''}")
+            return
+        except UnicodeDecodeError:
+            await reply(interaction, "❌ The scenario file must be UTF-8 text (TOML).")
+            return
+        where = f"<#{info.channel_id}>" if thread_id else "this channel"
+        sides = ", ".join(p for p, *_ in info.seats)
+        msg = (f"⚓ **{info.name}** (game #{info.id}) is set up in {where}. Sides: {sides}. "
+               "Take a side with `/game join` (or give one to the computer captain with `ai: True`).")
+        await interaction.followup.send(msg, ephemeral=False)
+
+    @app_commands.command(description="Take a side, or give it to the computer captain")
+    @app_commands.describe(side="A or B (default: the first free side)", ai="Seat the computer captain instead")
+    async def join(self, interaction: discord.Interaction, side: str | None = None, ai: bool = False) -> None:
+        if not await defer(interaction):
+            return
+        service = service_of(interaction)
+        try:
+            gid = await game_here(interaction)
+            info = await service.join(await actor_of(interaction), gid, side.upper() if side else None,
+                                      interaction.user.display_name, ai=ai)
+        except RulesError as exc:
+            await reply(interaction, f"❌ {exc.text}")
+            return
+        seated = ", ".join(f"{p}: {name}" for p, _, name, _ in info.seats if name and not name.startswith("Player "))
+        if all(user or is_ai for _, user, _, is_ai in info.seats):
+            await after_command(interaction, gid, None)  # both sides taken: the board and the first pick
+            await reply(interaction, f"✅ Seated ({seated}). The game begins: choose your initiative card.")
+        else:
+            await reply(interaction, f"✅ Seated ({seated}). The game begins when both sides are taken.")
+
+    @app_commands.command(description="Post the board and what the game waits for")
+    async def status(self, interaction: discord.Interaction) -> None:
+        async def nothing(service: GameService, actor: Actor, gid: int) -> None:
+            await service.view(actor, gid)
+            return None
+
+        await act(interaction, nothing, done="📋 Posted.")
+
+    start = status
+
+    @app_commands.command(name="list", description="Games in this server")
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        if not await defer(interaction):
+            return
+        games = await service_of(interaction).list_games(str(interaction.guild_id))
+        if not games:
+            await reply(interaction, "No games yet. Start one with /game create.")
+            return
+        lines = [f"#{g.id} **{g.name}** in <#{g.channel_id}> — {g.status}, turn {g.turn} {g.phase}; "
+                 + ", ".join(f"{p}: {n or 'free'}" for p, _, n, _ in g.seats) for g in games[-20:]]
+        await reply(interaction, "\n".join(lines))
+
+    @app_commands.command(description="Concede the game in this channel")
+    async def concede(self, interaction: discord.Interaction) -> None:
+        async def concede(service: GameService, actor: Actor, gid: int) -> Any:
+            return await service.concede(actor, gid, request_id=f"concede:{interaction.id}")
+
+        await act(interaction, concede, done="🏳️ Conceded.")
+
+    @app_commands.command(description="Take back the last activation (your opponent consents, or a GM does it)")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        async def undo(service: GameService, actor: Actor, gid: int) -> Any:
+            return await service.request_undo(actor, gid, request_id=f"undo:{interaction.id}")
+
+        await act(interaction, undo, done="↩️ Asked (or undone, if you are a GM).")
+
+    @app_commands.command(name="approve-undo", description="Consent to your opponent's undo")
+    async def approve_undo(self, interaction: discord.Interaction) -> None:
+        async def approve(service: GameService, actor: Actor, gid: int) -> Any:
+            return await service.approve_undo(actor, gid, request_id=f"approve:{interaction.id}")
+
+        await act(interaction, approve, done="↩️ Undone.")
+
+    @app_commands.command(name="gm-role", description="The role whose members may act for absent players, undo and end games")
+    @app_commands.default_permissions(manage_guild=True)
+    async def gm_role(self, interaction: discord.Interaction, role: discord.Role) -> None:
+        if not await defer(interaction):
+            return
+        service = service_of(interaction)
+        settings = await service.repo.guild_settings(str(interaction.guild_id))
+        settings.gm_role_id = str(role.id)
+        await service.save_guild_settings(settings)
+        await reply(interaction, f"GM role set to {role.mention}.", allowed_mentions=discord.AllowedMentions.none())
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(GameCog(bot))
+

@@ -1,0 +1,174 @@
+"""/move, /attack, /order, /plan: orders for ships, each one service call."""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import act, actor_of, defer, game_here, reply, service_of
+from game.errors import RulesError
+from game.notation import format_command, parse
+from game.service.game_service import Actor, GameService
+
+
+async def ship_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    try:
+        gid = await game_here(interaction)
+        view = await service_of(interaction).view(await actor_of(interaction), gid)
+    except RulesError:
+        return []
+    names = [s.id for s in view.game.ships if s.on_table and current.lower() in s.id.lower()]
+    return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+
+def _q(name: str) -> str:
+    return f'"{name}"' if " " in name else name
+
+
+def move_line(ship: str, seamanship: str | None, heading_side: str | None, heading_degrees: float | None,
+              adjust: str | None, direction: str | None, turn: str | None, turn_side: str | None,
+              turn_degrees: float | None, crew: str | None, crew_side: str | None, crew_target: str | None) -> str:
+    """The /move options as one line of table notation (docs/notation.md)."""
+    words = ["move", _q(ship)]
+    if seamanship == "heading":
+        words += ["heading", heading_side or "port", f"{heading_degrees or 30:g}"]
+    elif seamanship == "adjust":
+        words += ["adjust", adjust or "+1"]
+    elif seamanship == "cutfree":
+        words.append("cutfree")
+    if direction:
+        words.append(direction)
+    if turn:
+        words += ["turn", turn, turn_side or "port", f"{turn_degrees or 30:g}"]
+    if crew:
+        words.append("crew")
+        if crew == "reload":
+            words += ["reload", crew_side or "port"]
+        elif crew in ("sail up", "sail down", "repair aground"):
+            words += crew.split()
+        elif crew in ("board", "flag"):
+            words += [crew, _q(crew_target or "")]
+        else:
+            words.append(crew)
+    return " ".join(words)
+
+
+class OrdersCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(description="A ship's Movement activation: Seamanship Action, move and Crew Action")
+    @app_commands.describe(
+        ship="The ship to activate", seamanship="An optional Seamanship Action (a Skill Test)",
+        heading_side="Change Heading toward this side", heading_degrees="Change Heading: up to 30°",
+        adjust="Adjust Speed by one", direction="ahead (default), or after a Cut Free: back / port / starboard / hold",
+        turn="Turn at the start or the end of the move", turn_side="Turn toward this side",
+        turn_degrees="Up to the tool's maximum", crew="An optional Crew Action",
+        crew_side="Reload: which side", crew_target="Board / Transfer Flag: which ship",
+        preview="Only show the move on the board, privately, without making it",
+    )
+    @app_commands.autocomplete(ship=ship_names, crew_target=ship_names)
+    async def move(
+        self, interaction: discord.Interaction, ship: str,
+        seamanship: Literal["heading", "adjust", "cutfree"] | None = None,
+        heading_side: Literal["port", "starboard"] | None = None,
+        heading_degrees: app_commands.Range[float, 1, 30] | None = None,
+        adjust: Literal["+1", "-1"] | None = None,
+        direction: Literal["ahead", "back", "port", "starboard", "hold"] | None = None,
+        turn: Literal["start", "end"] | None = None,
+        turn_side: Literal["port", "starboard"] | None = None,
+        turn_degrees: app_commands.Range[float, 1, 45] | None = None,
+        crew: Literal["reload", "rally", "repair", "repair aground", "sail up", "sail down", "board", "row",
+                      "flag"] | None = None,
+        crew_side: Literal["port", "starboard"] | None = None,
+        crew_target: str | None = None,
+        preview: bool = False,
+    ) -> None:
+        line = move_line(ship, seamanship, heading_side, heading_degrees, adjust, direction, turn, turn_side,
+                         turn_degrees, crew, crew_side, crew_target)
+        if preview:
+            await self._preview(interaction, line)
+            return
+        await self._order(interaction, line)
+
+    @app_commands.command(description="A ship's Attack Phase activation")
+    @app_commands.describe(
+        ship="The attacking ship", kind="Broadside, Partial Fire or Close Combat", target="The enemy ship",
+        side="Broadside: the firing side (both: fire each side at its own target)",
+        second_target="Both sides: the starboard side's target (default: the same)",
+        aim="Hull (default), rigging (half dice, sails count) or crew (half dice, Pistol Shot, swords count)",
+        helm="If the target's helm is struck, turn it to this side",
+    )
+    @app_commands.autocomplete(ship=ship_names, target=ship_names, second_target=ship_names)
+    async def attack(
+        self, interaction: discord.Interaction, ship: str, kind: Literal["broadside", "partial", "close"], target: str,
+        side: Literal["port", "starboard", "both"] | None = None, second_target: str | None = None,
+        aim: Literal["hull", "rigging", "crew"] = "hull", helm: Literal["port", "starboard"] | None = None,
+    ) -> None:
+        aim_words = [] if aim == "hull" else ["aim", aim]
+        if kind == "broadside":
+            if side == "both":
+                words = ["fire", _q(ship), "port", _q(target), *aim_words, "starboard", _q(second_target or target), *aim_words]
+            else:
+                words = ["fire", _q(ship), side or "port", _q(target), *aim_words]
+        elif kind == "partial":
+            words = ["partial", _q(ship), _q(target), *aim_words]
+        else:
+            words = ["melee", _q(ship), _q(target)]
+        if helm:
+            words += ["helm", helm]
+        await self._order(interaction, " ".join(words))
+
+    @app_commands.command(description="Any order in table notation, e.g. `reroll 2 4`, `capture Otter`, `decline`")
+    @app_commands.describe(line="One command in the table notation (see /help)")
+    async def order(self, interaction: discord.Interaction, line: str) -> None:
+        await self._order(interaction, line)
+
+    @app_commands.command(description="Plan your next activation now; it is carried out when play reaches you")
+    @app_commands.describe(line="The order in table notation, e.g. `move Kestrel turn end port 30 crew reload port`")
+    async def plan(self, interaction: discord.Interaction, line: str) -> None:
+        if not await defer(interaction):
+            return
+        try:
+            gid = await game_here(interaction)
+            text = await service_of(interaction).plan(await actor_of(interaction), gid, line)
+        except RulesError as exc:
+            await reply(interaction, f"❌ {exc.text}")
+            return
+        await reply(interaction, f"🗓️ Planned: `{text}`. It is carried out when play reaches you; if it is no "
+                                 "longer legal then, I will tell you.")
+
+    async def _order(self, interaction: discord.Interaction, line: str) -> None:
+        async def send(service: GameService, actor: Actor, gid: int) -> Any:
+            return await service.submit(actor, gid, line, request_id=f"cmd:{interaction.id}")
+
+        await act(interaction, send, done=f"✅ `{line}`")
+
+    async def _preview(self, interaction: discord.Interaction, line: str) -> None:
+        from render.board import RenderOptions, render_board_async
+        from render.overlays import preview_move
+
+        if not await defer(interaction):
+            return
+        service = service_of(interaction)
+        try:
+            gid = await game_here(interaction)
+            view = await service.view(await actor_of(interaction), gid)
+            command = parse(line, view.game)
+        except RulesError as exc:
+            await reply(interaction, f"❌ {exc.text}")
+            return
+        pv = preview_move(view, command, service.rules)
+        png = await render_board_async(view, RenderOptions(preview=pv, zoom_ship=pv.ship, zoom_radius=10))
+        arcs = "; ".join(f"{s}: {e} at {b}" for s, e, b in pv.in_arc) or "no enemy in either broadside path"
+        note = f"\n{pv.note}" if pv.note else ""
+        await reply(interaction, f"👁️ Preview of `{format_command(command)}` (not made): {arcs}.{note}",
+                    file=discord.File(io.BytesIO(png), filename="preview.png"))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(OrdersCog(bot))

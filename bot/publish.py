@@ -1,0 +1,161 @@
+"""What the bot posts after a command: a short account with dice faces, the board, who acts next
+(mentioning only that player), prompts for pending decisions, and the status message edited in place."""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from game import events as ev
+from game.account import account
+from game.ai.captain import deciders
+from game.service.game_service import Actor, GameService, Outcome
+from game.views import View
+from render.board import RenderOptions, render_board_async
+from render.overlays import last_attacks, last_move
+
+log = logging.getLogger(__name__)
+
+FACES = {"skull": "💀", "cannon": "💥", "musket": "🎯", "pistol": "🔫", "sail": "⛵", "sword": "⚔️"}
+MAX_ACCOUNT = 1800
+
+
+def faces(text: str) -> str:
+    for face, emoji in FACES.items():
+        text = text.replace(f"[{face}]", f"{emoji}")
+    return text
+
+
+def account_text(events: Sequence[Any]) -> str:
+    lines = [faces(account(e)) for e in events if not isinstance(e, ev.CardPicked | ev.ActivePlayer)]
+    lines = [line for line in lines if line]
+    text = "\n".join(lines)
+    if len(text) > MAX_ACCOUNT:
+        text = text[: MAX_ACCOUNT - 20].rsplit("\n", 1)[0] + "\n… (see /log)"
+    return text
+
+
+def seat_user(info_seats: Sequence[tuple[str, str | None, str, bool]], player: str) -> str | None:
+    for p, user, _, is_ai in info_seats:
+        if p == player and not is_ai:
+            return user
+    return None
+
+
+def waiting_text(view: View, seats: Sequence[tuple[str, str | None, str, bool]]) -> tuple[str, list[int]]:
+    """Who the game waits for, with a mention of those players only."""
+    g = view.game
+    if g.winner or g.phase.value == "over":
+        return f"🏁 **Game over**: player {g.winner} wins ({g.result}).", []
+    users: list[int] = []
+    parts = []
+    for player in sorted(deciders(g)):
+        user = seat_user(seats, player)
+        if user and user.isdigit():
+            users.append(int(user))
+            parts.append(f"<@{user}> (player {player})")
+        else:
+            parts.append(f"player {player}")
+    if not parts:
+        return "", []
+    if g.phase.value in ("setup", "initiative") and not g.pending and not g.choices:
+        what = "choose an initiative card (press **Choose initiative card**)"
+    elif g.pending is not None:
+        what = f"decide on {g.pending.ship}'s roll (buttons below)"
+    elif g.offer is not None:
+        what = f"take or decline a free attack on {g.offer.target}: `/order free fire …` or `/order decline`"
+    elif g.choices:
+        ch = g.choices[0]
+        what = f"decide about {ch.ship} ({ch.kind.replace('_', ' ')}) with `/order`"
+    else:
+        what = f"activate a ship ({g.phase.value} phase)"
+    return f"➡️ {' and '.join(parts)}: {what}.", users
+
+
+async def publish(
+    channel: discord.abc.Messageable,
+    service: GameService,
+    actor: Actor,
+    game_id: int,
+    outcome: Outcome | None,
+    client: discord.Client,
+) -> None:
+    """Post the account, the board and the next prompt in the game channel; edit the status."""
+    from bot.views import pick_view, reroll_view
+
+    info = await service.info(game_id)
+    spectator = await service.view(Actor("spectator", info.guild_id), game_id)
+    events = list(outcome.events) if outcome is not None else []
+    text = account_text(events) if events else ""
+    mention, users = waiting_text(spectator, info.seats)
+    body = "\n".join(x for x in (text, mention) if x) or "…"
+    options = RenderOptions(last_move=last_move(events), last_attacks=last_attacks(events))
+    png = await render_board_async(spectator, options)
+    view: discord.ui.View | None = None
+    g = spectator.game
+    if g.pending is not None:
+        view = reroll_view(game_id, g.pending)
+    elif g.phase.value in ("setup", "initiative") and not g.choices and any(not q.picked for q in g.squadrons):
+        view = pick_view(game_id)
+    kwargs: dict[str, Any] = {
+        "content": body,
+        "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users], roles=False,
+                                                    everyone=False),
+    }
+    if view is not None:
+        kwargs["view"] = view
+    try:
+        await channel.send(file=discord.File(io.BytesIO(png), filename=f"board-{game_id}.png"), **kwargs)
+    except discord.Forbidden:
+        log.warning("cannot attach files in the channel of game %s", game_id)
+        await channel.send(body + "\n⚠️ I may not attach files here, so no board image (give me *Attach Files*).",
+                           **{k: v for k, v in kwargs.items() if k != "content"})
+    await update_status(channel, service, game_id, info, spectator)
+    await nudge_pickers(client, service, game_id, spectator, info.seats, channel)
+
+
+async def update_status(channel: discord.abc.Messageable, service: GameService, game_id: int, info: Any,
+                        view: View) -> None:
+    """One status message per game, edited in place."""
+    g = view.game
+    deadline = await service.next_deadline(game_id)
+    waiting = ", ".join(f"player {p}" for p in sorted(deciders(g))) or "nobody"
+    when = f" · deadline <t:{int(deadline.timestamp())}:R>" if deadline and g.phase.value != "over" else ""
+    result = f" · **player {g.winner} wins** ({g.result})" if g.winner else ""
+    content = (f"📋 **{info.name}** (game #{game_id}) — turn {g.turn} · {g.phase.value} phase · "
+               f"waiting for {waiting}{when}{result}")
+    message_id = await service.status_message(game_id)
+    if message_id is not None:
+        try:
+            await channel.get_partial_message(int(message_id)).edit(content=content)  # type: ignore[union-attr]
+            return
+        except (discord.NotFound, discord.Forbidden, AttributeError):
+            pass
+    sent = await channel.send(content, allowed_mentions=discord.AllowedMentions.none())
+    await service.set_status_message(game_id, str(sent.id))
+
+
+async def nudge_pickers(client: discord.Client, service: GameService, game_id: int, view: View,
+                        seats: Sequence[tuple[str, str | None, str, bool]], channel: Any) -> None:
+    """A DM to each player who owes an initiative pick, with a link to the game channel. Closed DMs
+    are fine: the button in the channel works without them."""
+    g = view.game
+    if g.phase.value not in ("setup", "initiative") or g.choices:
+        return
+    link = getattr(channel, "jump_url", "")
+    for q in g.squadrons:
+        if q.picked:
+            continue
+        user_id = seat_user(seats, q.player)
+        if not user_id or not user_id.isdigit():
+            continue
+        try:
+            user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
+            await user.send(f"⚓ Your initiative card for game #{game_id} is due. Choose it in the game channel "
+                            f"with the **Choose initiative card** button. {link}")
+        except (discord.Forbidden, discord.HTTPException):
+            log.info("could not DM user %s (closed DMs?); the channel button is enough", user_id)
