@@ -31,7 +31,7 @@ async def actor_of(interaction: discord.Interaction) -> Actor:
         settings = await service_of(interaction).repo.guild_settings(guild)
         # the role ids as the interaction carried them (the guild's role cache may not hold them yet)
         role_ids = {str(r) for r in getattr(member, "_roles", [])} | {str(r.id) for r in member.roles}
-        gm = member.guild_permissions.manage_guild or (
+        gm = interaction.permissions.manage_guild or (
             settings.gm_role_id is not None and settings.gm_role_id in role_ids
         )
     return Actor(str(interaction.user.id), guild, gm=gm)
@@ -41,11 +41,12 @@ def channel_key(interaction: discord.Interaction) -> str:
     return str(interaction.channel_id)
 
 
-async def game_here(interaction: discord.Interaction) -> int:
+async def game_here(interaction: discord.Interaction, include_over: bool = False) -> int:
+    """The game of this channel or thread (for looking, also the last finished one)."""
     from game.service.game_service import GameNotFound
 
     service = service_of(interaction)
-    info = await service.game_in_channel(str(interaction.guild_id), channel_key(interaction))
+    info = await service.game_in_channel(str(interaction.guild_id), channel_key(interaction), include_over)
     if info is None:
         raise GameNotFound("There is no game in progress in this channel.",
                            "Start one with /game create, or go to the game's channel or thread.")

@@ -45,6 +45,12 @@ HELP = """**Quarterdeck** referees *Oak & Iron* in this channel.
 Full notation: docs/notation.md in the project."""
 
 
+async def rule_terms(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    rules = load_rules()
+    names = [*TERMS, *rules.cards, *rules.ships, "provisional"]
+    return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
+
+
 class BoardCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -56,7 +62,7 @@ class BoardCog(commands.Cog):
             return
         service = service_of(interaction)
         try:
-            gid = await game_here(interaction)
+            gid = await game_here(interaction, include_over=True)
             view = await service.view(await actor_of(interaction), gid)
             if ship is not None:
                 view.game.ship(ship)
@@ -72,7 +78,7 @@ class BoardCog(commands.Cog):
         if not await defer(interaction):
             return
         try:
-            gid = await game_here(interaction)
+            gid = await game_here(interaction, include_over=True)
             events = await service_of(interaction).log(await actor_of(interaction), gid, 30)
         except RulesError as exc:
             await reply(interaction, f"❌ {exc.text}")
@@ -81,6 +87,7 @@ class BoardCog(commands.Cog):
         await reply(interaction, text[-1900:] or "Nothing has happened yet.")
 
     @app_commands.command(description="Look up a rule or a card; say which figures are provisional")
+    @app_commands.autocomplete(term=rule_terms)
     async def rules(self, interaction: discord.Interaction, term: str) -> None:
         if not await defer(interaction):
             return

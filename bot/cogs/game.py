@@ -90,7 +90,17 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
 
         await act(interaction, nothing, done="📋 Posted.")
 
-    start = status
+    @app_commands.command(description="Begin (or resume) the game here: the board and the first initiative pick")
+    async def start(self, interaction: discord.Interaction) -> None:
+        async def begin(service: GameService, actor: Actor, gid: int) -> None:
+            info = await service.info(gid)
+            free = [p for p, user, _, ai in info.seats if user is None and not ai]
+            if free:
+                raise RulesError(f"Side {', '.join(free)} has no player yet.",
+                                 "Take it with /game join, or give it to the computer captain with ai: True.")
+            return None
+
+        await act(interaction, begin, done="⚓ Under way.")
 
     @app_commands.command(name="list", description="Games in this server")
     async def list_games(self, interaction: discord.Interaction) -> None:
@@ -104,10 +114,12 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                  + ", ".join(f"{p}: {n or 'free'}" for p, _, n, _ in g.seats) for g in games[-20:]]
         await reply(interaction, "\n".join(lines))
 
-    @app_commands.command(description="Concede the game in this channel")
-    async def concede(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(description="Concede the game in this channel (a GM may end it for a side)")
+    @app_commands.describe(side="The side that concedes (a GM's choice; a player concedes their own side)")
+    async def concede(self, interaction: discord.Interaction, side: str | None = None) -> None:
         async def concede(service: GameService, actor: Actor, gid: int) -> Any:
-            return await service.concede(actor, gid, request_id=f"concede:{interaction.id}")
+            return await service.concede(actor, gid, side.upper() if side else None,
+                                         request_id=f"concede:{interaction.id}")
 
         await act(interaction, concede, done="🏳️ Conceded.")
 

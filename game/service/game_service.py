@@ -204,8 +204,8 @@ class GameService:
     async def list_games(self, guild_id: str) -> list[GameInfo]:
         return [await self.info(r.id) for r in await self.repo.games_of_guild(guild_id) if r.id is not None]
 
-    async def game_in_channel(self, guild_id: str, channel_id: str) -> GameInfo | None:
-        r = await self.repo.game_in_channel(guild_id, channel_id)
+    async def game_in_channel(self, guild_id: str, channel_id: str, include_over: bool = False) -> GameInfo | None:
+        r = await self.repo.game_in_channel(guild_id, channel_id, include_over)
         return await self.info(r.id) if r and r.id is not None else None
 
     # ------------------------------------------------------------------ reading

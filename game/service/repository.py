@@ -230,12 +230,13 @@ class Repository:
             q = select(GameRecord).where(GameRecord.guild_id == guild_id).order_by(col(GameRecord.id))
             return list((await s.execute(q)).scalars())
 
-    async def game_in_channel(self, guild_id: str, channel_id: str) -> GameRecord | None:
+    async def game_in_channel(self, guild_id: str, channel_id: str, include_over: bool = False) -> GameRecord | None:
+        """The channel's unfinished game (or, with include_over, its latest game)."""
         async with self.session() as s:
-            q = select(GameRecord).where(
-                GameRecord.guild_id == guild_id, GameRecord.channel_id == channel_id, GameRecord.status != "over"
-            )
-            return (await s.execute(q)).scalars().first()
+            q = select(GameRecord).where(GameRecord.guild_id == guild_id, GameRecord.channel_id == channel_id)
+            if not include_over:
+                q = q.where(GameRecord.status != "over")
+            return (await s.execute(q.order_by(col(GameRecord.id).desc()))).scalars().first()
 
     async def all_game_ids(self) -> list[int]:
         async with self.session() as s:

@@ -223,3 +223,18 @@ async def test_gm_role_may_act_for_an_absent_player(harness: Any) -> None:
     assert (await bot.service.state_for_audit(1)).squadron("A").picked
     view = await bot.service.view(Actor(str(EVE[0]), str(GUILD_ID)), 1)
     assert view.game.squadron("A").face_down is None  # the GM acted; spectators still see no secret
+
+
+async def test_gm_ends_a_game_and_lookups_answer_privately(harness: Any) -> None:
+    bot, fake = harness
+    await setup_game(bot, fake)
+    sent = await dispatch(bot, command(EVE, "rules", term="Fluyt"), fake)
+    answer = last_followup(sent)
+    assert answer.ephemeral and "Fluyt" in answer.content and "provisional" in answer.content
+    sent = await dispatch(bot, command(EVE, "game", "concede"), fake)
+    assert last_followup(sent).content.startswith("❌")
+    sent = await dispatch(bot, command(EVE, "game", "concede", permissions=1 << 5, side="B"), fake)  # Manage Server
+    assert (await bot.service.state_for_audit(1)).winner == "A"
+    assert any("Game over" in t for t in fake.public_texts())
+    sent = await dispatch(bot, command(EVE, "board"), fake)
+    assert last_followup(sent).files and last_followup(sent).ephemeral
