@@ -13,6 +13,7 @@ from game.service.settings import Settings
 def main() -> int:
     settings = Settings.from_env()
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations report problems, not progress
     if not settings.discord_token:
         print("No DISCORD_TOKEN is set (see .env.example), so Quarterdeck opens the offline table instead.")
         from cli.play import run_table
