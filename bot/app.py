@@ -31,6 +31,7 @@ class QuarterdeckBot(commands.Bot):
         self.sync_commands = sync_commands
         self.run_scheduler = run_scheduler
         self._tasks: list[asyncio.Task[Any]] = []
+        self.nudged: set[tuple[int, str, int]] = set()  # (game, player, turn) already sent a pick nudge
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:

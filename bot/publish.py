@@ -14,7 +14,7 @@ from game import events as ev
 from game.account import account
 from game.ai.captain import deciders
 from game.service.game_service import Actor, GameService, Outcome
-from game.views import View
+from game.views import View, event_for
 from render.board import RenderOptions, render_board_async
 from render.overlays import last_attacks, last_move
 
@@ -89,7 +89,8 @@ async def publish(
 
     info = await service.info(game_id)
     spectator = await service.view(Actor("spectator", info.guild_id), game_id)
-    events = list(outcome.events) if outcome is not None else []
+    # the account goes to everyone: what the actor alone may see (their own pick) is redacted
+    events = [event_for(e, None) for e in outcome.events] if outcome is not None else []
     text = account_text(events) if events else ""
     mention, users = waiting_text(spectator, info.seats)
     body = "\n".join(x for x in (text, mention) if x) or "…"
@@ -147,9 +148,11 @@ async def nudge_pickers(client: discord.Client, service: GameService, game_id: i
     if g.phase.value not in ("setup", "initiative") or g.choices:
         return
     link = getattr(channel, "jump_url", "")
+    nudged: set[tuple[int, str, int]] = getattr(client, "nudged", set())
     for q in g.squadrons:
-        if q.picked:
+        if q.picked or (game_id, q.player, g.turn) in nudged:
             continue
+        nudged.add((game_id, q.player, g.turn))  # one nudge per pick owed, not one per post
         user_id = seat_user(seats, q.player)
         if not user_id or not user_id.isdigit():
             continue

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import shlex
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from game.commands import (
     Activate,
@@ -162,24 +162,12 @@ def parse(line: str, state: Game | None = None) -> Command:
             crew = _crew_part(t, ship, player)
         t.end()
         return Activate(ship, seam, adv, crew, pos, player)
-    if verb == "seamanship":
+    if verb in _STEP_PARTS:
         ship = t.ship()
         pos = _point_of_sail(t)
-        seam = _seamanship_part(t, ship, player, pos)
+        step = _STEP_PARTS[verb](t, ship, player, pos)
         t.end()
-        return seam
-    if verb == "advance":
-        ship = t.ship()
-        pos = _point_of_sail(t)
-        adv = _advance_part(t, ship, player, pos)
-        t.end()
-        return adv
-    if verb == "crew":
-        ship = t.ship()
-        pos = _point_of_sail(t)
-        crew = _crew_part(t, ship, player, pos)
-        t.end()
-        return crew
+        return step
     if verb == "done":
         ship = t.ship()
         t.end()
@@ -344,6 +332,13 @@ def _crew_part(t: _Tokens, ship: str, player: str, pos: str = "") -> Crew:
         x = t.take_number("x")
         return Crew(ship, "landing", x=x, y=t.take_number("y"), point_of_sail=pos, player=player)
     return Crew(ship, action, point_of_sail=pos, player=player)
+
+
+_STEP_PARTS: dict[str, Callable[[_Tokens, str, str, str], Seamanship | Advance | Crew]] = {
+    "seamanship": _seamanship_part,
+    "advance": _advance_part,
+    "crew": _crew_part,
+}
 
 
 # ---------------------------------------------------------------- formatting
