@@ -22,6 +22,11 @@ DATA_FILES = (
     "ships.toml",
     "upgrades.toml",
     "initiative_cards.toml",
+    "nation_cards.toml",
+    "admirals.toml",
+    "captains.toml",
+    "upgrade_cards.toml",
+    "factions.toml",
 )
 STATS = ("fortitude", "broadside", "crew", "windward", "large")
 
@@ -106,6 +111,38 @@ class CardDef:
 
 
 @dataclass(frozen=True)
+class Admiral:
+    name: str
+    nation: str  # "" = any nation
+    value: int
+    keywords: tuple[str, ...]
+    points: int
+
+
+@dataclass(frozen=True)
+class Captain:
+    name: str
+    nation: str
+    points: int
+    keywords: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class UpgradeCard:
+    name: str
+    points: int
+    nations: tuple[str, ...]  # () = any nation
+    restrictions: tuple[str, ...]  # not_ship_of_the_line | not_flagship | only_upgrade
+
+
+@dataclass(frozen=True)
+class Faction:
+    name: str
+    rule: str
+    stout_discount: bool
+
+
+@dataclass(frozen=True)
 class RulesData:
     system: str
     die: Die
@@ -115,6 +152,10 @@ class RulesData:
     ships: Mapping[str, ShipClass]
     cards: Mapping[str, CardDef]
     upgrades: Mapping[str, Upgrade] = field(default_factory=dict)
+    admirals: Mapping[str, Admiral] = field(default_factory=dict)
+    captains: Mapping[str, Captain] = field(default_factory=dict)
+    upgrade_cards: Mapping[str, UpgradeCard] = field(default_factory=dict)
+    factions: Mapping[str, Faction] = field(default_factory=dict)
     provisional_files: tuple[str, ...] = field(default=())
 
     def band(self, name: str) -> RangeBand:
@@ -331,6 +372,57 @@ def _parse_cards(doc: Mapping[str, Any], file: str) -> dict[str, CardDef]:
     return cards
 
 
+def _strings(e: Mapping[str, Any], key: str, file: str, name: str) -> tuple[str, ...]:
+    value = e.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise DataError(file, name, key, "must be a list of strings")
+    return tuple(value)
+
+
+def _parse_admirals(doc: Mapping[str, Any], file: str) -> dict[str, Admiral]:
+    out = {}
+    for i, e in enumerate(_entries(doc, "admiral", file)):
+        name = _entry_name(e, i)
+        out[name] = Admiral(_get(e, "name", str, file, name), str(e.get("nation", "")),
+                            _get(e, "value", int, file, name), _strings(e, "keywords", file, name),
+                            _get(e, "points", int, file, name))
+    return out
+
+
+def _parse_captains(doc: Mapping[str, Any], file: str) -> dict[str, Captain]:
+    out = {}
+    for i, e in enumerate(_entries(doc, "captain", file)):
+        name = _entry_name(e, i)
+        out[name] = Captain(_get(e, "name", str, file, name), str(e.get("nation", "")),
+                            _get(e, "points", int, file, name), _strings(e, "keywords", file, name))
+    return out
+
+
+RESTRICTIONS = ("not_ship_of_the_line", "not_flagship", "only_upgrade")
+
+
+def _parse_upgrade_cards(doc: Mapping[str, Any], file: str) -> dict[str, UpgradeCard]:
+    out = {}
+    for i, e in enumerate(_entries(doc, "upgrade_card", file)):
+        name = _entry_name(e, i)
+        restrictions = _strings(e, "restrictions", file, name)
+        bad = [r for r in restrictions if r not in RESTRICTIONS]
+        if bad:
+            raise DataError(file, name, "restrictions", f"unknown {bad}; known: {list(RESTRICTIONS)}")
+        out[name] = UpgradeCard(_get(e, "name", str, file, name), _get(e, "points", int, file, name),
+                                _strings(e, "nations", file, name), restrictions)
+    return out
+
+
+def _parse_factions(doc: Mapping[str, Any], file: str) -> dict[str, Faction]:
+    out = {}
+    for i, e in enumerate(_entries(doc, "faction", file)):
+        name = _entry_name(e, i)
+        out[name] = Faction(_get(e, "name", str, file, name), _get(e, "rule", str, file, name),
+                            bool(e.get("stout_discount", False)))
+    return out
+
+
 def _parse_toml(text: str, file: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
@@ -352,10 +444,23 @@ def rules_from_texts(system: str, texts: Mapping[str, str]) -> RulesData:
         tools=_parse_tools(docs["tools.toml"], "tools.toml"),
         bases=bases,
         ships=_parse_ships(docs["ships.toml"], "ships.toml", bases),
-        cards=_parse_cards(docs["initiative_cards.toml"], "initiative_cards.toml"),
+        cards=_merge_cards(docs),
         upgrades=_parse_upgrades(docs["upgrades.toml"], "upgrades.toml"),
+        admirals=_parse_admirals(docs["admirals.toml"], "admirals.toml"),
+        captains=_parse_captains(docs["captains.toml"], "captains.toml"),
+        upgrade_cards=_parse_upgrade_cards(docs["upgrade_cards.toml"], "upgrade_cards.toml"),
+        factions=_parse_factions(docs["factions.toml"], "factions.toml"),
         provisional_files=tuple(f for f in DATA_FILES if docs[f].get("provisional")),
     )
+
+
+def _merge_cards(docs: Mapping[str, Mapping[str, Any]]) -> dict[str, CardDef]:
+    generic = _parse_cards(docs["initiative_cards.toml"], "initiative_cards.toml")
+    nation = _parse_cards(docs["nation_cards.toml"], "nation_cards.toml")
+    twice = sorted(set(generic) & set(nation))
+    if twice:
+        raise DataError("nation_cards.toml", twice[0], "name", "a card of that name is already in initiative_cards.toml")
+    return {**generic, **nation}
 
 
 def default_texts(system: str = "oak_and_iron") -> dict[str, str]:

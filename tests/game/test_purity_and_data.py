@@ -62,7 +62,13 @@ def test_data_has_exactly_the_rulebook_figures() -> None:
     assert (fluyt.points, fluyt.base, fluyt.fortitude, fluyt.broadside, fluyt.crew, fluyt.windward, fluyt.large) == (
         13, "medium", 2, 3, 2, 2, 3)
     assert "fortitude" in fluyt.provisional
-    assert len(r.ships) == 12 and len(r.cards) == 16
+    assert len(r.ships) == 12 and len(r.cards) == 16 + 24  # generic, then nation and keyword cards
+    assert r.cards["Resilient"].nation == "Spanish" and r.cards["Bravado"].discard
+    assert len(r.admirals) == 18 + 16 and r.admirals["Michiel de Ruyter"].points == 15
+    assert r.admirals["Seasoned Inspiring"].value == 2 and r.admirals["Seasoned Inspiring"].points == 8
+    assert r.upgrade_cards["Fire Ship"].restrictions == ("not_ship_of_the_line", "only_upgrade")
+    assert r.captains["Captain Stede Bonnet"].nation == "Pirate"
+    assert r.factions["Spanish"].stout_discount and not r.factions["Dutch"].stout_discount
     assert r.cards["Fire as She Bears"].discard and not r.cards["Down!"].discard
     assert r.die.success["hit_musket"] == {"musket", "cannon", "skull"}
     assert {"dice.toml", "ranges.toml", "tools.toml", "bases.toml"} <= set(r.provisional_files)

@@ -1,0 +1,227 @@
+"""Squadron lists (docs/squadron-format.md): reading them, their points, and every building rule of
+RULES.md §8 / seed 000 chapter 6, each broken rule reported with the entry and field to fix."""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from game.rules_data import RulesData
+
+SIZES = {
+    # size: (points, fewest ships, most ships, Ships of the Line allowed)
+    "patrol": (50, 2, 4, False),
+    "skirmish": (100, 4, 8, True),
+    "engagement": (200, 5, 10, True),
+}
+SKILL_COST = {0: 0, 1: 2, 2: 4}
+BASE_HAND = 5
+
+
+@dataclass(frozen=True)
+class ShipEntry:
+    name: str
+    cls: str
+    skill: int = 0
+    options: tuple[str, ...] = ()  # upgrade options printed on the ship card
+    captain: str = ""
+    cards: tuple[str, ...] = ()  # upgrade cards
+
+
+@dataclass(frozen=True)
+class SquadronList:
+    name: str
+    size: str
+    faction: str
+    admiral: str
+    flagship: str
+    ships: tuple[ShipEntry, ...]
+    hand: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    entry: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.entry}, {self.field}: {self.message}"
+
+
+class SquadronError(ValueError):
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(str(p) for p in problems))
+
+
+def parse_squadron(text: str) -> SquadronList:
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SquadronError([Problem("(file)", "(syntax)", f"is not valid TOML: {exc}")]) from None
+    problems: list[Problem] = []
+
+    def get(d: dict[str, Any], key: str, kind: type, entry: str, default: Any = None) -> Any:
+        if key not in d:
+            if default is None:
+                problems.append(Problem(entry, key, "is missing"))
+            return default
+        if not isinstance(d[key], kind) or isinstance(d[key], bool) and kind is int:
+            problems.append(Problem(entry, key, f"must be {kind.__name__}, got {d[key]!r}"))
+            return default
+        return d[key]
+
+    ships = []
+    for i, sd in enumerate(doc.get("ship", []) if isinstance(doc.get("ship"), list) else []):
+        entry = f"ship #{i + 1}"
+        if not isinstance(sd, dict):
+            problems.append(Problem(entry, "ship", "must be a table"))
+            continue
+        name = get(sd, "name", str, entry) or entry
+        ships.append(ShipEntry(
+            name=name, cls=get(sd, "class", str, name) or "", skill=get(sd, "skill", int, name, 0),
+            options=tuple(get(sd, "options", list, name, [])), captain=get(sd, "captain", str, name, ""),
+            cards=tuple(get(sd, "cards", list, name, [])),
+        ))
+    if not ships:
+        problems.append(Problem("(squadron)", "ship", "a squadron lists its ships as [[ship]] tables"))
+    sq = SquadronList(
+        name=get(doc, "name", str, "(squadron)", "Squadron"), size=get(doc, "size", str, "(squadron)", ""),
+        faction=get(doc, "faction", str, "(squadron)", ""), admiral=get(doc, "admiral", str, "(squadron)", ""),
+        flagship=get(doc, "flagship", str, "(squadron)", ""), ships=tuple(ships),
+        hand=tuple(get(doc, "hand", list, "(squadron)", [])),
+    )
+    if problems:
+        raise SquadronError(problems)
+    return sq
+
+
+def ship_points(ship: ShipEntry, faction: str, rules: RulesData) -> int:
+    cls = rules.ships.get(ship.cls)
+    if cls is None:
+        return 0
+    points = cls.points + SKILL_COST.get(ship.skill, 0)
+    discount = rules.factions.get(faction)
+    for option in ship.options:
+        cost = cls.upgrades.get(option, 0)
+        if option == "Stout" and discount is not None and discount.stout_discount:
+            cost = cost // 2
+        points += cost
+    if ship.captain in rules.captains:
+        points += rules.captains[ship.captain].points
+    points += sum(rules.upgrade_cards[c].points for c in ship.cards if c in rules.upgrade_cards)
+    return points
+
+
+def squadron_points(sq: SquadronList, rules: RulesData) -> int:
+    admiral = rules.admirals.get(sq.admiral)
+    return sum(ship_points(s, sq.faction, rules) for s in sq.ships) + (admiral.points if admiral else 0)
+
+
+def _nation_ok(nation: str | tuple[str, ...], faction: str) -> bool:
+    if isinstance(nation, tuple):
+        return not nation or faction in nation
+    return nation in ("", faction)
+
+
+def validate(sq: SquadronList, rules: RulesData) -> list[Problem]:
+    """Every building rule the list breaks (empty when it is legal)."""
+    out: list[Problem] = []
+    top = "(squadron)"
+    if sq.size not in SIZES:
+        out.append(Problem(top, "size", f"must be one of {', '.join(SIZES)}"))
+        return out
+    limit, fewest, most, sol_allowed = SIZES[sq.size]
+    if sq.faction not in rules.factions:
+        out.append(Problem(top, "faction", f"unknown faction {sq.faction!r}; factions: {', '.join(rules.factions)}"))
+    if not fewest <= len(sq.ships) <= most:
+        out.append(Problem(top, "ship", f"a {sq.size} squadron has {fewest} to {most} ships, this one has {len(sq.ships)}"))
+    names = Counter(s.name for s in sq.ships)
+    for name, n in names.items():
+        if n > 1:
+            out.append(Problem(name, "name", "ship names must be unique in a squadron"))
+    if sq.flagship not in names:
+        out.append(Problem(top, "flagship", f"{sq.flagship!r} is not one of the squadron's ships"))
+    admiral = rules.admirals.get(sq.admiral)
+    if admiral is None:
+        out.append(Problem(top, "admiral", f"unknown admiral {sq.admiral!r}"))
+    elif not _nation_ok(admiral.nation, sq.faction):
+        out.append(Problem(top, "admiral", f"{admiral.name} is {admiral.nation}, not {sq.faction}"))
+    for ship in sq.ships:
+        out += _ship_problems(ship, sq, rules, sol_allowed)
+    points = squadron_points(sq, rules)
+    if points > limit:
+        out.append(Problem(top, "points", f"{points} points is over the {sq.size} limit of {limit}"))
+    out += _hand_problems(sq, rules, admiral.value if admiral else 0)
+    return out
+
+
+def _ship_problems(ship: ShipEntry, sq: SquadronList, rules: RulesData, sol_allowed: bool) -> list[Problem]:
+    out: list[Problem] = []
+    cls = rules.ships.get(ship.cls)
+    if cls is None:
+        return [Problem(ship.name, "class", f"unknown ship class {ship.cls!r}")]
+    sol = "Ship of the Line" in cls.traits
+    if sol and not sol_allowed:
+        out.append(Problem(ship.name, "class", f"a {cls.name} is a Ship of the Line: not allowed in a {sq.size} game"))
+    if ship.skill not in SKILL_COST:
+        out.append(Problem(ship.name, "skill", "Skill is 0, 1 or 2"))
+    for option in ship.options:
+        if option not in cls.upgrades:
+            out.append(Problem(ship.name, "options", f"a {cls.name} cannot take {option!r}; options: "
+                                                     f"{', '.join(cls.upgrades)}"))
+    if len(set(ship.options)) != len(ship.options):
+        out.append(Problem(ship.name, "options", "each upgrade option is bought once"))
+    flagship = ship.name == sq.flagship
+    if ship.captain:
+        captain = rules.captains.get(ship.captain)
+        if captain is None:
+            out.append(Problem(ship.name, "captain", f"unknown captain {ship.captain!r}"))
+        elif flagship:
+            out.append(Problem(ship.name, "captain", "the admiral is the Flagship's commander card: no captain there"))
+        elif not _nation_ok(captain.nation, sq.faction):
+            out.append(Problem(ship.name, "captain", f"{captain.name} is {captain.nation}, not {sq.faction}"))
+    if len(ship.cards) > 2:
+        out.append(Problem(ship.name, "cards", f"at most 2 upgrade cards per ship, this one has {len(ship.cards)}"))
+    for name in ship.cards:
+        card = rules.upgrade_cards.get(name)
+        if card is None:
+            out.append(Problem(ship.name, "cards", f"unknown upgrade card {name!r}"))
+            continue
+        if not _nation_ok(card.nations, sq.faction):
+            out.append(Problem(ship.name, "cards", f"{name} is for {', '.join(card.nations)} squadrons only"))
+        if "not_ship_of_the_line" in card.restrictions and sol:
+            out.append(Problem(ship.name, "cards", f"{name} cannot go on a Ship of the Line"))
+        if "not_flagship" in card.restrictions and flagship:
+            out.append(Problem(ship.name, "cards", f"{name} cannot go on the Flagship"))
+        if "only_upgrade" in card.restrictions and (len(ship.cards) > 1 or ship.options):
+            out.append(Problem(ship.name, "cards", f"{name} must be the only upgrade on its ship"))
+    return out
+
+
+def _hand_problems(sq: SquadronList, rules: RulesData, admiral_value: int) -> list[Problem]:
+    out: list[Problem] = []
+    top = "(squadron)"
+    size = BASE_HAND + admiral_value
+    if len(sq.hand) != size:
+        out.append(Problem(top, "hand", f"the hand is 5 + admiral value = {size} cards, this one has {len(sq.hand)}"))
+    for title, n in Counter(sq.hand).items():
+        if n > 1:
+            out.append(Problem(top, "hand", f"{title!r} is in the hand {n} times: no duplicate titles"))
+    known = [rules.cards[c] for c in sq.hand if c in rules.cards]
+    for c in sq.hand:
+        if c not in rules.cards:
+            out.append(Problem(top, "hand", f"unknown initiative card {c!r}"))
+    for card in known:
+        if not _nation_ok(card.nation, sq.faction):
+            out.append(Problem(top, "hand", f"{card.name} is a {card.nation} card, not {sq.faction}"))
+    for value, n in Counter(c.value for c in known).items():
+        if n > 2:
+            out.append(Problem(top, "hand", f"{n} cards of initiative value {value}: at most 2 of one value"))
+    returning = sum(1 for c in known if not c.discard)
+    if returning < 3:
+        out.append(Problem(top, "hand", f"only {returning} cards return to the hand after play: at least 3 must"))
+    return out
