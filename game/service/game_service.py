@@ -9,6 +9,8 @@ interleaving. A request id makes a retried command apply once and answer as the 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -37,9 +39,9 @@ from game.errors import DiceNotAllowed, NotYourShip, RulesError, UnknownName
 from game.events import CardPicked, StateRestored, UndoRequested
 from game.model import Game
 from game.notation import format_command, parse
-from game.rules_data import RulesData, load_rules
+from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, rules_from_texts
 from game.scenario import builtin_scenarios, load_scenario_text
-from game.service.models import GameRecord, GuildSettings, Seat, utcnow
+from game.service.models import DataVersion, GameRecord, GuildSettings, Seat, utcnow
 from game.service.repository import Loaded, Repository, VersionConflict, decode_state
 from game.views import View, event_for, view_of
 
@@ -130,8 +132,59 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._fixed_dice: dict[int, deque[str]] = {}
         self._settings: dict[str, GuildSettings] = {}
+        self._rules: dict[str, RulesData] = {}
         # more concurrent transactions than the connection pool holds would only queue inside it
         self._db_slots = asyncio.Semaphore(max_db_concurrency)
+
+    # ------------------------------------------------------------------ game data per guild
+
+    async def export_data(self, guild_id: str, system: str = "oak_and_iron") -> dict[str, str]:
+        """The data files a new game of this guild would use: the built-in ones with the guild's
+        imports in their place."""
+        files = default_texts(system)
+        files.update(await self._overrides(guild_id))
+        return files
+
+    async def import_data(self, actor: Actor, file_name: str, text: str, system: str = "oak_and_iron") -> str:
+        """Replace one data file for this guild's new games (GM only). The whole set is validated
+        first; a malformed file is refused naming the file, the entry and the field. Running games
+        keep the data they started with."""
+        if not actor.gm:
+            raise NotSeated("Only a GM may import game data.", "Ask someone with the GM role or Manage Server.")
+        if file_name not in DATA_FILES:
+            raise UnknownName(f"{file_name!r} is not a data file.", f"Data files: {', '.join(DATA_FILES)}.")
+        overrides = await self._overrides(actor.guild_id)
+        overrides[file_name] = text
+        rules_from_texts(system, {**default_texts(system), **overrides})  # raises DataError naming the fault
+        settings = await self._guild_settings(actor.guild_id)
+        settings.data_overrides = json.dumps(overrides)
+        await self.save_guild_settings(settings)
+        return _version_id(system, overrides)
+
+    async def reset_data(self, actor: Actor) -> None:
+        if not actor.gm:
+            raise NotSeated("Only a GM may reset the game data.")
+        settings = await self._guild_settings(actor.guild_id)
+        settings.data_overrides = "{}"
+        await self.save_guild_settings(settings)
+
+    async def _overrides(self, guild_id: str) -> dict[str, str]:
+        settings = await self._guild_settings(guild_id)
+        data: dict[str, str] = json.loads(settings.data_overrides or "{}")
+        return data
+
+    async def rules_for(self, record: GameRecord) -> RulesData:
+        """The data a game started with (built-in, or a guild's imported version)."""
+        if record.data_version == "builtin":
+            return self.rules
+        found = self._rules.get(record.data_version)
+        if found is None:
+            stored = await self.repo.data_version(record.data_version)
+            if stored is None:
+                raise ServiceError(f"Game data version {record.data_version} is missing from the database.")
+            files = {**default_texts(stored.system), **json.loads(stored.files)}
+            found = self._rules[record.data_version] = rules_from_texts(stored.system, files)
+        return found
 
     # ------------------------------------------------------------------ games and seats
 
@@ -156,13 +209,20 @@ class GameService:
             if scenario not in known:
                 raise UnknownName(f"There is no built-in scenario {scenario!r}.", f"Scenarios: {', '.join(known)}.")
             scenario_text = known[scenario]
-        state = load_scenario_text(scenario_text, f"{scenario}.toml", self.rules)
+        overrides = await self._overrides(actor.guild_id)
+        version = "builtin"
+        rules = self.rules
+        if overrides:
+            version = _version_id("oak_and_iron", overrides)
+            await self.repo.save_data_version(DataVersion(id=version, system="oak_and_iron", files=json.dumps(overrides)))
+            rules = self._rules[version] = rules_from_texts("oak_and_iron", {**default_texts(), **overrides})
+        state = load_scenario_text(scenario_text, f"{scenario}.toml", rules)
         if seed is not None:
             state = replace(state, seed=seed)
         record = GameRecord(
             guild_id=actor.guild_id, channel_id=thread_id or channel_id, thread_id=thread_id,
             name=name or state.name, system=state.system, edition=state.edition, seed=state.seed,
-            status="open", initial_state="",
+            status="open", initial_state="", data_version=version,
         )
         seats = [Seat(game_id=0, player=p, display_name=f"Player {p}") for p in state.players]
         record = await self.repo.create_game(record, state, seats)
@@ -222,7 +282,7 @@ class GameService:
         loaded = await self._load(game_id, actor)
         mine = self._players_of(loaded, actor)
         out = []
-        for cmd in legal_commands(loaded.state, self.rules):
+        for cmd in legal_commands(loaded.state, await self.rules_for(loaded.record)):
             owner = getattr(cmd, "player", "")
             if mine and owner and owner not in mine:
                 continue
@@ -258,7 +318,7 @@ class GameService:
                     return Outcome(game_id, loaded.record.last_seq, loaded.record.last_seq, (),
                                    view_of(loaded.state, self._viewer(loaded, actor)))
                 cmd = self._authorise(loaded, actor, cmd)
-                events = self._decide(loaded, cmd)
+                events = await self._decide(loaded, cmd)
                 try:
                     return await self._commit(loaded, actor, events, request_id)
                 except VersionConflict:
@@ -387,7 +447,8 @@ class GameService:
             if not due:
                 return out
             player = sorted(due)[0]
-            cmd = Captain(player, loaded.state.seed + loaded.record.last_seq, self.rules).choose(loaded.state)
+            rules = await self.rules_for(loaded.record)
+            cmd = Captain(player, loaded.state.seed + loaded.record.last_seq, rules).choose(loaded.state)
             out.append(await self.submit(Actor(f"ai:{player}", loaded.record.guild_id), game_id, cmd))
         return out
 
@@ -506,18 +567,19 @@ class GameService:
             return state.choices[0].player
         return None
 
-    def _decide(self, loaded: Loaded, cmd: Command) -> list[Any]:
+    async def _decide(self, loaded: Loaded, cmd: Command) -> list[Any]:
         state = loaded.state
+        rules = await self.rules_for(loaded.record)
         fallback = SeededDice(state.seed, state.log_position)
         fixed = self._fixed_dice.get(loaded.record.id or 0)
         if fixed:
             dice = ScriptedDice(fixed, fallback=fallback)
-            events = decide(state, cmd, dice, self.rules)
+            events = decide(state, cmd, dice, rules)
             used = len(fixed) - len(dice.remaining)
             for _ in range(used):
                 fixed.popleft()
             return events
-        return decide(state, cmd, fallback, self.rules)
+        return decide(state, cmd, fallback, rules)
 
     def _fix_dice(self, loaded: Loaded, cmd: FixDice) -> None:
         if not loaded.state.test_dice:
@@ -560,3 +622,8 @@ class GameService:
         events = [event_for(e, viewer) for _, _, e in await self.repo.events(game_id, first, last)]
         return Outcome(game_id, first, last, tuple(events), view_of(loaded.state, viewer), replayed=True)
 
+
+
+def _version_id(system: str, overrides: dict[str, str]) -> str:
+    blob = json.dumps({"system": system, "files": overrides}, sort_keys=True).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]

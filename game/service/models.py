@@ -144,3 +144,14 @@ class PlannedOrder(SQLModel, table=True):
     status: str = Field(default="pending", max_length=20)  # pending | applied | refused | cancelled
     note: str = Field(default="", sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class DataVersion(SQLModel, table=True):
+    """The game data a guild's games start with; a game keeps its version for its whole life."""
+
+    __tablename__ = "data_versions"
+
+    id: str = Field(primary_key=True, max_length=64)  # content hash of the files
+    system: str = Field(max_length=50)
+    files: str = Field(sa_type=Text)  # JSON: file name -> TOML text (only the files that differ)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())

@@ -22,6 +22,7 @@ from game.events import EVENTS
 from game.model import Game, Phase
 from game.service.db import sessions
 from game.service.models import (
+    DataVersion,
     EventRecord,
     GameRecord,
     GuildSettings,
@@ -300,3 +301,12 @@ class Repository:
             await s.execute(
                 update(PlannedOrder).where(col(PlannedOrder.id) == order.id).values(status=status, note=note)
             )
+
+    async def data_version(self, version: str) -> DataVersion | None:
+        async with self.session() as s:
+            return await s.get(DataVersion, version)
+
+    async def save_data_version(self, version: DataVersion) -> None:
+        async with self.session() as s, s.begin():
+            if await s.get(DataVersion, version.id) is None:
+                s.add(version)

@@ -71,6 +71,7 @@ class FakeDiscord:
         self.no_files_in: set[str] = set()
         self.dm_channels: dict[str, str] = {}
         self.expired: set[str] = set()
+        self.uploads: dict[str, bytes] = {}
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -93,6 +94,8 @@ class FakeDiscord:
             await self.runner.cleanup()
 
     async def handle(self, request: web.Request) -> web.Response:
+        if request.path.startswith("/cdn/"):
+            return web.Response(body=self.uploads[request.path.split("/")[2]])
         payload: dict[str, Any] = {}
         files: list[tuple[str, bytes]] = []
         if request.content_type.startswith("multipart/"):
@@ -181,6 +184,14 @@ class FakeDiscord:
                                                           "locked": False}})
         return _json({"message": f"fake Discord has no route {method} {path}", "code": 0}, status=404)
 
+    def attach(self, filename: str, body: bytes) -> dict[str, Any]:
+        """An attachment a user uploads with a command; the bot downloads it from this server."""
+        att_id = snowflake()
+        self.uploads[att_id] = body
+        url = f"http://127.0.0.1:{self.port}/cdn/{att_id}/{filename}"
+        return {"id": att_id, "filename": filename, "size": len(body), "url": url, "proxy_url": url,
+                "content_type": "text/plain"}
+
     # -------------------------------------------------------------- what the bot said
 
     def channel_messages(self) -> list[Sent]:
@@ -233,12 +244,17 @@ def _options(values: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def command(user: tuple[int, str], name: str, sub: str | None = None, channel_id: int = CHANNEL_ID,
-            roles: tuple[int, ...] = (), permissions: int = 0, **values: Any) -> dict[str, Any]:
-    """An APPLICATION_COMMAND interaction for /name [sub] with these options."""
+            roles: tuple[int, ...] = (), permissions: int = 0, attachments: dict[str, dict[str, Any]] | None = None,
+            **values: Any) -> dict[str, Any]:
+    """An APPLICATION_COMMAND interaction for /name [sub] with these options (and uploaded files)."""
     opts = _options(values)
+    for option, att in (attachments or {}).items():
+        opts.append({"name": option, "type": 11, "value": att["id"]})
     if sub is not None:
         opts = [{"name": sub, "type": 1, "options": opts}]
-    data = {"id": snowflake(), "name": name, "type": 1, "options": opts, "guild_id": str(GUILD_ID)}
+    data: dict[str, Any] = {"id": snowflake(), "name": name, "type": 1, "options": opts, "guild_id": str(GUILD_ID)}
+    if attachments:
+        data["resolved"] = {"attachments": {a["id"]: a for a in attachments.values()}}
     return _base(user, channel_id, 2, data, roles=roles, permissions=permissions)
 
 

@@ -238,3 +238,35 @@ async def test_gm_ends_a_game_and_lookups_answer_privately(harness: Any) -> None
     assert any("Game over" in t for t in fake.public_texts())
     sent = await dispatch(bot, command(EVE, "board"), fake)
     assert last_followup(sent).files and last_followup(sent).ephemeral
+
+
+async def test_gm_exports_and_imports_game_data(harness: Any) -> None:
+    import io
+    import zipfile
+
+    bot, fake = harness
+    sent = await dispatch(bot, command(ANN, "data", "export"), fake)
+    answer = last_followup(sent)
+    assert answer.ephemeral and answer.files[0][0] == "quarterdeck-data.zip"
+    files = zipfile.ZipFile(io.BytesIO(answer.files[0][1])).read("ranges.toml").decode()
+    edited = fake.attach("ranges.toml", files.replace("max = 12.0", "max = 14.0").encode())
+    sent = await dispatch(bot, command(BOB, "data", "import", attachments={"file": edited}), fake)
+    assert "Only a GM" in last_followup(sent).content
+    broken = fake.attach("ranges.toml", files.replace("max = 4.0", "max = 0.5").encode())
+    sent = await dispatch(bot, command(ANN, "data", "import", permissions=1 << 5, attachments={"file": broken}), fake)
+    assert "ranges.toml" in last_followup(sent).content and "pistol" in last_followup(sent).content
+    sent = await dispatch(bot, command(ANN, "data", "import", permissions=1 << 5, attachments={"file": edited}), fake)
+    assert "imported" in last_followup(sent).content
+    assert "max = 14.0" in (await bot.service.export_data(str(GUILD_ID)))["ranges.toml"]
+
+
+async def test_create_a_game_from_an_uploaded_scenario_file(harness: Any) -> None:
+    from pathlib import Path
+
+    bot, fake = harness
+    text = (Path(__file__).resolve().parents[2] / "examples" / "winds_eye.toml").read_bytes()
+    upload = fake.attach("winds_eye.toml", text)
+    sent = await dispatch(bot, command(ANN, "game", "create", attachments={"file": upload}), fake)
+    assert "In the Wind's Eye" in last_followup(sent).content
+    state = await bot.service.state_for_audit(1)
+    assert state.ship("Kestrel").heading == 0 and state.test_dice

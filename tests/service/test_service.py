@@ -224,3 +224,27 @@ async def test_legal_commands_for_a_ship(service: GameService) -> None:
     assert "A: move Kestrel" in options
     assert all("Kestrel" in o for o in options)
     assert await service.legal(BOB, gid, "Otter") == []  # not B's turn
+
+
+async def test_guild_data_import_never_changes_a_running_game(service: GameService) -> None:
+    from game.rules_data import DataError
+
+    gm = Actor("999", "g1", gm=True)
+    before = await new_game(service)
+    files = await service.export_data("g1")
+    assert "ranges.toml" in files and "max = 12.0" in files["ranges.toml"]
+    with pytest.raises(NotSeated):
+        await service.import_data(ANN, "ranges.toml", files["ranges.toml"])
+    with pytest.raises(DataError) as err:
+        await service.import_data(gm, "ships.toml", files["ships.toml"].replace('base = "small"', 'base = "tiny"', 1))
+    assert (err.value.file, err.value.entry, err.value.field) == ("ships.toml", "Sloop", "base")
+    await service.import_data(gm, "ranges.toml", files["ranges.toml"].replace("max = 12.0", "max = 14.0"))
+    assert "max = 14.0" in (await service.export_data("g1"))["ranges.toml"]
+    await service.concede(ANN, before)
+    after = (await service.create_game(ANN, "chan-2")).id
+    old_record = (await service.repo.load(before)).record  # type: ignore[union-attr]
+    new_record = (await service.repo.load(after)).record  # type: ignore[union-attr]
+    assert old_record.data_version == "builtin" and new_record.data_version != "builtin"
+    assert (await service.rules_for(old_record)).range_of("cannon") == 12.0
+    fresh = GameService(service.repo.engine)  # after a restart the version comes from the database
+    assert (await fresh.rules_for(new_record)).range_of("cannon") == 14.0
