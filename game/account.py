@@ -23,6 +23,10 @@ def account(e: Any) -> str:
             return "Revealed: " + ", ".join(f"{p}: {c or 'no card'}" for p, c in cards)
         case ev.EventCardDrawn(card=card):
             return f"Tie: event card drawn: {card}." if card else "Tie: no event deck, the draw is ignored."
+        case ev.EventDiscarded(card=card):
+            return f"The event {card} is over."
+        case ev.WeatherEdgeChanged(edge=edge):
+            return f"The wind shifts: it now blows from the {edge}."
         case ev.InitiativeWon(player=p, reason=reason):
             why = {"card": "higher card", "admiral": "higher admiral value", "challenge": "Challenge Test"}[reason]
             return f"Player {p} has the initiative ({why})."

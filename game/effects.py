@@ -46,9 +46,10 @@ def card_effects(state: Game, player: str, rules: RulesData) -> Iterator[tuple[s
                     yield from ((q.borrowed, b) for b in borrowed.effects)
                 continue
             yield q.face_up, e
-    if state.event_face_up and state.event_face_up in rules.cards:
-        for e in rules.cards[state.event_face_up].effects:
-            yield state.event_face_up, e
+    event = rules.events.get(state.event_face_up or "")
+    if event is not None and event.duration == "turn":
+        for e in event.effects:
+            yield event.name, e
 
 
 def formation(state: Game, player: str, rules: RulesData) -> tuple[str, ...]:
@@ -70,7 +71,7 @@ def _land(state: Game) -> list[Any]:
 
 def in_scope(state: Game, ship: Ship, effect: Effect, rules: RulesData) -> bool:
     scope = effect.get("scope", "own_ships")
-    if scope == "own_ships":
+    if scope in ("own_ships", "all_ships"):
         return True
     in_line = ship.id in formation(state, ship.controller, rules)
     if scope == "formation":
@@ -100,6 +101,8 @@ def speed_bonus(state: Game, ship: Ship, pos: PointOfSail, rules: RulesData) -> 
         if e.get("condition") == "sailing_large" and (
             pos is not PointOfSail.LARGE or ship.entangled or ship.aground
         ):
+            continue
+        if e.get("condition") == "small" and "Small" not in ship.traits:
             continue
         total += int(e.get("add", 0))
     return total
@@ -173,3 +176,11 @@ def free_attacks(state: Game, player: str, trigger: str, rules: RulesData) -> li
         for c, e in card_effects(state, player, rules)
         if e.get("kind") == "free_attack" and e.get("trigger") == trigger
     ]
+
+
+def event_on_draw(state: Game, rules: RulesData) -> list[Effect]:
+    """The instant effects of the event card just drawn."""
+    event = rules.events.get(state.event_face_up or "")
+    if event is None or event.duration != "instant":
+        return []
+    return [e for e in event.effects if e.get("kind") == "on_reveal"]

@@ -51,6 +51,18 @@ class EventCardDrawn:
 
 @EVENTS.register
 @dataclass(frozen=True)
+class EventDiscarded:
+    card: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class WeatherEdgeChanged:
+    edge: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
 class InitiativeWon:
     player: str
     reason: str  # card | admiral | challenge
@@ -387,4 +399,6 @@ Event = (
     | HandTrimmed
     | UndoRequested
     | StateRestored
+    | EventDiscarded
+    | WeatherEdgeChanged
 )

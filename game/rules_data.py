@@ -27,7 +27,9 @@ DATA_FILES = (
     "captains.toml",
     "upgrade_cards.toml",
     "factions.toml",
+    "scenario_cards.toml",
 )
+DECKS = ("objective", "setting", "deployment", "advantage", "event")
 STATS = ("fortitude", "broadside", "crew", "windward", "large")
 
 
@@ -143,6 +145,18 @@ class Faction:
 
 
 @dataclass(frozen=True)
+class ScenarioCard:
+    """An objective, setting, deployment, advantage & condition, or event card."""
+
+    name: str
+    deck: str
+    text: str
+    effects: tuple[Mapping[str, Any], ...]
+    duration: str = ""  # events: instant | turn
+    details: Mapping[str, Any] = field(default_factory=dict)  # terrain pool, deployment zone …
+
+
+@dataclass(frozen=True)
 class RulesData:
     system: str
     die: Die
@@ -156,6 +170,7 @@ class RulesData:
     captains: Mapping[str, Captain] = field(default_factory=dict)
     upgrade_cards: Mapping[str, UpgradeCard] = field(default_factory=dict)
     factions: Mapping[str, Faction] = field(default_factory=dict)
+    scenario_cards: Mapping[str, Mapping[str, ScenarioCard]] = field(default_factory=dict)
     provisional_files: tuple[str, ...] = field(default=())
 
     def band(self, name: str) -> RangeBand:
@@ -188,6 +203,10 @@ class RulesData:
 
     def card(self, name: str) -> CardDef:
         return self.cards[name]
+
+    @property
+    def events(self) -> Mapping[str, ScenarioCard]:
+        return self.scenario_cards.get("event", {})
 
 
 # ---------------------------------------------------------------- validation helpers
@@ -423,6 +442,25 @@ def _parse_factions(doc: Mapping[str, Any], file: str) -> dict[str, Faction]:
     return out
 
 
+def _parse_scenario_cards(doc: Mapping[str, Any], file: str) -> dict[str, dict[str, ScenarioCard]]:
+    decks: dict[str, dict[str, ScenarioCard]] = {}
+    for deck in DECKS:
+        cards = {}
+        for i, e in enumerate(_entries(doc, deck, file)):
+            name = _entry_name(e, i)
+            effects = e.get("effects", [])
+            if not isinstance(effects, list) or not all(isinstance(x, dict) and "kind" in x for x in effects):
+                raise DataError(file, name, "effects", "must be a list of tables, each with a 'kind'")
+            duration = str(e.get("duration", ""))
+            if deck == "event" and duration not in ("instant", "turn"):
+                raise DataError(file, name, "duration", "an event lasts for the 'turn' or is 'instant'")
+            details = {k: v for k, v in e.items() if k not in ("name", "text", "effects", "duration")}
+            cards[name] = ScenarioCard(_get(e, "name", str, file, name), deck, _get(e, "text", str, file, name),
+                                       tuple(dict(x) for x in effects), duration, details)
+        decks[deck] = cards
+    return decks
+
+
 def _parse_toml(text: str, file: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
@@ -450,6 +488,7 @@ def rules_from_texts(system: str, texts: Mapping[str, str]) -> RulesData:
         captains=_parse_captains(docs["captains.toml"], "captains.toml"),
         upgrade_cards=_parse_upgrade_cards(docs["upgrade_cards.toml"], "upgrade_cards.toml"),
         factions=_parse_factions(docs["factions.toml"], "factions.toml"),
+        scenario_cards=_parse_scenario_cards(docs["scenario_cards.toml"], "scenario_cards.toml"),
         provisional_files=tuple(f for f in DATA_FILES if docs[f].get("provisional")),
     )
 

@@ -115,6 +115,10 @@ def scenario_from_doc(doc: Mapping[str, Any], file: str, rules: RulesData | None
     if defender not in players:
         raise ScenarioError(file, "(scenario)", "defender", f"must be one of {players}")
     events = _opt(doc, "events", list, [], file, "(scenario)")
+    unknown = [e for e in events if e not in rules.events]
+    if unknown:
+        raise ScenarioError(file, "(scenario)", "events", f"unknown event card {unknown[0]!r}; events: "
+                                                          f"{', '.join(rules.events)}")
     return Game(
         system=system,
         edition=_opt(doc, "edition", str, DEFAULT_EDITION, file, "(scenario)"),

@@ -257,6 +257,8 @@ def _lost_admiral(ctx: Decision, choice: Choice, cmd: Decide) -> None:
 
 def _finish_turn(ctx: Decision) -> None:
     return_cards(ctx)
+    if ctx.state.event_face_up is not None:
+        ctx.emit(ev.EventDiscarded(ctx.state.event_face_up))  # a 'turn' event runs its course
     for s in ctx.state.ships:
         if s.wake:
             ctx.emit(ev.WakeMarker(s.id, False))

@@ -77,6 +77,7 @@ def _initiative_winner(ctx: Decision) -> tuple[str, str]:
     if len(leaders) == 1:
         return leaders[0], "card"
     ctx.emit(ev.EventCardDrawn(state.event_deck[0] if state.event_deck else None))
+    resolve_instant_event(ctx)
     admirals = {p: ctx.state.squadron(p).admiral_value for p in leaders}
     top = max(admirals.values())
     leaders = [p for p in leaders if admirals[p] == top]
@@ -106,3 +107,33 @@ def challenge_test(ctx: Decision, players: list[str]) -> str:
             return leaders[0]
         players = leaders
     return state.defender or players[0]
+
+
+CLOCKWISE = ("N", "E", "S", "W")
+
+
+def resolve_instant_event(ctx: Decision) -> None:
+    """An 'instant' event acts at once and is discarded; a 'turn' event stays face up."""
+    from game import effects
+    from game.phases.common import take_fatigue
+
+    card = ctx.state.event_face_up
+    if card is None or card not in ctx.rules.events:
+        return
+    for e in effects.event_on_draw(ctx.state, ctx.rules):
+        action, amount = e.get("action"), int(e.get("amount", 1))
+        if action == "remove_fatigue":
+            for s in ctx.state.ships:
+                if s.can_act and s.fatigue:
+                    take_fatigue(ctx, s.id, -amount)
+        elif action == "take_fatigue":
+            for q in ctx.state.squadrons:
+                flag = ctx.state.flagship_of(q.player)
+                if flag is not None and flag.can_act:
+                    take_fatigue(ctx, flag.id, amount)
+        elif action == "shift_wind":
+            edge = ctx.state.table.weather_edge
+            steps = int(e.get("steps", 1))
+            ctx.emit(ev.WeatherEdgeChanged(CLOCKWISE[(CLOCKWISE.index(edge) + steps) % 4]))
+    if ctx.rules.events[card].duration == "instant":
+        ctx.emit(ev.EventDiscarded(card))
