@@ -28,6 +28,8 @@ class Decision:
         self.preresolved: tuple[str, ...] | None = None
         # the order still to carry out, as notation lines, starting with the step now running
         self.remaining: tuple[str, ...] = ()
+        # dice a card adds to an attack made as a Crew Action (Elan)
+        self.extra_dice = 0
 
     def emit(self, event: Any) -> None:
         self.events.append(event)

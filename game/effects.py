@@ -59,8 +59,17 @@ def formation(state: Game, player: str, rules: RulesData) -> tuple[str, ...]:
     if flag not in ships:
         return ()
     others = [_hull(s).polygon for s in state.ships if s.on_table and s.id not in ships]
-    land = [geo_poly for geo_poly in _land(state)]
-    return geo.formation_chain(flag, ships, others + land, rules.range_of("musket"))
+    chain = geo.formation_chain(flag, ships, others + _land(state), rules.range_of("musket"))
+    for _, e in card_effects(state, player, rules):
+        if e.get("kind") == "formation_rule":
+            # a card may count ships close to a friend as in Formation too
+            reach = rules.range_of(str(e.get("within", "pistol")))
+            close = [
+                k for k, h in ships.items()
+                if any(k != o and geo.distance(h.polygon, ships[o].polygon) <= reach + 1e-9 for o in ships)
+            ]
+            chain = tuple(dict.fromkeys([*chain, *close]))
+    return chain
 
 
 def _land(state: Game) -> list[Any]:
@@ -69,11 +78,29 @@ def _land(state: Game) -> list[Any]:
     return [Polygon(t.points) for t in state.table.terrain if t.kind.is_obstacle]
 
 
+def requirement_met(state: Game, player: str, effect: Effect, rules: RulesData) -> bool:
+    """`requires = "admiral:KEYWORD"` or `"ship:RULE"`: a card only some squadrons may use."""
+    need = str(effect.get("requires", ""))
+    if not need:
+        return True
+    what, _, name = need.partition(":")
+    if what == "admiral":
+        admiral = rules.admirals.get(state.squadron(player).admiral)
+        return admiral is not None and name in admiral.keywords
+    return any(name in s.upgrades or name in s.traits for s in state.ships_of(player))
+
+
 def in_scope(state: Game, ship: Ship, effect: Effect, rules: RulesData) -> bool:
     scope = effect.get("scope", "own_ships")
     if scope in ("own_ships", "all_ships"):
         return True
+    if scope == "near_flagship":
+        flag = state.flagship_of(ship.controller)
+        reach = rules.range_of(str(effect.get("range", "musket")))
+        return flag is not None and geo.distance(_hull(flag).polygon, _hull(ship).polygon) <= reach + 1e-9
     in_line = ship.id in formation(state, ship.controller, rules)
+    if scope == "not_formation":
+        return not in_line
     if scope == "formation":
         return in_line
     if scope == "formation_or_near_friend":
@@ -112,8 +139,32 @@ def ignores_terrain(state: Game, ship: Ship, terrain_kind: str, rules: RulesData
     return any(e.get("terrain") == terrain_kind for _, e in effects_for(state, ship, "ignore_terrain", rules))
 
 
-def dice_bonus(state: Game, ship: Ship, roll: str, rules: RulesData) -> int:
-    return sum(int(e.get("add", 0)) for _, e in effects_for(state, ship, "dice", rules) if e.get("roll") == roll)
+def dice_bonus(state: Game, ship: Ship, roll: str, rules: RulesData, aim: str = "hull",
+               distance: float | None = None) -> int:
+    """Dice a card adds to an attack: by the attack's kind, any attack, or one at the rigging;
+    `within` limits it to targets inside a range band."""
+    total = 0
+    for _, e in effects_for(state, ship, "dice", rules):
+        kind = e.get("roll")
+        if kind not in (roll, "any_attack") and not (kind == "rigging" and aim == "rigging"):
+            continue
+        if "within" in e and (distance is None or distance > rules.range_of(str(e["within"])) + 1e-9):
+            continue
+        total += int(e.get("add", 0))
+    return total
+
+
+def fatigue_counted(state: Game, ship: Ship, rules: RulesData) -> int:
+    """Fatigue that takes dice away: none while a card lets unshaken ships ignore it."""
+    if not ship.shaken and any(True for _ in effects_for(state, ship, "ignore_fatigue", rules)):
+        return 0
+    return ship.fatigue
+
+
+def first(state: Game, ship: Ship, kind: str, rules: RulesData) -> Effect | None:
+    for _, e in effects_for(state, ship, kind, rules):
+        return e
+    return None
 
 
 def fatigue_taken_modifier(state: Game, target: Ship, rules: RulesData) -> int:
@@ -167,7 +218,10 @@ def free_move(state: Game, ship: Ship, rules: RulesData) -> Effect | None:
 
 
 def on_reveal(state: Game, player: str, rules: RulesData) -> list[tuple[str, Effect]]:
-    return [(c, e) for c, e in card_effects(state, player, rules) if e.get("kind") == "on_reveal"]
+    return [
+        (c, e) for c, e in card_effects(state, player, rules)
+        if e.get("kind") == "on_reveal" and requirement_met(state, player, e, rules)
+    ]
 
 
 def free_attacks(state: Game, player: str, trigger: str, rules: RulesData) -> list[tuple[str, Effect]]:

@@ -178,23 +178,28 @@ def check_shot(ctx: Decision, ship: Ship, kind: str, shot: Shot, harmless: bool 
             raise IllegalAction("Partial Fire does not name a side.", "Write `partial SHIP TARGET`.")
         if not geo.line_of_sight(fh, th, blockers):
             raise IllegalAction(f"Land blocks the line of sight from {ship.id} to {target.id}.")
+    actual = rules.band_for(dist)
+    for _, e in effects.effects_for(state, target, "restriction", rules):
+        if actual is not None and e.get("attacks_against_at") == actual.name:
+            raise IllegalAction(f"{target.id} cannot be attacked at {actual.label} this turn.", "Close the range.")
     band, hit_kind, success = _hit_band(ctx, ship, target, dist)
     if shot.aim != "hull":
         hit_kind, success = _aim_success(ctx, shot.aim)
-    dice = _fire_dice(ctx, ship, kind, shot.aim)
+    dice = _fire_dice(ctx, ship, kind, shot.aim, dist)
     rake = geo.rake(fh, shot.side, th) if kind == "broadside" and shot.aim != "rigging" else None
     return ShotPlan(shot.side, target.id, shot.aim, band, dice, success, hit_kind, rake)
 
 
-def _fire_dice(ctx: Decision, ship: Ship, kind: str, aim: str) -> int:
+def _fire_dice(ctx: Decision, ship: Ship, kind: str, aim: str, distance: float) -> int:
     """Broadside (never below Crew) or Crew dice less Fatigue, then bonuses, then halving."""
+    fatigue = effects.fatigue_counted(ctx.state, ship, ctx.rules)
     if kind == "broadside":
-        n = max(ship.broadside - ship.fatigue, ship.crew, 1)
+        n = max(ship.broadside - fatigue, ship.crew, 1)
     else:
-        n = max(ship.crew - ship.fatigue, 1)
+        n = max(ship.crew - fatigue, 1)
     if ship.id in effects.formation(ctx.state, ship.controller, ctx.rules):
         n += 1
-    n += effects.dice_bonus(ctx.state, ship, kind, ctx.rules)
+    n += effects.dice_bonus(ctx.state, ship, kind, ctx.rules, aim, distance) + ctx.extra_dice
     return _halve(max(1, n), aim)
 
 
@@ -205,8 +210,20 @@ def _check_close(ctx: Decision, ship: Ship, shot: Shot) -> ShotPlan:
         raise IllegalAction(f"{target.id} is a friendly ship.")
     if shot.aim != "hull":
         raise IllegalAction("Close Combat is fought crew against crew.", "Leave out the aim.")
-    n = max(3 + ship.crew - ship.fatigue, 1) + effects.dice_bonus(state, ship, "close", rules)
+    fatigue = effects.fatigue_counted(state, ship, rules)
+    n = max(3 + ship.crew - fatigue, 1) + effects.dice_bonus(state, ship, "close", rules) + ctx.extra_dice
     side_faces = rules.die.success["close_combat_side"]
+    repel = effects.first(state, target, "hit_faces", rules)
+    if repel is not None and repel.get("roll") == "close_combat_against":
+        only = frozenset(repel.get("only", []))
+        plan = _check_close_plan(ctx, ship, target, shot, n, side_faces)
+        return replace(plan, success=plan.success & only)
+    return _check_close_plan(ctx, ship, target, shot, n, side_faces)
+
+
+def _check_close_plan(ctx: Decision, ship: Ship, target: Ship, shot: Shot, n: int,
+                      side_faces: frozenset[str]) -> ShotPlan:
+    rules = ctx.rules
     if shot.side == "landing":
         mine = [p for p in ship.landing_parties if not p.on_ship]
         theirs = [p for p in target.landing_parties if not p.on_ship]
@@ -279,6 +296,7 @@ def _resolve_shot(ctx: Decision, cmd: Attack, plan: ShotPlan, harmless: bool) ->
         ctx, cmd.ship, plan.dice, cmd.kind, plan.kind, success, lambda fs: any(f not in success for f in fs)
     )
     ship, target = ctx.state.ship(cmd.ship), ctx.state.ship(plan.target)
+    faces = _exploding(ctx, ship, plan, faces)
     hits = sum(1 for f in faces if f in success)
     fatigue_before, damage_before = target.fatigue, target.damage
     budget = _FatigueBudget(-effects.fatigue_taken_modifier(ctx.state, target, rules))
@@ -294,8 +312,13 @@ def _resolve_shot(ctx: Decision, cmd: Attack, plan: ShotPlan, harmless: bool) ->
     else:
         if hits:
             budget.take(ctx, plan.target, 2 if plan.rake else 1)
+            if _aggressive(ctx, ship, target):
+                budget.take(ctx, plan.target, 1)
         if not harmless:
             damage = hits // _fortitude(target, plan)
+            resilient = effects.first(ctx.state, target, "damage_taken", ctx.rules)
+            if damage and resilient is not None:
+                damage = max(int(resilient.get("minimum", 1)), damage + int(resilient.get("add", 0)))
             if damage:
                 c.take_damage(ctx, plan.target, damage)
             crit_faces = ["skull"] + (["cannon"] if plan.rake else [])
@@ -312,6 +335,31 @@ def _resolve_shot(ctx: Decision, cmd: Attack, plan: ShotPlan, harmless: bool) ->
     if cmd.kind == "broadside" and ctx.state.ship(cmd.ship).on_table:
         ctx.emit(ev.ReloadMarker(cmd.ship, ShipSide(plan.side), True))
     del ship
+
+
+def _exploding(ctx: Decision, ship: Ship, plan: ShotPlan, faces: tuple[str, ...]) -> tuple[str, ...]:
+    """A card may let a face roll another die in a range band, again while it keeps coming up."""
+    effect = effects.first(ctx.state, ship, "exploding_dice", ctx.rules)
+    if effect is None or effect.get("band") != plan.band or plan.aim != "hull":
+        return faces
+    face = str(effect.get("face", "cannon"))
+    extra = sum(1 for f in faces if f == face)
+    out = list(faces)
+    for _ in range(50):  # dice do not explode forever, but a bound keeps a test die from looping
+        if not extra:
+            break
+        more = ctx.roll(extra, "exploding", plan.kind, ship.controller, ship.id, plan.success)
+        out += more
+        extra = sum(1 for f in more if f == face)
+    return tuple(out)
+
+
+def _aggressive(ctx: Decision, ship: Ship, target: Ship) -> bool:
+    effect = effects.first(ctx.state, ship, "fatigue_given", ctx.rules)
+    if effect is None:
+        return False
+    reach = ctx.rules.range_of(str(effect.get("within", "musket")))
+    return geo.distance(c.hull(ship).polygon, c.hull(target).polygon) <= reach + 1e-9
 
 
 class _FatigueBudget:

@@ -182,8 +182,8 @@ def drop_shore_parties(ctx: Decision, ship_id: str) -> None:
 # ---------------------------------------------------------------- Skill Tests
 
 
-def skill_dice(ship: Ship) -> int:
-    return max(1, 5 - ship.fatigue)
+def skill_dice(ship: Ship, fatigue: int | None = None) -> int:
+    return max(1, 5 - (ship.fatigue if fatigue is None else fatigue))
 
 
 def can_reroll(state: Game, p: PendingRoll) -> bool:
@@ -221,8 +221,11 @@ def rerollable_roll(
 
 def skill_test(ctx: Decision, ship_id: str, purpose: str, bonus: int = 0) -> bool:
     """Roll a Skill Test (5 dice less Fatigue, at least 1, then bonuses); any sail or sword passes."""
+    from game import effects
+
     success = ctx.rules.die.success["skill_test"]
-    n = skill_dice(ctx.state.ship(ship_id)) + bonus
+    ship = ctx.state.ship(ship_id)
+    n = skill_dice(ship, effects.fatigue_counted(ctx.state, ship, ctx.rules)) + bonus
     faces = rerollable_roll(
         ctx, ship_id, n, purpose, "skill_test", success, lambda fs: not any(f in success for f in fs)
     )

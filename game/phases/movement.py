@@ -477,7 +477,9 @@ def _board(ctx: Decision, ship: Ship, cmd: Crew) -> None:
             f"{ship.id} cannot lay its edge flush against {target.id}: there is no room.",
             "Boarding is not possible here; choose another Crew Action.",
         )
-    if c.skill_test(ctx, ship.id, "boarding"):
+    auto = effects.first(ctx.state, ship, "auto_pass", ctx.rules)
+    sure = auto is not None and auto.get("test") == "boarding" and target.sail.value in auto.get("target_sail", [])
+    if sure or c.skill_test(ctx, ship.id, "boarding"):
         pose, _, _ = placed
         start = _pose_tuple(c.hull(ship).pose)
         ctx.emit(ev.ShipMoved(ship.id, (start, _pose_tuple(pose)), "boarding"))
@@ -536,9 +538,16 @@ def _crew_attack(ctx: Decision, ship: Ship, cmd: Crew) -> None:
         )
     if cmd.attack is None or cmd.attack.ship != ship.id:
         raise IllegalAction("The Crew Action attack names the attack, e.g. `crew fire port Otter`.")
+    effect = effects.crew_action_allowed(ctx.state, ship, "attack", ctx.rules)
+    assert effect is not None
+    kinds = effect.get("attacks")
+    if kinds and cmd.attack.kind not in kinds:
+        raise IllegalAction(f"This card allows only {' or '.join(kinds)} as a Crew Action.")
     from game.phases.attack import resolve_attack
 
-    resolve_attack(ctx, cmd.attack, lambda a: replace(cmd, attack=a))
+    ctx.extra_dice = int(effect.get("add", 0))
+    resolve_attack(ctx, cmd.attack, lambda a: replace(cmd, attack=a), harmless=bool(effect.get("harmless")))
+    ctx.extra_dice = 0
 
 
 def _boat(ctx: Decision, ship: Ship, cmd: Crew) -> None:

@@ -20,9 +20,9 @@ def resolve(ctx: Decision) -> tuple[Choice, ...]:
     for player in order:
         for card, e in effects.on_reveal(ctx.state, player, ctx.rules):
             action = e.get("action")
-            ships = [
-                ctx.state.ship(sid) for sid in effects.formation(ctx.state, player, ctx.rules)
-            ] if e.get("scope") == "formation" else [s for s in ctx.state.ships_of(player) if s.can_act]
+            if e.get("condition") == "strike_points_last_turn" and not dict(ctx.state.strike_points).get(player):
+                continue
+            ships = [s for s in ctx.state.ships_of(player) if s.can_act and effects.in_scope(ctx.state, s, e, ctx.rules)]
             if action == "remove_fatigue":
                 for s in ships:
                     if s.fatigue:
