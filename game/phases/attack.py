@@ -193,10 +193,8 @@ def check_shot(ctx: Decision, ship: Ship, kind: str, shot: Shot, harmless: bool 
 def _fire_dice(ctx: Decision, ship: Ship, kind: str, aim: str, distance: float) -> int:
     """Broadside (never below Crew) or Crew dice less Fatigue, then bonuses, then halving."""
     fatigue = effects.fatigue_counted(ctx.state, ship, ctx.rules)
-    if kind == "broadside":
-        n = max(ship.broadside - fatigue, ship.crew, 1)
-    else:
-        n = max(ship.crew - fatigue, 1)
+    base = max(ship.broadside - fatigue, ship.crew) if kind == "broadside" else ship.crew - fatigue
+    n = max(base, 1)
     if ship.id in effects.formation(ctx.state, ship.controller, ctx.rules):
         n += 1
     n += effects.dice_bonus(ctx.state, ship, kind, ctx.rules, aim, distance) + ctx.extra_dice
