@@ -306,3 +306,33 @@ def test_attack_phase_alternates_and_ends_the_turn() -> None:
     t.submit_line("pass Frigate")
     assert t.state.phase is Phase.INITIATIVE and t.state.turn == 2
     assert Status.OUT_OF_ACTION not in t.state.ship("Frigate").statuses
+
+
+def test_close_combat_between_landing_parties() -> None:
+    island = [("island", [(14, 10), (18, 10), (18, 26), (14, 26)])]
+    ships = [S("Galleon", "Light Galleon", 12, 18, 0, "A", {"sail": "anchored"}),
+             S("Frigate", "Sixth Rate", 20, 18, 0, "B", {"sail": "anchored"})]
+    t = session(ships, terrain=island)
+    for line in ("pick A Adjust Position", "pick B Take Courage", "pick A Down!", "pick B Reload!",
+                 "move Galleon crew landing 15 18", "move Frigate crew landing 17 18"):
+        t.submit_line(line)
+    assert t.state.phase is Phase.ATTACK
+    with pytest.raises(IllegalAction):
+        t.submit_line("melee Galleon Frigate")  # the ships are not Entangled
+    t.submit_line("dice skull pistol sword musket cannon sail")  # 3 + Crew 3 dice
+    t.submit_line("melee Galleon Frigate landing")
+    t.submit_line("keep")
+    assert t.state.ship("Frigate").fatigue == 3  # the defending party's ship takes skull, pistol, sword
+
+
+def test_helm_struck_on_a_captained_ship_can_lose_the_captain() -> None:
+    ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A"), S("Tender", "Sloop", 4, 30, 0, "A"),
+             S("Frigate", "Sixth Rate", 19, 18, 0, "B", {"captain": "Bold Captain"}),
+             S("Cutter", "Corvette", 30, 30, 0, "B")]
+    t = to_attack(ships, flagships={"B": "Cutter"})
+    t.submit_line("dice skull skull sail sail sail sword sword skull")
+    t.submit_line("fire Galleon starboard Frigate helm starboard")
+    t.submit_line("keep")
+    f = t.state.ship("Frigate")
+    assert f.captain == "" and f.heading == pytest.approx(45)
+    assert any(isinstance(e, ev.OfficerLost) and e.officer == "captain" for e in t.events)
