@@ -78,3 +78,13 @@ def to_movement(t: TableSession, a_card: str = "Down!", b_card: str = "Take Cour
     """Play the picks so turn 1's Movement Phase begins (B wins the initiative by default)."""
     for line in (f"pick A {a_card}", f"pick B {b_card}", f"pick A {a_next}", f"pick B {b_next}"):
         t.submit_line(line)
+
+
+def default_orders(t: TableSession, phases: tuple[str, ...] = ("movement",)) -> None:
+    """Give every ship its plain order (move ahead or hold; pass) until play leaves these phases or
+    waits for a decision."""
+    while t.state.phase.value in phases and not t.state.choices and t.state.offer is None:
+        verb = "move" if t.state.phase.value == "movement" else "pass"
+        ship = next(s for s in t.state.ships_of(t.state.active_player or "")
+                    if s.id not in t.state.activated and s.can_act)
+        t.submit_line(f'{verb} "{ship.id}"')

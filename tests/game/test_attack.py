@@ -12,7 +12,7 @@ from game import events as ev
 from game.errors import IllegalAction
 from game.model import Phase, Sail, ShipSide, Status
 from game.table_session import TableSession
-from tests.helpers import S, session
+from tests.helpers import S, default_orders, session
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,10 +22,7 @@ def to_attack(ships: list[S], **kw: object) -> TableSession:
     t = session(ships, **kw)
     for line in ("pick A Adjust Position", "pick B Take Courage", "pick A Down!", "pick B Reload!"):
         t.submit_line(line)
-    while t.state.phase is Phase.MOVEMENT:
-        ship = next(s for s in t.state.ships_of(t.state.active_player or "")
-                    if s.id not in t.state.activated and s.can_act)
-        t.submit_line(f'move "{ship.id}"')
+    default_orders(t)
     assert t.state.phase is Phase.ATTACK and t.state.active_player == "A"
     return t
 

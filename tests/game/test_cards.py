@@ -8,7 +8,7 @@ from game import events as ev
 from game.errors import IllegalAction
 from game.model import Phase, ShipSide
 from game.table_session import TableSession
-from tests.helpers import S, session
+from tests.helpers import S, default_orders, session
 
 HAND_A = ["Down!", "Careful Aim", "Rolling Broadsides", "Effective Fire", "Adjust Position", "Favorable Wind"]
 HAND_B = ["Fire as She Bears", "Take Courage", "Fleet Maneuver", "Reload!", "Favorable Wind", "Down!"]
@@ -22,20 +22,13 @@ def start(ships: list[S], a: str, b: str, a_next: str = "Careful Aim", b_next: s
     return t
 
 
-def hold_all(t: TableSession) -> None:
-    while t.state.phase is Phase.MOVEMENT:
-        ship = next(s for s in t.state.ships_of(t.state.active_player or "")
-                    if s.id not in t.state.activated and s.can_act)
-        t.submit_line(f'move "{ship.id}"')
-
-
 GALLEON = S("Galleon", "Light Galleon", 10, 18, 0, "A")
 FRIGATE = S("Frigate", "Sixth Rate", 17.5, 18, 0, "B")
 
 
 def test_effective_fire_adds_a_broadside_die() -> None:
     t = start([GALLEON, FRIGATE], "Effective Fire", "Reload!")
-    hold_all(t)
+    default_orders(t)
     t.submit_line("dice musket musket musket musket musket musket")
     t.submit_line("fire Galleon starboard Frigate")
     assert len([e for e in t.events if isinstance(e, ev.DiceRolled) and e.purpose == "broadside"][-1].faces) == 6
@@ -43,7 +36,7 @@ def test_effective_fire_adds_a_broadside_die() -> None:
 
 def test_down_takes_one_fatigue_off_each_attack() -> None:
     t = start([GALLEON, FRIGATE], "Effective Fire", "Down!")
-    hold_all(t)
+    default_orders(t)
     t.submit_line("dice musket musket musket musket musket musket")
     t.submit_line("fire Galleon starboard Frigate")
     f = t.state.ship("Frigate")
@@ -52,7 +45,7 @@ def test_down_takes_one_fatigue_off_each_attack() -> None:
 
 def test_careful_aim_rerolls_blank_critical_dice() -> None:
     t = start([GALLEON, FRIGATE], "Careful Aim", "Down!", a_next="Effective Fire")
-    hold_all(t)
+    default_orders(t)
     t.submit_line("dice skull sail sail sail sail pistol skull")  # critical die: pistol, re-rolled: skull
     t.submit_line("fire Galleon starboard Frigate")
     t.submit_line("keep")
@@ -62,7 +55,7 @@ def test_careful_aim_rerolls_blank_critical_dice() -> None:
 
 def test_without_careful_aim_the_blank_critical_stands() -> None:
     t = start([GALLEON, FRIGATE], "Effective Fire", "Down!")
-    hold_all(t)
+    default_orders(t)
     t.submit_line("dice skull sail sail sail sail sail pistol")
     t.submit_line("fire Galleon starboard Frigate")
     t.submit_line("keep")
@@ -145,7 +138,7 @@ def test_fire_as_she_bears_free_broadside_when_an_enemy_sails_into_the_arc() -> 
     t.submit_line("free fire Frigate starboard Kestrel")
     assert t.state.ship("Kestrel").damage == 5  # Broadside 4 + 1 in Formation, Fortitude 1
     assert t.state.offer is None and t.state.active_player == "B"
-    hold_all(t)
+    default_orders(t)
     for line in ("pass Kestrel", "pass Frigate", "pass Cutter"):
         t.submit_line(line)
     assert "Fire as She Bears" in t.state.squadron("B").discards  # discarded after play

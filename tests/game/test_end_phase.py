@@ -11,7 +11,7 @@ from game.errors import IllegalAction
 from game.model import Phase, Status
 from game.phases.end import ship_total, strike_points
 from game.table_session import TableSession
-from tests.helpers import S, session
+from tests.helpers import S, default_orders, session
 
 # Galleon's starboard side (x = 10.8) lies against Frigate's port side: the two are Entangled.
 GALLEON = S("Galleon", "Light Galleon", 10, 18, 0, "A")
@@ -27,11 +27,7 @@ def to_end(ships: list[S], **kw: object) -> TableSession:
     t = session(ships, **kw)
     for line in ("pick A Adjust Position", "pick B Take Courage", "pick A Down!", "pick B Reload!"):
         t.submit_line(line)
-    while t.state.phase in (Phase.MOVEMENT, Phase.ATTACK) and not t.state.choices:
-        verb = "move" if t.state.phase is Phase.MOVEMENT else "pass"
-        ship = next(s for s in t.state.ships_of(t.state.active_player or "")
-                    if s.id not in t.state.activated and s.can_act)
-        t.submit_line(f'{verb} "{ship.id}"')
+    default_orders(t, ("movement", "attack"))
     return t
 
 
@@ -169,11 +165,7 @@ def test_end_of_last_turn_fewer_strike_points_or_the_defender() -> None:
 def to_end_from(t: TableSession) -> None:
     for line in ("pick A Adjust Position", "pick B Take Courage", "pick A Down!", "pick B Reload!"):
         t.submit_line(line)
-    while t.state.phase in (Phase.MOVEMENT, Phase.ATTACK):
-        verb = "move" if t.state.phase is Phase.MOVEMENT else "pass"
-        ship = next(s for s in t.state.ships_of(t.state.active_player or "")
-                    if s.id not in t.state.activated and s.can_act)
-        t.submit_line(f'{verb} "{ship.id}"')
+    default_orders(t, ("movement", "attack"))
 
 
 def test_recapture_by_entangling_with_a_ship_of_its_own_squadron() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from game import events as ev
-from game.model import Phase, Sail
+from game.model import Sail
 from game.table_session import TableSession
-from tests.helpers import S, session
+from tests.helpers import S, default_orders, session
 
 FILLER_A = ["Down!", "Careful Aim", "Effective Fire", "Adjust Position"]
 FILLER_B = ["Take Courage", "Reload!", "Favorable Wind", "Fleet Maneuver"]
@@ -25,20 +25,13 @@ def play(a_card: str, b_card: str = "Take Courage", ships: list[S] | None = None
     return t
 
 
-def to_attack(t: TableSession) -> None:
-    while t.state.phase is Phase.MOVEMENT:
-        ship = next(s for s in t.state.ships_of(t.state.active_player or "")
-                    if s.id not in t.state.activated and s.can_act)
-        t.submit_line(f'move "{ship.id}"')
-
-
 def broadside_dice(t: TableSession) -> int:
     return len([e for e in t.events if isinstance(e, ev.DiceRolled) and e.purpose == "broadside"][-1].faces)
 
 
 def test_superior_firepower_adds_two_broadside_dice() -> None:
     t = play("Superior Firepower", "Take Courage")
-    to_attack(t)
+    default_orders(t)
     t.submit_line("dice " + " ".join(["musket"] * 7))
     t.submit_line("fire Galleon starboard Frigate")
     assert broadside_dice(t) == 7
@@ -46,7 +39,7 @@ def test_superior_firepower_adds_two_broadside_dice() -> None:
 
 def test_target_rigging_adds_a_die_against_rigging() -> None:
     t = play("Target Rigging", "Take Courage")
-    to_attack(t)
+    default_orders(t)
     t.submit_line("dice sail sail sail")
     t.submit_line("fire Galleon starboard Frigate aim rigging")
     assert broadside_dice(t) == 3  # 5 // 2 = 2, +1 with the card
@@ -54,7 +47,7 @@ def test_target_rigging_adds_a_die_against_rigging() -> None:
 
 def test_seize_the_opportunity_two_dice_out_of_formation() -> None:
     t = play("Seize the Opportunity", "Take Courage")
-    to_attack(t)
+    default_orders(t)
     t.submit_line("dice " + " ".join(["musket"] * 7))
     t.submit_line("fire Galleon starboard Frigate")
     assert broadside_dice(t) == 7
@@ -63,12 +56,12 @@ def test_seize_the_opportunity_two_dice_out_of_formation() -> None:
 def test_engage_more_closely_two_dice_within_pistol_shot_only() -> None:
     near = [S("Galleon", "Light Galleon", 10, 18, 0, "A"), S("Frigate", "Sixth Rate", 10.8 + 0.7 + 3, 18, 0, "B")]
     t = play("Engage More Closely", "Take Courage", ships=near)
-    to_attack(t)
+    default_orders(t)
     t.submit_line("dice " + " ".join(["musket"] * 7))
     t.submit_line("fire Galleon starboard Frigate")
     assert broadside_dice(t) == 7
     far = play("Engage More Closely", "Take Courage")
-    to_attack(far)
+    default_orders(far)
     far.submit_line("dice " + " ".join(["musket"] * 5))
     far.submit_line("fire Galleon starboard Frigate")
     assert broadside_dice(far) == 5
@@ -76,7 +69,7 @@ def test_engage_more_closely_two_dice_within_pistol_shot_only() -> None:
 
 def test_aggression_one_more_fatigue_within_musket_shot() -> None:
     t = play("Aggression", "Take Courage")
-    to_attack(t)
+    default_orders(t)
     t.submit_line("dice musket sail sail sail sail")
     t.submit_line("fire Galleon starboard Frigate")
     t.submit_line("keep")
@@ -85,7 +78,7 @@ def test_aggression_one_more_fatigue_within_musket_shot() -> None:
 
 def test_resilient_takes_one_off_the_damage_of_each_attack() -> None:
     t = play("Superior Firepower", "Resilient")  # B has the initiative
-    to_attack(t)
+    default_orders(t)
     t.submit_line("pass Frigate")
     t.submit_line("dice " + " ".join(["musket"] * 6) + " pistol")
     t.submit_line("fire Galleon starboard Frigate")
@@ -96,7 +89,7 @@ def test_resilient_takes_one_off_the_damage_of_each_attack() -> None:
 def test_bravado_ignores_fatigue_while_not_shaken() -> None:
     ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A", {"fatigue": 4}), S("Frigate", "Sixth Rate", 17.5, 18, 0, "B")]
     t = play("Bravado", "Take Courage", ships=ships)
-    to_attack(t)
+    default_orders(t)
     t.submit_line("dice " + " ".join(["musket"] * 5))
     t.submit_line("fire Galleon starboard Frigate")
     assert broadside_dice(t) == 5  # not 3 (Crew): the Fatigue is ignored
@@ -105,7 +98,7 @@ def test_bravado_ignores_fatigue_while_not_shaken() -> None:
 def test_deception_forbids_attacks_at_cannon_shot() -> None:
     ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A"), S("Frigate", "Sixth Rate", 10.8 + 0.7 + 10, 18, 0, "B")]
     t = play("Adjust Position", "Deception", ships=ships)
-    to_attack(t)
+    default_orders(t)
     from game.errors import IllegalAction
 
     with pytest.raises(IllegalAction) as err:
@@ -117,7 +110,7 @@ def test_repel_boarders_close_combat_hits_only_on_skull() -> None:
     ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A"),
              S("Frigate", "Sixth Rate", 11.5, 18, 0, "B", {"entangled_with": ["Galleon"]})]
     t = play("Effective Fire", "Repel Boarders", ships=ships)
-    to_attack(t)
+    default_orders(t)
     t.submit_line("dice skull pistol sword sword sword sword")
     t.submit_line("melee Galleon Frigate")
     t.submit_line("keep")
@@ -127,7 +120,7 @@ def test_repel_boarders_close_combat_hits_only_on_skull() -> None:
 def test_long_range_gunnery_cannons_roll_again_at_cannon_shot() -> None:
     ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A"), S("Frigate", "Sixth Rate", 10.8 + 0.7 + 10, 18, 0, "B")]
     t = play("Long Range Gunnery", "Take Courage", ships=ships)
-    to_attack(t)
+    default_orders(t)
     t.submit_line("dice cannon cannon sail sail sail cannon sail sail")  # 2 cannons: 2 more, 1 more cannon: 1 more
     t.submit_line("fire Galleon starboard Frigate")
     t.submit_line("keep")
@@ -139,7 +132,7 @@ def test_adjust_formation_counts_ships_near_a_friend() -> None:
     ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A"), S("Tender", "Sloop", 8, 18, 0, "A"),
              S("Frigate", "Sixth Rate", 17.5, 18, 0, "B")]
     t = play("Adjust Formation", "Take Courage", ships=ships, flagships={"A": "Galleon"})
-    to_attack(t)
+    default_orders(t)
     t.submit_line("dice " + " ".join(["musket"] * 6))
     t.submit_line("fire Galleon starboard Frigate")
     assert broadside_dice(t) == 6  # side by side is no line ahead, but the card counts it as Formation
