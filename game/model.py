@@ -270,6 +270,7 @@ class Game:
     strike_points: tuple[tuple[str, int], ...] = ()
     event_deck: tuple[str, ...] = ()
     event_face_up: str | None = None
+    objective: str | None = None  # an objective card feeding Strike Points
     test_dice: bool = False
     last_turn: int = 10
     log_position: int = 0  # events applied so far; seeds the dice of the next decision

@@ -114,6 +114,10 @@ def scenario_from_doc(doc: Mapping[str, Any], file: str, rules: RulesData | None
     defender = _opt(doc, "defender", str, players[1], file, "(scenario)")
     if defender not in players:
         raise ScenarioError(file, "(scenario)", "defender", f"must be one of {players}")
+    objective = _opt(doc, "objective", str, "", file, "(scenario)") or None
+    if objective is not None and objective not in rules.scenario_cards.get("objective", {}):
+        known = ", ".join(rules.scenario_cards.get("objective", {}))
+        raise ScenarioError(file, "(scenario)", "objective", f"unknown objective {objective!r}; objectives: {known}")
     events = _opt(doc, "events", list, [], file, "(scenario)")
     unknown = [e for e in events if e not in rules.events]
     if unknown:
@@ -131,6 +135,7 @@ def scenario_from_doc(doc: Mapping[str, Any], file: str, rules: RulesData | None
         test_dice=_opt(doc, "test_dice", bool, False, file, "(scenario)"),
         last_turn=_opt(doc, "last_turn", int, 10, file, "(scenario)"),
         event_deck=tuple(str(e) for e in events),
+        objective=objective,
     )
 
 

@@ -11,6 +11,7 @@ from game.context import Decision
 from game.errors import IllegalAction
 from game.model import Choice, Game, Phase, Ship, Status
 from game.phases import common as c
+from game.rules_data import RulesData
 
 
 def run_end_phase(ctx: Decision) -> None:
@@ -118,8 +119,8 @@ def _capture(ctx: Decision, choice: Choice, cmd: Decide) -> None:
 # ---------------------------------------------------------------- step 2: Strike Points
 
 
-def strike_points(state: Game, player: str) -> int:
-    points = 0
+def strike_points(state: Game, player: str, rules: RulesData | None = None) -> int:
+    points = _objective_points(state, player, rules) if rules is not None else 0
     flagship = state.squadron(player).flagship
     for s in state.ships:
         if s.owner != player:
@@ -130,6 +131,34 @@ def strike_points(state: Game, player: str) -> int:
         elif s.crippled:
             points += 1
     return points
+
+
+def _objective_points(state: Game, player: str, rules: RulesData) -> int:
+    """Strike Points the scenario's objective card adds (effects of kind `strike_points`)."""
+    card = rules.scenario_cards.get("objective", {}).get(state.objective or "")
+    if card is None:
+        return 0
+    total = 0
+    mine = [s for s in state.ships if s.controller == player and s.can_act]
+    for e in card.effects:
+        if e.get("kind") != "strike_points":
+            continue
+        cond, add = e.get("condition"), int(e.get("add", 0))
+        if cond == "no_ship_near_centre":
+            from shapely.geometry import Point
+
+            centre = Point(state.table.width / 2, state.table.height / 2)
+            reach = rules.range_of(str(e.get("range", "musket")))
+            if not any(c.hull(s).polygon.distance(centre) <= reach + 1e-9 for s in mine):
+                total += add
+        elif cond == "no_formation":
+            from game import effects
+
+            if not effects.formation(state, player, rules):
+                total += add
+        elif cond == "per_captured_ship":
+            total += add * sum(1 for s in state.ships if s.owner == player and Status.CAPTURED in s.statuses)
+    return total
 
 
 def ship_total(state: Game, player: str) -> int:
@@ -143,7 +172,7 @@ def ship_total(state: Game, player: str) -> int:
 
 def _after_captures(ctx: Decision) -> None:
     state = ctx.state
-    points = {p: strike_points(state, p) for p in state.players}
+    points = {p: strike_points(state, p, ctx.rules) for p in state.players}
     totals = {p: ship_total(state, p) for p in state.players}
     ctx.emit(ev.StrikePointsCounted(tuple(points.items()), tuple(totals.items())))
     over = [p for p in state.players if points[p] > totals[p]]
@@ -268,7 +297,7 @@ def _finish_turn(ctx: Decision) -> None:
             ctx.emit(ev.LandingPartyChanged(s.id, keep))
     state = ctx.state
     if state.turn >= state.last_turn:
-        points = {p: strike_points(state, p) for p in state.players}
+        points = {p: strike_points(state, p, ctx.rules) for p in state.players}
         low = min(points.values())
         leaders = [p for p in state.players if points[p] == low]
         if len(leaders) == 1:

@@ -426,6 +426,28 @@ def _rally(ctx: Decision, ship: Ship, cmd: Crew) -> None:
     if ship.fatigue == 0:
         raise IllegalAction(f"{ship.id} has no Fatigue to Rally off.", "Choose another Crew Action.")
     c.take_fatigue(ctx, ship.id, -1)
+    if ctx.state.squadron(ship.controller).flagship == ship.id:
+        _flagship_rallies(ctx, ship)
+
+
+def _flagship_rallies(ctx: Decision, flagship: Ship) -> None:
+    """A card may let friends near the Flagship take heart when it Rallies: each ship with Fatigue
+    within range takes a Skill Test (rolled for it) and removes Fatigue if it passes."""
+    for e in effects.card_effects(ctx.state, flagship.controller, ctx.rules):
+        if e[1].get("kind") != "on_rally":
+            continue
+        effect = e[1]
+        reach = ctx.rules.range_of(str(effect.get("range", "musket")))
+        base = c.hull(flagship).polygon
+        success = ctx.rules.die.success["skill_test"]
+        for s in ctx.state.ships_of(flagship.controller):
+            if s.id == flagship.id or not s.can_act or not s.fatigue:
+                continue
+            if geo.distance(base, c.hull(s).polygon) > reach + 1e-9:
+                continue
+            faces = ctx.roll(c.skill_dice(s), "card_test", "skill_test", s.controller, s.id)
+            if any(f in success for f in faces):
+                c.take_fatigue(ctx, s.id, -int(effect.get("remove_fatigue", 1)))
 
 
 def _repair(ctx: Decision, ship: Ship, cmd: Crew) -> None:

@@ -3,13 +3,16 @@ Those that need the player's hand on the tiller (a free turn) wait as Choices.""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from game import effects
 from game import events as ev
 from game import geometry as geo
 from game.commands import Decide
 from game.context import Decision
 from game.errors import IllegalAction
-from game.model import Choice, ShipSide
+from game.model import Choice, PointOfSail, Ship, ShipSide
 from game.phases import common as c
 
 
@@ -37,7 +40,42 @@ def resolve(ctx: Decision) -> tuple[Choice, ...]:
                 for s in ships:
                     if not (s.entangled or s.aground):
                         choices.append(Choice(player, "free_turn", s.id, (card,)))
+            elif action == "free_move":
+                _free_moves(ctx, ships, int(e.get("tool", 1)))
+            elif action == "enemy_test":
+                _enemy_tests(ctx, player, e)
     return tuple(choices)
+
+
+def _free_moves(ctx: Decision, ships: list[Ship], tool: int) -> None:
+    """A speed-1 move straight ahead, no turn, for ships not In the Wind's Eye, Entangled or Aground."""
+    from game.phases.movement import make_move
+
+    t = ctx.state.table
+    length = ctx.rules.tool(tool).length
+    for s in ships:
+        s = ctx.state.ship(s.id)
+        pos = geo.point_of_sail(c.hull(s), t.weather_edge, t.width, t.height)
+        if s.entangled or s.aground or s.anchored or pos is PointOfSail.WINDS_EYE or not s.on_table:
+            continue
+        make_move(ctx, s.id, [geo.advance_motion(c.hull(s), length)], "free_move", tool)
+
+
+def _enemy_tests(ctx: Decision, player: str, e: Mapping[str, Any]) -> None:
+    """Enemy ships within range of the card owner's ships take a Skill Test with fewer dice; each
+    one that fails takes Fatigue."""
+    reach = ctx.rules.range_of(str(e.get("range", "musket")))
+    mine = [c.hull(s).polygon for s in ctx.state.ships_of(player) if s.can_act]
+    success = ctx.rules.die.success["skill_test"]
+    for s in ctx.state.ships:
+        if s.controller == player or not s.can_act:
+            continue
+        if not any(geo.distance(c.hull(s).polygon, m) <= reach + 1e-9 for m in mine):
+            continue
+        n = max(1, c.skill_dice(s) + int(e.get("dice", 0)))
+        faces = ctx.roll(n, "card_test", "skill_test", s.controller, s.id)
+        if not any(f in success for f in faces):
+            c.take_fatigue(ctx, s.id, int(e.get("fail_fatigue", 1)))
 
 
 def free_turn(ctx: Decision, choice: Choice, cmd: Decide) -> None:

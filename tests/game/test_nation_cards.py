@@ -191,3 +191,45 @@ def test_intrepid_needs_an_intrepid_admiral() -> None:
         t2.submit_line(line)
     # Black Bart is Intrepid; Tender is 2.05" from the Flagship: within Musket Shot
     assert t2.state.ship("Galleon").fatigue == 1 and t2.state.ship("Tender").fatigue == 1
+
+
+def test_swift_vessels_every_ship_makes_a_free_speed_1_move() -> None:
+    ships = [S("Kestrel", "Sloop", 10, 18, 180, "A"), S("Tender", "Sloop", 4, 18, 0, "A"),
+             S("Frigate", "Sixth Rate", 25, 18, 0, "B")]
+    t = play("Swift Vessels", "Take Courage", ships=ships)
+    assert t.state.ship("Kestrel").y == pytest.approx(18 - 0.86)
+    assert t.state.ship("Tender").y == 18  # In the Wind's Eye: no free move
+
+
+def test_raise_the_black_tests_enemies_within_musket_shot() -> None:
+    ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A"), S("Frigate", "Sixth Rate", 17.5, 18, 0, "B"),
+             S("Cutter", "Corvette", 30, 30, 0, "B")]
+    hand_a = ["Raise the Black", *FILLER_A]
+    t = session(ships, hands={"A": hand_a, "B": FILLER_B})
+    t.submit_line("dice skull skull")  # Frigate's test: 5 - 3 = 2 dice, no sail or sword
+    for line in ("pick A Raise the Black", "pick B Take Courage", "pick A Down!", "pick B Reload!"):
+        t.submit_line(line)
+    assert t.state.ship("Frigate").fatigue == 1 and t.state.ship("Cutter").fatigue == 0
+
+
+def test_zeal_the_flagship_rally_heartens_friends_nearby() -> None:
+    ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A", {"fatigue": 2}),
+             S("Tender", "Sloop", 10, 24, 0, "A", {"fatigue": 2}), S("Frigate", "Sixth Rate", 25, 18, 0, "B")]
+    t = play("Zeal", "Take Courage", ships=ships, flagships={"A": "Galleon"})
+    t.submit_line("move Frigate")
+    t.submit_line("dice sail")
+    t.submit_line("move Galleon crew rally")
+    assert t.state.ship("Galleon").fatigue == 1 and t.state.ship("Tender").fatigue == 1
+
+
+def test_an_objective_feeds_strike_points() -> None:
+    from game.phases.end import strike_points
+    from game.rules_data import load_rules
+    from game.scenario import load_scenario_text
+    from tests.helpers import scenario_text
+
+    ships = [S("Galleon", "Light Galleon", 18, 18, 0, "A"), S("Frigate", "Sixth Rate", 30, 30, 0, "B")]
+    state = load_scenario_text(scenario_text(ships).replace("seed = 7\n", 'seed = 7\nobjective = "Hold the Anchorage"\n'))
+    rules = load_rules()
+    assert strike_points(state, "A", rules) == 0  # Galleon sits on the centre
+    assert strike_points(state, "B", rules) == 1  # nobody of B's within Musket Shot of it
