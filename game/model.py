@@ -188,6 +188,7 @@ class Squadron:
     discards: tuple[str, ...] = ()
     picked: bool = False  # has chosen this phase's face-down card (or has none to choose)
     borrowed: str | None = None  # a card whose effect a face-up card lends its value to
+    team: str = ""  # fleet battles: the side this squadron fights on ("" = its own side)
     admiral_lost: bool = False  # the Admiral card was removed (helm struck): a new Flagship is due
 
 
@@ -296,7 +297,32 @@ class Game:
         return tuple(q.player for q in self.squadrons)
 
     def opponent(self, player: str) -> str:
-        return next(p for p in self.players if p != player)
+        """The other side (a player, or in a fleet battle the other team)."""
+        mine = self.team_of(player)
+        return next(t for t in self.teams if t != mine)
+
+    def team_of(self, player: str) -> str:
+        """The side a squadron fights on: its team in a fleet battle, else the player."""
+        for q in self.squadrons:
+            if q.player == player:
+                return q.team or q.player
+        return player
+
+    @property
+    def teams(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(q.team or q.player for q in self.squadrons))
+
+    @property
+    def fleet_battle(self) -> bool:
+        return len(self.teams) != len(self.squadrons)
+
+    def players_of(self, side: str) -> tuple[str, ...]:
+        """The squadrons (players) of a side; a player is its own side outside fleet battles."""
+        return tuple(q.player for q in self.squadrons if (q.team or q.player) == side)
+
+    def allied(self, a: str, b: str) -> bool:
+        """Two players (squadron ids) on the same side."""
+        return self.team_of(a) == self.team_of(b)
 
     def ships_of(self, player: str) -> tuple[Ship, ...]:
         return tuple(s for s in self.ships if s.controller == player)

@@ -94,8 +94,8 @@ def scenario_from_doc(doc: Mapping[str, Any], file: str, rules: RulesData | None
         raise ScenarioError(file, "table", "weather_edge", f"must be N, E, S or W, got {weather!r}")
     terrain = _terrain(table_doc.get("terrain", []), file)
     squad_docs = _need(doc, "squadron", list, file, "(scenario)")
-    if len(squad_docs) != 2:
-        raise ScenarioError(file, "squadron", "squadron", f"a game has two squadrons, found {len(squad_docs)}")
+    if not 2 <= len(squad_docs) <= 8:
+        raise ScenarioError(file, "squadron", "squadron", f"a game has 2 to 8 squadrons, found {len(squad_docs)}")
     squadrons: list[Squadron] = []
     ships: list[Ship] = []
     for i, sd in enumerate(squad_docs):
@@ -105,15 +105,19 @@ def scenario_from_doc(doc: Mapping[str, Any], file: str, rules: RulesData | None
     players = [q.player for q in squadrons]
     if len(set(players)) != len(players):
         raise ScenarioError(file, "squadron", "player", f"players must differ, got {players}")
+    teams = list(dict.fromkeys(q.team or q.player for q in squadrons))
+    if len(teams) != 2:
+        raise ScenarioError(file, "squadron", "team", f"a battle has two sides; the squadrons form {len(teams)}: "
+                                                      "give every squadron of a fleet battle a `team`")
     names = [fold(s.id) for s in ships]
     for s in ships:
         if names.count(fold(s.id)) > 1:
             raise ScenarioError(file, s.id, "name", "ship names must be unique in a game")
     ships = _entanglements(ships, file)
     _check_positions(ships, terrain, width, height, file)
-    defender = _opt(doc, "defender", str, players[1], file, "(scenario)")
-    if defender not in players:
-        raise ScenarioError(file, "(scenario)", "defender", f"must be one of {players}")
+    defender = _opt(doc, "defender", str, teams[1], file, "(scenario)")
+    if defender not in teams:
+        raise ScenarioError(file, "(scenario)", "defender", f"must be one of {teams}")
     objective = _opt(doc, "objective", str, "", file, "(scenario)") or None
     if objective is not None and objective not in rules.scenario_cards.get("objective", {}):
         known = ", ".join(rules.scenario_cards.get("objective", {}))
@@ -207,6 +211,7 @@ def _squadron(sd: Any, index: int, file: str, rules: RulesData) -> tuple[Squadro
         admiral_value=_opt(sd, "admiral_value", int, 0, file, entry),
         fortune=_opt(sd, "fortune", int, 3, file, entry),
         hand=tuple(hand),
+        team=_opt(sd, "team", str, "", file, entry),
     )
     return q, ships
 

@@ -91,7 +91,7 @@ def _in_arc(state: Game, ship_id: str, rules: RulesData) -> tuple[tuple[str, str
     me = hull(ship)
     out = []
     for s in state.ships:
-        if s.controller == ship.controller or not s.on_table or not s.can_act:
+        if state.allied(s.controller, ship.controller) or not s.on_table or not s.can_act:
             continue
         other = hull(s)
         band = rules.band_for(geo.distance(me.polygon, other.polygon))

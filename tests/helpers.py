@@ -85,6 +85,7 @@ def default_orders(t: TableSession, phases: tuple[str, ...] = ("movement",)) -> 
     waits for a decision."""
     while t.state.phase.value in phases and not t.state.choices and t.state.offer is None:
         verb = "move" if t.state.phase.value == "movement" else "pass"
-        ship = next(s for s in t.state.ships_of(t.state.active_player or "")
-                    if s.id not in t.state.activated and s.can_act)
+        active = t.state.active_player or ""
+        squadrons = t.state.players_of(active) if active not in t.state.players else (active,)
+        ship = next(s for p in squadrons for s in t.state.ships_of(p) if s.id not in t.state.activated and s.can_act)
         t.submit_line(f'{verb} "{ship.id}"')

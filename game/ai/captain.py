@@ -58,7 +58,14 @@ def deciders(state: Game) -> set[str]:
         return {state.choices[0].player}
     if state.phase in (Phase.SETUP, Phase.INITIATIVE):
         return {q.player for q in state.squadrons if not q.picked}
-    return {state.active_player} if state.active_player else set()
+    if state.active_player is None:
+        return set()
+    if state.active_player in state.players:
+        return {state.active_player}
+    # a fleet battle's Attack Phase: any squadron of the side with ships still to attack
+    from game.phases.flow import has_ships_to_activate
+
+    return {p for p in state.players_of(state.active_player) if has_ships_to_activate(state, p)}
 
 
 class Captain:
@@ -188,7 +195,7 @@ class Captain:
 
     def _nearest_gap(self, state: Game) -> float:
         mine = [hull(s).polygon for s in state.ships_of(self.player) if s.can_act]
-        theirs = [hull(s).polygon for s in state.ships if s.controller != self.player and s.can_act]
+        theirs = [hull(s).polygon for s in state.ships if not state.allied(s.controller, self.player) and s.can_act]
         if not mine or not theirs:
             return 99.0
         return float(min(a.distance(b) for a in mine for b in theirs))
@@ -209,7 +216,8 @@ class Captain:
 
     def _gap_to_enemy(self, state: Game, ship: Ship) -> float:
         me = hull(ship).polygon
-        gaps = [me.distance(hull(s).polygon) for s in state.ships if s.controller != self.player and s.can_act]
+        gaps = [me.distance(hull(s).polygon) for s in state.ships
+                if not state.allied(s.controller, self.player) and s.can_act]
         return float(min(gaps)) if gaps else 99.0
 
     def _best_orders(self, state: Game, ship: Ship) -> list[Command]:
@@ -278,7 +286,7 @@ class Captain:
         h = hull(ship)
         best: tuple[float, str] | None = None
         for s in state.ships:
-            if s.controller == self.player or not s.can_act:
+            if state.allied(s.controller, self.player) or not s.can_act:
                 continue
             for side in ("port", "starboard"):
                 if geo.in_broadside_path(h, side, hull(s)):
@@ -326,7 +334,7 @@ class Captain:
         h = hull(ship)
         rules = self.rules
         for s in state.ships:
-            if s.controller == self.player or not s.can_act or not s.on_table:
+            if state.allied(s.controller, self.player) or not s.can_act or not s.on_table:
                 continue
             th = hull(s)
             d = h.polygon.distance(th.polygon)
@@ -350,7 +358,7 @@ class Captain:
         for ship in ships:
             best_side: dict[str, tuple[float, str]] = {}
             for target in state.ships:
-                if target.controller == self.player or not target.can_act or not target.on_table:
+                if state.allied(target.controller, self.player) or not target.can_act or not target.on_table:
                     continue
                 for side in ("port", "starboard"):
                     value = self._shot_value(ctx, ship, "broadside", Shot(side, target.id), target)

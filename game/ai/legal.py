@@ -77,7 +77,7 @@ def candidates(state: Game, rules: RulesData | None = None) -> Iterator[Command]
         return
     if state.phase is not Phase.MOVEMENT:
         return
-    enemies = [s.id for s in state.ships if s.controller != player and s.on_table]
+    enemies = [s.id for s in state.ships if not state.allied(s.controller, player) and s.on_table]
     step = state.activation.step if state.activation is not None else "seamanship"
     for s in ships:
         yield from _activations(s.id, player, rules, enemies, step)
@@ -128,7 +128,7 @@ def _activations(ship: str, player: str, rules: RulesData, enemies: list[str], s
 def attacks(state: Game, ship: str, player: str) -> Iterator[Attack]:
     """Every attack worth trying for one ship: each side or both at each enemy, with each aim;
     Partial Fire; Close Combat."""
-    enemies = [s.id for s in state.ships if s.controller != player and s.on_table and s.can_act]
+    enemies = [s.id for s in state.ships if not state.allied(s.controller, player) and s.on_table and s.can_act]
     for e in enemies:
         for aim in ("hull", "rigging", "crew"):
             for side in ("port", "starboard"):

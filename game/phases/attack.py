@@ -80,7 +80,7 @@ def attack_command(ctx: Decision, cmd: Attack) -> None:
 
 def _target(ctx: Decision, ship: Ship, name: str) -> Ship:
     target = c.get_ship(ctx.state, name)
-    if target.controller == ship.controller:
+    if ctx.state.allied(target.controller, ship.controller):
         raise IllegalAction(f"{target.id} is a friendly ship.", "Choose an enemy ship as the target.")
     if not target.on_table:
         raise IllegalAction(f"{target.id} is no longer on the table.")
@@ -137,7 +137,7 @@ def check_shot(ctx: Decision, ship: Ship, kind: str, shot: Shot, harmless: bool 
     if kind == "close":
         return _check_close(ctx, ship, shot)
     target = _target(ctx, ship, shot.target)
-    friends = {s.id for s in state.ships if s.controller == ship.controller}
+    friends = {s.id for s in state.ships if state.allied(s.controller, ship.controller)}
     if target.entangled_with & friends:
         raise IllegalAction(
             f"{target.id} is Entangled with a friendly ship and may not be the target of Broadside or Partial Fire.",
@@ -204,7 +204,7 @@ def _fire_dice(ctx: Decision, ship: Ship, kind: str, aim: str, distance: float) 
 def _check_close(ctx: Decision, ship: Ship, shot: Shot) -> ShotPlan:
     state, rules = ctx.state, ctx.rules
     target = c.get_ship(state, shot.target)
-    if target.controller == ship.controller:
+    if state.allied(target.controller, ship.controller):
         raise IllegalAction(f"{target.id} is a friendly ship.")
     if shot.aim != "hull":
         raise IllegalAction("Close Combat is fought crew against crew.", "Leave out the aim.")

@@ -82,7 +82,7 @@ def acting_player(cmd_player: str, ship: Ship) -> str:
 
 
 def require_turn(state: Game, player: str) -> None:
-    if state.active_player != player:
+    if state.active_player not in (player, state.team_of(player)):
         raise NotYourTurn(
             f"It is not player {player}'s turn: player {state.active_player} activates next.",
             "Wait for your opponent to finish their activation.",

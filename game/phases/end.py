@@ -39,7 +39,7 @@ def _push_apart_shaken_pairs(ctx: Decision) -> None:
         s = ctx.state.ship(s.id)
         for other_id in sorted(s.entangled_with):
             other = ctx.state.ship(other_id)
-            if s.id < other_id and s.controller != other.controller and s.shaken and other.shaken:
+            if s.id < other_id and not ctx.state.allied(s.controller, other.controller) and s.shaken and other.shaken:
                 ctx.emit(ev.EntanglementChanged(s.id, other_id, False))
                 push_directly_away(ctx, other_id, s.id, ctx.rules.range_of("yard_arm"))
 
@@ -51,7 +51,7 @@ def _capture_choices(state: Game) -> tuple[Choice, ...]:
             continue
         captors = sorted(
             o for o in target.entangled_with
-            if state.ship(o).controller != target.controller and _fighting(state.ship(o))
+            if not state.allied(state.ship(o).controller, target.controller) and _fighting(state.ship(o))
         )
         if captors:
             player = state.ship(captors[0]).controller
@@ -172,19 +172,23 @@ def ship_total(state: Game, player: str) -> int:
 
 def _after_captures(ctx: Decision) -> None:
     state = ctx.state
-    points = {p: strike_points(state, p, ctx.rules) for p in state.players}
-    totals = {p: ship_total(state, p) for p in state.players}
-    ctx.emit(ev.StrikePointsCounted(tuple(points.items()), tuple(totals.items())))
-    over = [p for p in state.players if points[p] > totals[p]]
+    by_player = {p: strike_points(state, p, ctx.rules) for p in state.players}
+    ships = {p: ship_total(state, p) for p in state.players}
+    ctx.emit(ev.StrikePointsCounted(tuple(by_player.items()), tuple(ships.items())))
+    # withdrawal is checked per side: in a fleet battle against the whole fleet's ship total
+    points = {t: sum(by_player[p] for p in state.players_of(t)) for t in state.teams}
+    totals = {t: sum(ships[p] for p in state.players_of(t)) for t in state.teams}
+    over = [t for t in state.teams if points[t] > totals[t]]
     if len(over) == 1:
-        winner = state.opponent(over[0])
-        n = totals[over[0]]
-        ctx.emit(ev.GameEnded(winner, f"player {over[0]} withdraws ({points[over[0]]} Strike Points, "
+        side = over[0]
+        winner = next(t for t in state.teams if t != side)
+        n = totals[side]
+        ctx.emit(ev.GameEnded(winner, f"player {side} withdraws ({points[side]} Strike Points, "
                                       f"{n} ship{'' if n == 1 else 's'} left)"))
         return
     if len(over) == 2 and points[over[0]] != points[over[1]]:
-        winner = min(over, key=lambda p: points[p])
-        ctx.emit(ev.GameEnded(winner, "both squadrons withdraw; fewer Strike Points wins"))
+        winner = min(over, key=lambda t: points[t])
+        ctx.emit(ev.GameEnded(winner, "both sides withdraw; fewer Strike Points wins"))
         return
     _sinking(ctx)
     choices = _lost_admiral_choices(ctx.state)
@@ -297,9 +301,9 @@ def _finish_turn(ctx: Decision) -> None:
             ctx.emit(ev.LandingPartyChanged(s.id, keep))
     state = ctx.state
     if state.turn >= state.last_turn:
-        points = {p: strike_points(state, p, ctx.rules) for p in state.players}
+        points = {t: sum(strike_points(state, p, ctx.rules) for p in state.players_of(t)) for t in state.teams}
         low = min(points.values())
-        leaders = [p for p in state.players if points[p] == low]
+        leaders = [t for t in state.teams if points[t] == low]
         if len(leaders) == 1:
             ctx.emit(ev.GameEnded(leaders[0], f"end of turn {state.turn}: fewer Strike Points"))
         else:

@@ -27,27 +27,48 @@ def after_picks(ctx: Decision) -> None:
     begin_activation_phase(ctx, Phase.MOVEMENT)
 
 
+def side_has_ships(state: Game, side: str) -> bool:
+    return any(has_ships_to_activate(state, p) for p in state.players_of(side))
+
+
+def _turn_to(ctx: Decision, side: str) -> bool:
+    """Hand the activation to a side: in a fleet battle's Movement Phase to its first squadron with
+    ships left (the whole squadron then activates), in an Attack Phase to the side itself (any of
+    its ships may attack). Outside fleet battles a side is one player. False if it has no ships."""
+    state = ctx.state
+    if state.fleet_battle and state.phase is Phase.MOVEMENT:
+        who = next((p for p in state.players_of(side) if has_ships_to_activate(state, p)), None)
+    else:
+        who = side if side_has_ships(state, side) else None
+    if who is None:
+        return False
+    if state.active_player != who:
+        ctx.emit(ev.ActivePlayer(who))
+    return True
+
+
 def begin_activation_phase(ctx: Decision, phase: Phase) -> None:
     ctx.emit(ev.PhaseBegan(phase, ctx.state.turn))
     first = ctx.state.initiative
-    order = [first] + [p for p in ctx.state.players if p != first] if first else list(ctx.state.players)
-    for p in order:
-        if p is not None and has_ships_to_activate(ctx.state, p):
-            ctx.emit(ev.ActivePlayer(p))
+    teams = ctx.state.teams
+    order = [first] + [t for t in teams if t != first] if first in teams else list(teams)
+    for side in order:
+        if _turn_to(ctx, side):
             return
     advance_phase(ctx, phase)
 
 
 def next_activation(ctx: Decision, just_acted: str) -> None:
-    """Alternate: the opponent if they have ships left, else the same player, else the next phase."""
+    """Alternate: the other side if it has ships left, else the same side, else the next phase. In a
+    fleet battle's Movement Phase a squadron finishes all its ships before the other side goes."""
     state = ctx.state
     if state.phase is Phase.OVER:
         return
-    other = state.opponent(just_acted)
-    for p in (other, just_acted):
-        if has_ships_to_activate(state, p):
-            if state.active_player != p:
-                ctx.emit(ev.ActivePlayer(p))
+    if state.fleet_battle and state.phase is Phase.MOVEMENT and has_ships_to_activate(state, just_acted):
+        return
+    mine = state.team_of(just_acted)
+    for side in (state.opponent(just_acted), mine):
+        if _turn_to(ctx, side):
             return
     advance_phase(ctx, state.phase)
 

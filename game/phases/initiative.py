@@ -38,6 +38,7 @@ def pick_card(ctx: Decision, cmd: PickCard) -> None:
             f"Choose one of: {', '.join(q.hand)}.",
         )
     ctx.emit(ev.CardPicked(cmd.player, cmd.card))
+    auto_pick_empty_hands(ctx)
     if not all(s.picked for s in ctx.state.squadrons):
         return
     if ctx.state.phase is Phase.SETUP:
@@ -49,8 +50,10 @@ def pick_card(ctx: Decision, cmd: PickCard) -> None:
 
 
 def auto_pick_empty_hands(ctx: Decision) -> None:
+    """No card for an empty hand, nor for a squadron wholly Captured or Out of Action."""
     for q in ctx.state.squadrons:
-        if not q.picked and not q.hand:
+        beaten = not any(s.can_act for s in ctx.state.ships_of(q.player))
+        if not q.picked and (not q.hand or beaten):
             ctx.emit(ev.CardPicked(q.player, None))
 
 
@@ -70,20 +73,23 @@ def begin_turn(ctx: Decision, turn: int) -> None:
 
 
 def _initiative_winner(ctx: Decision) -> tuple[str, str]:
+    """The side with the initiative. In a fleet battle each side adds up its squadrons' cards (and,
+    for ties, their admiral values); the first squadron of each side rolls a Challenge Test."""
     state = ctx.state
-    values = {q.player: card_value(ctx, q.face_up) for q in state.squadrons}
+    values = {t: sum(card_value(ctx, state.squadron(p).face_up) for p in state.players_of(t)) for t in state.teams}
     best = max(values.values())
-    leaders = [p for p, v in values.items() if v == best]
+    leaders = [t for t, v in values.items() if v == best]
     if len(leaders) == 1:
         return leaders[0], "card"
     ctx.emit(ev.EventCardDrawn(state.event_deck[0] if state.event_deck else None))
     resolve_instant_event(ctx)
-    admirals = {p: ctx.state.squadron(p).admiral_value for p in leaders}
+    admirals = {t: sum(ctx.state.squadron(p).admiral_value for p in ctx.state.players_of(t)) for t in leaders}
     top = max(admirals.values())
-    leaders = [p for p in leaders if admirals[p] == top]
+    leaders = [t for t in leaders if admirals[t] == top]
     if len(leaders) == 1:
         return leaders[0], "admiral"
-    return challenge_test(ctx, leaders), "challenge"
+    first = {ctx.state.players_of(t)[0]: t for t in leaders}
+    return first[challenge_test(ctx, list(first))], "challenge"
 
 
 def challenge_test(ctx: Decision, players: list[str]) -> str:

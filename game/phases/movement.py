@@ -479,7 +479,7 @@ def _sail(ctx: Decision, ship: Ship, cmd: Crew) -> None:
 
 def _board(ctx: Decision, ship: Ship, cmd: Crew) -> None:
     target = c.get_ship(ctx.state, cmd.target)
-    if target.controller == ship.controller:
+    if ctx.state.allied(target.controller, ship.controller):
         raise IllegalAction(f"{target.id} is a friendly ship.", "Board an opposing ship.")
     if not target.on_table:
         raise IllegalAction(f"{target.id} is no longer on the table.")
@@ -583,7 +583,7 @@ def _boat(ctx: Decision, ship: Ship, cmd: Crew) -> None:
         raise IllegalAction(f"Only a ship moving at speed {top} or less may send a Boat Assault.")
     target = c.get_ship(ctx.state, cmd.target)
     reach = ctx.rules.range_of(str(effect.get("range", "pistol")))
-    if target.controller == ship.controller or not target.on_table:
+    if ctx.state.allied(target.controller, ship.controller) or not target.on_table:
         raise IllegalAction(f"{target.id} is not an enemy ship on the table.")
     if geo.distance(c.hull(ship).polygon, c.hull(target).polygon) > reach + 1e-9:
         raise IllegalAction(f"{target.id} is beyond the boats' reach ({reach:g} in).")
@@ -643,7 +643,7 @@ def _free_attack_offer(
     if not mover.on_table or not mover.can_act:
         return None
     for player in state.players:
-        if player == mover.controller:
+        if state.allied(player, mover.controller):
             continue
         for card, e in effects.card_effects(state, player, ctx.rules):
             if e.get("kind") != "free_attack":

@@ -68,7 +68,7 @@ def _enemy_tests(ctx: Decision, player: str, e: Mapping[str, Any]) -> None:
     mine = [c.hull(s).polygon for s in ctx.state.ships_of(player) if s.can_act]
     success = ctx.rules.die.success["skill_test"]
     for s in ctx.state.ships:
-        if s.controller == player or not s.can_act:
+        if ctx.state.allied(s.controller, player) or not s.can_act:
             continue
         if not any(geo.distance(c.hull(s).polygon, m) <= reach + 1e-9 for m in mine):
             continue

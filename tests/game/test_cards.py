@@ -151,3 +151,18 @@ def test_decline_a_free_attack() -> None:
     t.submit_line("move Kestrel")
     t.submit_line("decline")
     assert t.state.offer is None and t.state.ship("Kestrel").damage == 0
+
+
+def test_small_arms_offers_a_harmless_partial_fire_when_an_enemy_ends_its_move_close() -> None:
+    ships = [S("Kestrel", "Sloop", 29, 23, 180, "A"), S("Frigate", "Sixth Rate", 25, 18, 0, "B")]
+    t = session(ships, hands={"A": HAND_A, "B": ["Small Arms", *HAND_B[1:5]]})
+    for line in ("pick A Careful Aim", "pick B Small Arms", "pick A Effective Fire", "pick B Take Courage"):
+        t.submit_line(line)
+    t.submit_line("move Frigate")  # Small Arms (3) beats Careful Aim (2): B moves first
+    t.submit_line("move Kestrel")  # ends within Pistol Shot of Frigate
+    offer = t.state.offer
+    assert offer is not None and offer.attack == "partial" and offer.harmless and offer.ships == ("Frigate",)
+    t.submit_line("dice skull skull")
+    t.submit_line("free partial Frigate Kestrel")
+    k = t.state.ship("Kestrel")
+    assert k.damage == 0 and k.fatigue == 1  # cannot damage or crit; the hit still tires the crew
