@@ -9,9 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from game.model import Game
 from game.rules_data import DataError
-from game.scenario import builtin_scenarios, load_scenario_text
+from game.scenario import builtin_scenarios
 
 HELP = """Commands (docs/notation.md):
   fire SHIP SIDE TARGET [aim hull|rigging|crew] [SIDE TARGET …] [helm SIDE]   Broadside(s)
@@ -44,10 +43,6 @@ def scenario_source(scenario: str | None, base: Path | None = None) -> tuple[str
     except OSError as exc:
         raise DataError(str(path), "(file)", "(file)", f"cannot be read: {exc.strerror}") from None
 
-
-def load_game(scenario: str | None, base: Path | None = None) -> Game:
-    text, name = scenario_source(scenario, base)
-    return load_scenario_text(text, name)
 
 
 def _directive_scenario(lines: Sequence[str]) -> str | None:

@@ -33,7 +33,7 @@ from game.model import Game, PendingRoll, Phase
 from game.phases import attack, common, end, initiative, movement
 from game.rules_data import RulesData, load_rules
 
-__all__ = ["apply", "apply_all", "decide", "replay", "step"]
+__all__ = ["apply", "apply_all", "decide", "replay"]
 
 
 def decide(state: Game, command: Command, dice: DiceSource, rules: RulesData | None = None) -> list[Any]:
@@ -58,12 +58,6 @@ def decide(state: Game, command: Command, dice: DiceSource, rules: RulesData | N
     except Suspend:
         pass
     return ctx.events
-
-
-def step(state: Game, command: Command, dice: DiceSource, rules: RulesData | None = None) -> tuple[Game, list[Any]]:
-    """decide, then apply: the new state and the events that made it."""
-    events = decide(state, command, dice, rules)
-    return apply_all(state, events), events
 
 
 _HANDLERS: dict[type, Callable[[Decision, Any], None]] = {

@@ -12,7 +12,6 @@ import asyncio
 import io
 import math
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -423,6 +422,3 @@ async def render_board_async(view: View, options: RenderOptions | None = None) -
     """render_board in a worker thread, off the event loop."""
     return await asyncio.to_thread(render_board, view, options)
 
-
-def poses(path: Sequence[tuple[float, float, float]]) -> tuple[Pose, ...]:
-    return tuple(Pose(x, y, h) for x, y, h in path)
