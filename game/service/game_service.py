@@ -41,7 +41,7 @@ from game.model import Game
 from game.notation import format_command, parse
 from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, rules_from_texts
 from game.scenario import builtin_scenarios, load_scenario_text
-from game.service.models import DataVersion, GameRecord, GuildSettings, Seat, utcnow
+from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
 from game.service.repository import Loaded, Repository, VersionConflict, decode_state
 from game.views import View, event_for, view_of
 
@@ -74,6 +74,19 @@ class ChannelBusy(ServiceError):
 
 class UndoRefused(ServiceError):
     code = "undo-refused"
+
+
+class SquadronRefused(ServiceError):
+    code = "squadron-refused"
+
+
+@dataclass(frozen=True)
+class SquadronInfo:
+    name: str
+    size: str
+    faction: str
+    points: int
+    ships: int
 
 
 @dataclass(frozen=True)
@@ -184,6 +197,47 @@ class GameService:
                 raise ServiceError(f"Game data version {record.data_version} is missing from the database.")
             files = {**default_texts(stored.system), **json.loads(stored.files)}
             found = self._rules[record.data_version] = rules_from_texts(stored.system, files)
+        return found
+
+    # ------------------------------------------------------------------ saved squadrons
+
+    async def save_squadron(self, actor: Actor, text: str) -> SquadronInfo:
+        """Check a squadron list against every building rule and keep it for reuse (replacing a list
+        of the same name). A list that breaks a rule is refused with each problem named."""
+        from game.squadron import SquadronError, parse_squadron, squadron_points, validate
+
+        rules = await self._guild_rules(actor.guild_id)
+        try:
+            sq = parse_squadron(text)
+        except SquadronError as exc:
+            raise SquadronRefused(f"The squadron list cannot be read: {exc}.", "Fix the fields named.") from None
+        problems = validate(sq, rules)
+        if problems:
+            raise SquadronRefused("The squadron breaks the building rules: " + "; ".join(map(str, problems)) + ".",
+                                  "Fix each entry and field named, then save it again.")
+        points = squadron_points(sq, rules)
+        await self.repo.save_squadron(SavedSquadron(guild_id=actor.guild_id, owner_id=actor.user_id, name=sq.name,
+                                                    size=sq.size, faction=sq.faction, points=points, text=text))
+        return SquadronInfo(sq.name, sq.size, sq.faction, points, len(sq.ships))
+
+    async def squadrons(self, actor: Actor) -> list[SquadronInfo]:
+        rows = await self.repo.squadrons_of(actor.guild_id, actor.user_id)
+        return [SquadronInfo(r.name, r.size, r.faction, r.points, r.text.count("[[ship]]")) for r in rows]
+
+    async def squadron_text(self, actor: Actor, name: str) -> str:
+        for row in await self.repo.squadrons_of(actor.guild_id, actor.user_id):
+            if row.name.casefold() == name.casefold():
+                return row.text
+        raise UnknownName(f"You have no saved squadron called {name!r}.", "List yours with /squadron list.")
+
+    async def _guild_rules(self, guild_id: str) -> RulesData:
+        overrides = await self._overrides(guild_id)
+        if not overrides:
+            return self.rules
+        version = _version_id("oak_and_iron", overrides)
+        found = self._rules.get(version)
+        if found is None:
+            found = self._rules[version] = rules_from_texts("oak_and_iron", {**default_texts(), **overrides})
         return found
 
     # ------------------------------------------------------------------ games and seats

@@ -155,3 +155,20 @@ class DataVersion(SQLModel, table=True):
     system: str = Field(max_length=50)
     files: str = Field(sa_type=Text)  # JSON: file name -> TOML text (only the files that differ)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class SavedSquadron(SQLModel, table=True):
+    """A squadron list a player keeps for reuse across games."""
+
+    __tablename__ = "saved_squadrons"
+    __table_args__ = (UniqueConstraint("guild_id", "owner_id", "name", name="uq_saved_squadron"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: str = Field(max_length=32, index=True)
+    owner_id: str = Field(max_length=32)
+    name: str = Field(max_length=100)
+    size: str = Field(max_length=20)
+    faction: str = Field(max_length=30)
+    points: int
+    text: str = Field(sa_type=Text)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlmodel import col
 
@@ -29,6 +29,7 @@ from game.service.models import (
     PendingSecret,
     PlannedOrder,
     ProcessedRequest,
+    SavedSquadron,
     ScheduledJob,
     Seat,
     Snapshot,
@@ -310,3 +311,20 @@ class Repository:
         async with self.session() as s, s.begin():
             if await s.get(DataVersion, version.id) is None:
                 s.add(version)
+
+    async def save_squadron(self, row: SavedSquadron) -> None:
+        async with self.session() as s, s.begin():
+            await s.execute(
+                delete(SavedSquadron).where(
+                    col(SavedSquadron.guild_id) == row.guild_id, col(SavedSquadron.owner_id) == row.owner_id,
+                    col(SavedSquadron.name) == row.name,
+                )
+            )
+            s.add(row)
+
+    async def squadrons_of(self, guild_id: str, owner_id: str) -> list[SavedSquadron]:
+        async with self.session() as s:
+            q = select(SavedSquadron).where(
+                col(SavedSquadron.guild_id) == guild_id, col(SavedSquadron.owner_id) == owner_id
+            ).order_by(col(SavedSquadron.name))
+            return list((await s.execute(q)).scalars())

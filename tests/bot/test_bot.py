@@ -270,3 +270,22 @@ async def test_create_a_game_from_an_uploaded_scenario_file(harness: Any) -> Non
     assert "In the Wind's Eye" in last_followup(sent).content
     state = await bot.service.state_for_audit(1)
     assert state.ship("Kestrel").heading == 0 and state.test_dice
+
+
+async def test_squadrons_are_checked_and_kept_for_reuse(harness: Any) -> None:
+    from importlib import resources
+
+    bot, fake = harness
+    legal = resources.files("game.data").joinpath("oak_and_iron/squadrons/dutch_skirmish.toml").read_bytes()
+    sent = await dispatch(bot, command(ANN, "squadron", "save", attachments={"file": fake.attach("z.toml", legal)}), fake)
+    answer = last_followup(sent)
+    assert answer.ephemeral and "Saved **Zeeland Admiralty**" in answer.content and "73 points" in answer.content
+    broken = legal.replace(b'class = "Fluyt"', b'class = "Second Rate"')
+    sent = await dispatch(bot, command(ANN, "squadron", "save", attachments={"file": fake.attach("b.toml", broken)}), fake)
+    assert "points" in last_followup(sent).content and last_followup(sent).content.startswith("❌")
+    sent = await dispatch(bot, command(ANN, "squadron", "list"), fake)
+    assert "Zeeland Admiralty" in last_followup(sent).content
+    sent = await dispatch(bot, command(BOB, "squadron", "list"), fake)
+    assert "No saved squadrons" in last_followup(sent).content  # each player keeps their own
+    sent = await dispatch(bot, command(ANN, "squadron", "show", squadron="zeeland admiralty"), fake)
+    assert last_followup(sent).files[0][1] == legal
