@@ -111,6 +111,10 @@ class CardDef:
     effects: tuple[Mapping[str, Any], ...]
     nation: str = ""
 
+    def effects_require(self) -> bool:
+        """Only squadrons with a given admiral keyword or ship rule may take this card."""
+        return any("requires" in e for e in self.effects)
+
 
 @dataclass(frozen=True)
 class Admiral:

@@ -225,3 +225,53 @@ def _hand_problems(sq: SquadronList, rules: RulesData, admiral_value: int) -> li
     if returning < 3:
         out.append(Problem(top, "hand", f"only {returning} cards return to the hand after play: at least 3 must"))
     return out
+
+
+# ---------------------------------------------------------------- random legal squadrons
+
+
+def random_squadron(seed: int, size: str, rules: RulesData, faction: str | None = None) -> SquadronList:
+    """A legal squadron of the size, built at random (for tests and computer opponents)."""
+    import random
+
+    rng = random.Random(f"squadron:{seed}:{size}:{faction}")
+    limit, fewest, most, sol_allowed = SIZES[size]
+    for _ in range(200):
+        fac = faction or rng.choice(sorted(rules.factions))
+        admirals = [a for a in rules.admirals.values() if _nation_ok(a.nation, fac) and a.points <= limit // 5]
+        admiral = rng.choice(sorted(admirals, key=lambda a: a.name))
+        classes = [c for c in rules.ships.values() if sol_allowed or "Ship of the Line" not in c.traits]
+        n = rng.randint(fewest, most)
+        ships = []
+        budget = limit - admiral.points
+        for i in range(n):
+            affordable = [c for c in classes if c.points <= budget - 7 * (n - i - 1)]
+            if not affordable:
+                break
+            cls = rng.choice(sorted(affordable, key=lambda c: c.name))
+            skill = rng.choice([0, 0, 1, 2])
+            options = tuple(o for o in sorted(cls.upgrades) if o != "Stout" and rng.random() < 0.2)
+            ship = ShipEntry(f"{fac[:3]}-{i + 1}", cls.name, skill, options)
+            cost = ship_points(ship, fac, rules)
+            if cost > budget - 7 * (n - i - 1):
+                ship = ShipEntry(ship.name, cls.name)
+                cost = ship_points(ship, fac, rules)
+            ships.append(ship)
+            budget -= cost
+        if len(ships) < fewest:
+            continue
+        hand = _random_hand(rng, fac, BASE_HAND + admiral.value, rules)
+        sq = SquadronList(f"{fac} {size} {seed}", size, fac, admiral.name, ships[0].name, tuple(ships), hand)
+        if not validate(sq, rules):
+            return sq
+    raise RuntimeError(f"no legal {size} squadron found for seed {seed}")
+
+
+def _random_hand(rng: Any, faction: str, size: int, rules: RulesData) -> tuple[str, ...]:
+    cards = [c for c in rules.cards.values() if _nation_ok(c.nation, faction) and not c.effects_require()]
+    for _ in range(200):
+        pick = rng.sample(sorted(cards, key=lambda c: c.name), size)
+        values = Counter(c.value for c in pick)
+        if max(values.values()) <= 2 and sum(1 for c in pick if not c.discard) >= 3:
+            return tuple(c.name for c in pick)
+    raise RuntimeError("no legal initiative hand")
