@@ -25,6 +25,8 @@ def account(e: Any) -> str:
             return f"Tie: event card drawn: {card}." if card else "Tie: no event deck, the draw is ignored."
         case ev.EventDiscarded(card=card):
             return f"The event {card} is over."
+        case ev.TableScrolled(dx=dx, dy=dy):
+            return f"Scrolling Sea: everything on the table moves ({dx:+.1f}, {dy:+.1f})."
         case ev.WeatherEdgeChanged(edge=edge):
             return f"The wind shifts: it now blows from the {edge}."
         case ev.InitiativeWon(player=p, reason=reason):

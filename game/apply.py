@@ -120,6 +120,13 @@ def _ended(s: Game, e: ev.GameEnded) -> Game:
     return replace(s, winner=e.winner, result=e.reason, phase=Phase.OVER, active_player=None, activation=None)
 
 
+def _scrolled(s: Game, e: ev.TableScrolled) -> Game:
+    ships = tuple(replace(x, x=x.x + e.dx, y=x.y + e.dy) if x.on_table else x for x in s.ships)
+    outlines = dict(e.terrain)
+    terrain = tuple(replace(t, points=outlines.get(t.id, t.points)) for t in s.table.terrain)
+    return replace(s, ships=ships, table=replace(s.table, terrain=terrain))
+
+
 def _officer_lost(s: Game, e: ev.OfficerLost) -> Game:
     if e.officer == "admiral":
         return _squadron(s, e.player, admiral="", admiral_value=0, admiral_lost=True)
@@ -176,6 +183,7 @@ _HANDLERS: dict[type, Callable[[Game, Any], Game]] = {
     ev.StateRestored: lambda s, e: e.state,
     ev.EventDiscarded: lambda s, e: replace(s, event_face_up=None),
     ev.WeatherEdgeChanged: lambda s, e: replace(s, table=replace(s.table, weather_edge=e.edge)),
+    ev.TableScrolled: _scrolled,
 }
 
 

@@ -57,6 +57,17 @@ class EventDiscarded:
 
 @EVENTS.register
 @dataclass(frozen=True)
+class TableScrolled:
+    """Scrolling Sea: every ship and terrain piece shifts by (dx, dy); terrain pushed off the table
+    comes back near the opposite edge."""
+
+    dx: float
+    dy: float
+    terrain: tuple[tuple[str, tuple[tuple[float, float], ...]], ...]  # every piece's new outline
+
+
+@EVENTS.register
+@dataclass(frozen=True)
 class WeatherEdgeChanged:
     edge: str
 
@@ -401,4 +412,5 @@ Event = (
     | StateRestored
     | EventDiscarded
     | WeatherEdgeChanged
+    | TableScrolled
 )

@@ -272,6 +272,7 @@ class Game:
     event_deck: tuple[str, ...] = ()
     event_face_up: str | None = None
     objective: str | None = None  # an objective card feeding Strike Points
+    scrolling_sea: bool = False  # optional rule: the table scrolls instead of ships sailing off it
     test_dice: bool = False
     last_turn: int = 10
     log_position: int = 0  # events applied so far; seeds the dice of the next decision

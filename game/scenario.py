@@ -140,6 +140,7 @@ def scenario_from_doc(doc: Mapping[str, Any], file: str, rules: RulesData | None
         last_turn=_opt(doc, "last_turn", int, 10, file, "(scenario)"),
         event_deck=tuple(str(e) for e in events),
         objective=objective,
+        scrolling_sea=_opt(doc, "scrolling_sea", bool, False, file, "(scenario)"),
     )
 
 

@@ -324,10 +324,40 @@ def make_move(ctx: Decision, ship_id: str, motions: list[geo.Motion], reason: st
     _check_shoals(ctx, ship_id, res.swept)
     moved = ctx.state.ship(ship_id)
     t = state.table
+    if moved.on_table and geo.off_table(c.hull(moved).polygon, t.width, t.height) and ctx.state.scrolling_sea:
+        scroll_table(ctx, ship_id)
+        moved = ctx.state.ship(ship_id)
     if moved.on_table and geo.off_table(c.hull(moved).polygon, t.width, t.height):
         ctx.emit(ev.StatusGained(ship_id, Status.LEFT_TABLE))
         for other in sorted(moved.entangled_with):
             ctx.emit(ev.EntanglementChanged(ship_id, other, False))
+
+
+def scroll_table(ctx: Decision, ship_id: str) -> None:
+    """Scrolling Sea (seed 000, an optional rule): instead of the ship sailing off, everything on the
+    table moves away from that edge by at least Musket Shot, as far as brings the ship back on;
+    terrain pushed off comes back just inside the opposite edge (docs/rulings.md)."""
+    t = ctx.state.table
+    minx, miny, maxx, maxy = c.hull(ctx.state.ship(ship_id)).polygon.bounds
+    musket = ctx.rules.range_of("musket")
+    dx = dy = 0.0
+    if minx < 0:
+        dx = max(musket, -minx + 0.01)
+    elif maxx > t.width:
+        dx = -max(musket, maxx - t.width + 0.01)
+    if miny < 0:
+        dy = max(musket, -miny + 0.01)
+    elif maxy > t.height:
+        dy = -max(musket, maxy - t.height + 0.01)
+    outlines = []
+    for piece in t.terrain:
+        pts = [(x + dx, y + dy) for x, y in piece.points]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        # a piece pushed off one edge comes back just inside the opposite one
+        sx = 0.5 - min(xs) if max(xs) > t.width else (t.width - 0.5) - max(xs) if min(xs) < 0 else 0.0
+        sy = 0.5 - min(ys) if max(ys) > t.height else (t.height - 0.5) - max(ys) if min(ys) < 0 else 0.0
+        outlines.append((piece.id, tuple((round(x + sx, 6), round(y + sy, 6)) for x, y in pts)))
+    ctx.emit(ev.TableScrolled(dx, dy, tuple(outlines)))
 
 
 def resolve_collision(ctx: Decision, mover: str, hit: str, speed: int) -> None:

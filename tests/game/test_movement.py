@@ -412,3 +412,22 @@ def test_dice_command_refused_outside_test_scenarios() -> None:
 
 def test_reload_marker_enum_round_trip() -> None:
     assert ShipSide("port") is ShipSide.PORT
+
+
+def test_scrolling_sea_moves_the_table_instead_of_losing_the_ship() -> None:
+    from game.scenario import load_scenario_text
+    from game.table_session import TableSession
+    from tests.helpers import scenario_text
+
+    ships = [S("Kestrel", "Sloop", 8, 3, 180, "A"), S("Otter", "Corvette", 28, 20, 180, "B")]
+    text = scenario_text(ships, terrain=[("rock", [(20, 30), (22, 30), (22, 32), (20, 32)])])
+    t = TableSession(load_scenario_text(text.replace("seed = 7\n", "seed = 7\nscrolling_sea = true\n")))
+    to_movement(t)
+    t.submit_line("move Otter")
+    t.submit_line("move Kestrel")  # would sail off the south edge
+    k, o = t.state.ship("Kestrel"), t.state.ship("Otter")
+    assert k.on_table and Status.LEFT_TABLE not in k.statuses
+    assert k.y == pytest.approx(3 - tool(4) + 8)  # everything moved Musket Shot north
+    assert o.y == pytest.approx(20 - tool(4) + 8)
+    rock = t.state.table.terrain[0]
+    assert min(p[1] for p in rock.points) == pytest.approx(0.5)  # pushed off the north edge: back at the south
