@@ -23,6 +23,8 @@ def account(e: Any) -> str:
             return "Revealed: " + ", ".join(f"{p}: {c or 'no card'}" for p, c in cards)
         case ev.EventCardDrawn(card=card):
             return f"Tie: event card drawn: {card}." if card else "Tie: no event deck, the draw is ignored."
+        case ev.EffectBorrowed(player=p, card=card):
+            return f"Player {p} uses the effect of {card} this turn."
         case ev.EventDiscarded(card=card):
             return f"The event {card} is over."
         case ev.TableScrolled(dx=dx, dy=dy):

@@ -48,7 +48,7 @@ DIRECTIONS = ("ahead", "back", "port", "starboard", "hold")
 VERBS = (
     "pick", "move", "seamanship", "advance", "crew", "done", "reroll", "fortune", "keep", "pass", "dice",
     "fire", "partial", "melee", "free", "decline", "freeturn", "capture", "destroy", "spare", "transfer",
-    "newflag", "concede",
+    "newflag", "concede", "borrow",
 )
 ATTACK_VERBS = ("fire", "partial", "melee")
 
@@ -226,6 +226,11 @@ def parse(line: str, state: Game | None = None) -> Command:
         t.end()
         answer = "transfer" if verb == "transfer" else "assign"
         return Decide(ship, answer, target=target, cards=tuple(cards), player=player)
+    if verb == "borrow":
+        card = " ".join(t.items[t.i :])
+        if not card:
+            raise ParseError("borrow needs a card, e.g. `borrow Effective Fire`.")
+        return Decide("", "borrow", target=card, player=player)
     if verb == "concede":
         who = t.take("a player")
         t.end()
@@ -456,6 +461,8 @@ def format_command(cmd: Command) -> str:
 
 
 def _decide_words(d: Decide) -> list[str]:
+    if d.answer == "borrow":
+        return ["borrow", d.target]
     if d.answer in ("capture", "destroy", "spare"):
         return [d.answer, _q(d.ship)]
     if d.answer == "skip":

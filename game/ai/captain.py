@@ -134,6 +134,9 @@ class Captain:
                 continue
             if ch.kind == "capture":
                 yield Decide(ch.ship, "capture", player=self.player)
+            elif ch.kind == "borrow":
+                best = max(ch.options, key=lambda n: self.rules.cards[n].value)  # a strong card's effect
+                yield Decide("", "borrow", target=best, player=self.player)
             elif ch.kind == "free_turn":
                 yield from self._free_turn(state, ch.ship)
             elif ch.kind == "lost_admiral":

@@ -152,6 +152,9 @@ def _choice_answers(state: Game) -> Iterator[Command]:
         elif ch.kind == "capture":
             for answer in ("capture", "destroy", "spare"):
                 yield Decide(ch.ship, answer, player=ch.player)
+        elif ch.kind == "borrow":
+            for card in ch.options:
+                yield Decide("", "borrow", target=card, player=ch.player)
         elif ch.kind == "lost_admiral":
             hand = state.squadron(ch.player).hand
             drop = tuple(hand[5:])

@@ -111,6 +111,7 @@ def _choice_hint(kind: str) -> str:
         "free_turn": "Answer `freeturn SHIP port|starboard DEG` or `freeturn SHIP skip`.",
         "capture": "Answer `capture SHIP`, `destroy SHIP` or `spare SHIP`.",
         "lost_admiral": "Answer `transfer FLAGSHIP SHIP` (Fortune Point) or `newflag FLAGSHIP SHIP`.",
+        "borrow": "Answer `borrow CARD` with the card whose effect to use.",
     }.get(kind, "")
 
 

@@ -64,7 +64,8 @@ def decide_choice(ctx: Decision, cmd: Decide) -> None:
     c.no_pending(state)
     if not state.choices:
         raise IllegalAction("No decision is waiting.", "Carry on with the game.")
-    match = [ch for ch in state.choices if ch.ship == cmd.ship]
+    match = [ch for ch in state.choices if ch.ship == cmd.ship or (cmd.answer == "borrow" and ch.kind == "borrow"
+                                                                  and (not cmd.player or ch.player == cmd.player))]
     if not match:
         waiting = ", ".join(f"{ch.ship} ({ch.kind.replace('_', ' ')})" for ch in state.choices)
         raise IllegalAction(f"Nothing is to be decided about {cmd.ship}.", f"Waiting: {waiting}.")
@@ -75,6 +76,10 @@ def decide_choice(ctx: Decision, cmd: Decide) -> None:
         _capture(ctx, choice, cmd)
     elif choice.kind == "lost_admiral":
         _lost_admiral(ctx, choice, cmd)
+    elif choice.kind == "borrow":
+        from game.phases.reveal_effects import borrow
+
+        borrow(ctx, choice, cmd)
     else:
         from game.phases.reveal_effects import free_turn
 

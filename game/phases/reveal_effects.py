@@ -44,7 +44,28 @@ def resolve(ctx: Decision) -> tuple[Choice, ...]:
                 _free_moves(ctx, ships, int(e.get("tool", 1)))
             elif action == "enemy_test":
                 _enemy_tests(ctx, player, e)
+            elif action == "borrow_effect":
+                options = _borrowable(ctx, player, card, str(e.get("source", "hand")))
+                if options:
+                    choices.append(Choice(player, "borrow", card, options))
     return tuple(choices)
+
+
+def _borrowable(ctx: Decision, player: str, card: str, source: str) -> tuple[str, ...]:
+    """Cards whose effect this card may use: from the player's own hand, or from the discards of
+    the other side."""
+    state = ctx.state
+    if source == "opponent_discards":
+        names = [c for q in state.squadrons if not state.allied(q.player, player) for c in q.discards]
+    else:
+        names = list(state.squadron(player).hand)
+    return tuple(n for n in dict.fromkeys(names) if n != card and n in ctx.rules.cards)
+
+
+def borrow(ctx: Decision, choice: Choice, cmd: Decide) -> None:
+    if cmd.target not in choice.options:
+        raise IllegalAction(f"{choice.ship} cannot use {cmd.target!r}.", f"Choose one of: {', '.join(choice.options)}.")
+    ctx.emit(ev.EffectBorrowed(choice.player, cmd.target))
 
 
 def _free_moves(ctx: Decision, ships: list[Ship], tool: int) -> None:

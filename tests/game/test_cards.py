@@ -166,3 +166,25 @@ def test_small_arms_offers_a_harmless_partial_fire_when_an_enemy_ends_its_move_c
     t.submit_line("free partial Frigate Kestrel")
     k = t.state.ship("Kestrel")
     assert k.damage == 0 and k.fatigue == 1  # cannot damage or crit; the hit still tires the crew
+
+
+def test_await_new_orders_uses_another_cards_effect_with_its_own_value() -> None:
+    from game.errors import IllegalAction
+
+    ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A"), S("Frigate", "Sixth Rate", 17.5, 18, 0, "B")]
+    hand = ["Await New Orders", "Down!", "Careful Aim", "Effective Fire", "Adjust Position"]
+    t = session(ships, hands={"A": hand, "B": HAND_B})
+    for line in ("pick A Await New Orders", "pick B Take Courage", "pick A Down!", "pick B Reload!"):
+        t.submit_line(line)
+    assert t.state.initiative == "B"  # the card keeps its own value, 1
+    assert [(c.kind, c.player) for c in t.state.choices] == [("borrow", "A")]
+    with pytest.raises(IllegalAction):
+        t.submit_line("borrow Favorable Wind")  # not in A's hand
+    t.submit_line("borrow Effective Fire")
+    assert t.state.squadron("A").borrowed == "Effective Fire" and t.state.phase is Phase.MOVEMENT
+    default_orders(t)
+    t.submit_line("pass Frigate")
+    t.submit_line("dice " + " ".join(["musket"] * 6))
+    t.submit_line("fire Galleon starboard Frigate")
+    rolled = [e for e in t.events if isinstance(e, ev.DiceRolled) and e.purpose == "broadside"][-1]
+    assert len(rolled.faces) == 6  # Effective Fire's +1
