@@ -655,11 +655,27 @@ def _end(ctx: Decision, ship_id: str, player: str) -> None:
     if ctx.state.ship(ship_id).on_table:
         ctx.emit(ev.WakeMarker(ship_id, True))
     ctx.emit(ev.ActivationEnded(ship_id, Phase.MOVEMENT))
-    offer = _free_attack_offer(ctx, ship_id, act.start if act else None, player)
+    offer = _boarding_follow_up(ctx, ship_id, player) or _free_attack_offer(
+        ctx, ship_id, act.start if act else None, player
+    )
     if offer is not None:
         ctx.emit(ev.OfferMade(offer))
         return
     next_activation(ctx, player)
+
+
+def _boarding_follow_up(ctx: Decision, ship_id: str, player: str) -> Offer | None:
+    """A card may follow a successful Boarding with a free Close Combat (Expert Boarding): offered to
+    the boarder's player when the activation ends."""
+    boarded = [e for e in ctx.events if isinstance(e, ev.ShipMoved) and e.ship == ship_id and e.reason == "boarding"]
+    if not boarded:
+        return None
+    ship = ctx.state.ship(ship_id)
+    targets = sorted(ship.entangled_with)
+    for card, e in effects.card_effects(ctx.state, ship.controller, ctx.rules):
+        if e.get("kind") == "free_attack" and e.get("trigger") == "after_boarding" and targets:
+            return Offer(ship.controller, card, str(e.get("attack", "close")), targets[0], (ship_id,), False, player)
+    return None
 
 
 def _free_attack_offer(

@@ -233,3 +233,18 @@ def test_an_objective_feeds_strike_points() -> None:
     rules = load_rules()
     assert strike_points(state, "A", rules) == 0  # Galleon sits on the centre
     assert strike_points(state, "B", rules) == 1  # nobody of B's within Musket Shot of it
+
+
+def test_expert_boarding_a_free_close_combat_after_a_boarding() -> None:
+    ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A"),
+             S("Frigate", "Sixth Rate", 10.8 + 0.7 + 0.6, 18, 0, "B", {"sail": "anchored"})]
+    t = play("Expert Boarding", "Take Courage", ships=ships)
+    t.submit_line("dice sail")  # the Boarding test passes
+    t.submit_line("move Galleon crew board Frigate")
+    offer = t.state.offer
+    assert offer is not None and offer.player == "A" and offer.attack == "close" and offer.target == "Frigate"
+    t.submit_line("dice skull pistol sword musket cannon sail")  # 3 + Crew 3
+    t.submit_line("free melee Galleon Frigate")
+    t.submit_line("keep")
+    assert t.state.ship("Frigate").fatigue >= 1 and t.state.offer is None
+    assert t.state.active_player == "B"
