@@ -231,14 +231,18 @@ class GameService:
         raise UnknownName(f"You have no saved squadron called {name!r}.", "List yours with /squadron list.")
 
     async def _guild_rules(self, guild_id: str) -> RulesData:
+        return (await self._guild_data(guild_id))[1]
+
+    async def _guild_data(self, guild_id: str) -> tuple[str, RulesData]:
+        """The data version a new game of this guild starts with, and its rules (parsed once)."""
         overrides = await self._overrides(guild_id)
         if not overrides:
-            return self.rules
+            return "builtin", self.rules
         version = _version_id("oak_and_iron", overrides)
         found = self._rules.get(version)
         if found is None:
             found = self._rules[version] = rules_from_texts("oak_and_iron", {**default_texts(), **overrides})
-        return found
+        return version, found
 
     # ------------------------------------------------------------------ games and seats
 
@@ -263,13 +267,10 @@ class GameService:
             if scenario not in known:
                 raise UnknownName(f"There is no built-in scenario {scenario!r}.", f"Scenarios: {', '.join(known)}.")
             scenario_text = known[scenario]
-        overrides = await self._overrides(actor.guild_id)
-        version = "builtin"
-        rules = self.rules
-        if overrides:
-            version = _version_id("oak_and_iron", overrides)
+        version, rules = await self._guild_data(actor.guild_id)
+        if version != "builtin":
+            overrides = await self._overrides(actor.guild_id)
             await self.repo.save_data_version(DataVersion(id=version, system="oak_and_iron", files=json.dumps(overrides)))
-            rules = self._rules[version] = rules_from_texts("oak_and_iron", {**default_texts(), **overrides})
         state = load_scenario_text(scenario_text, f"{scenario}.toml", rules)
         if seed is not None:
             state = replace(state, seed=seed)
