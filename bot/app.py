@@ -19,7 +19,7 @@ from game.service.models import ScheduledJob
 from game.service.scheduler import run_forever
 
 log = logging.getLogger(__name__)
-COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "bot.cogs.squadron")
+COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "bot.cogs.squadron", "bot.cogs.setup")
 
 
 class QuarterdeckBot(commands.Bot):

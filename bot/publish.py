@@ -13,10 +13,11 @@ import discord
 from game import events as ev
 from game.account import account
 from game.ai.captain import deciders
+from game.phases.preparation import what_now as setup_what_now
 from game.service.game_service import Actor, GameService, Outcome
 from game.views import View, event_for
 from render.board import RenderOptions, render_board_async
-from render.overlays import last_attacks, last_move
+from render.overlays import deployment_zones, last_attacks, last_move
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,9 @@ def waiting_text(view: View, seats: Sequence[tuple[str, str | None, str, bool]])
             parts.append(f"player {player}")
     if not parts:
         return "", []
-    if g.phase.value in ("setup", "initiative") and not g.pending and not g.choices:
+    if g.phase.value == "preparation":
+        what = f"set-up: {setup_what_now(g)}"
+    elif g.phase.value in ("setup", "initiative") and not g.pending and not g.choices:
         what = "choose an initiative card (press **Choose initiative card**)"
     elif g.pending is not None:
         what = f"decide on {g.pending.ship}'s roll (buttons below)"
@@ -94,7 +97,8 @@ async def publish(
     text = account_text(events) if events else ""
     mention, users = waiting_text(spectator, info.seats)
     body = "\n".join(x for x in (text, mention) if x) or "…"
-    options = RenderOptions(last_move=last_move(events), last_attacks=last_attacks(events))
+    zones = deployment_zones(spectator.game, await service.rules_of_game(game_id))
+    options = RenderOptions(last_move=last_move(events), last_attacks=last_attacks(events), zones=zones)
     png = await render_board_async(spectator, options)
     view: discord.ui.View | None = None
     g = spectator.game

@@ -11,10 +11,42 @@ def _faces(faces: tuple[str, ...]) -> str:
     return " ".join(f"[{f}]" for f in faces)
 
 
+_STEPS = {"role": "attacker or defender", "draft": "drafting", "select": "terrain pool", "place": "placing terrain",
+          "adjust": "adjusting terrain", "deploy": "deployment"}
+
+
 def account(e: Any) -> str:
     match e:
+        case ev.PhaseBegan(phase=phase, turn=0):
+            return "— The set-up is done: each player chooses a first initiative card —"
         case ev.PhaseBegan(phase=phase, turn=turn):
             return f"— Turn {turn}: {phase.value.title()} Phase —"
+        case ev.SquadronEnlisted(squadron=q, ships=ships):
+            return f"Player {q.player} brings {q.name} ({q.faction}, {len(ships)} ships, Flagship {q.flagship})."
+        case ev.SetupCardsDrawn(objective=objective, offered=offered):
+            return f"Objective: {objective or 'none'}. Drawn to draft: {', '.join(offered)}."
+        case ev.SetupStep(step=step, to_act=p) if p:
+            return f"Set-up — {_STEPS.get(step, step)}: player {p} to act."
+        case ev.RoleChosen(attacker=a, defender=d):
+            return f"Player {a} is the attacker, player {d} the defender."
+        case ev.CardDrafted(player=p, deck=deck, card=card):
+            return f"Player {p} drafts the {deck} card {card}."
+        case ev.DraftDiscarded(cards=cards):
+            return f"Discarded: {', '.join(cards)}." if cards else ""
+        case ev.FortuneGained(player=p, total=n, card=card):
+            return f"{card}: player {p} now has {n} Fortune Points."
+        case ev.TerrainAdded(piece=piece):
+            return f"Player {piece.owner} adds a {piece.kind.value.replace('_', ' ')} ({piece.id}) to the pool."
+        case ev.TerrainPlaced(terrain=t, adjusted=adjusted):
+            xs, ys = [p[0] for p in t.points], [p[1] for p in t.points]
+            verb = "moved to" if adjusted else "placed at"
+            return f"{t.id} {verb} ({sum(xs) / len(xs):.1f}, {sum(ys) / len(ys):.1f})."
+        case ev.TerrainRemoved(piece=piece, reason=reason):
+            return f"{piece} is removed from the game: {reason}."
+        case ev.AdjustPassed(player=p):
+            return f"Player {p} is done adjusting terrain."
+        case ev.ShipDeployed(ship=ship, x=x, y=y, heading=h):
+            return f"{ship} deploys at ({x:g}, {y:g}) heading {h:g}°."
         case ev.ActivePlayer(player=p):
             return f"Player {p} to act." if p else ""
         case ev.CardPicked(player=p):

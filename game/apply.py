@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from game import events as ev
-from game.model import Game, LandingParty, Phase
+from game.model import Game, LandingParty, Phase, Status
 
 
 def _ship(state: Game, ship_id: str, **changes: Any) -> Game:
@@ -185,6 +185,72 @@ _HANDLERS: dict[type, Callable[[Game, Any], Game]] = {
     ev.WeatherEdgeChanged: lambda s, e: replace(s, table=replace(s.table, weather_edge=e.edge)),
     ev.TableScrolled: _scrolled,
 }
+
+
+# ---------------------------------------------------------------- the chapter-7 set-up
+
+
+def _prep(s: Game, **changes: Any) -> Game:
+    assert s.prep is not None
+    return replace(s, prep=replace(s.prep, **changes))
+
+
+def _enlisted(s: Game, e: ev.SquadronEnlisted) -> Game:
+    player = e.squadron.player
+    ships = tuple(x for x in s.ships if x.owner != player) + e.ships
+    return replace(s.with_squadron(e.squadron), ships=ships)
+
+
+def _drawn(s: Game, e: ev.SetupCardsDrawn) -> Game:
+    return _prep(replace(s, objective=e.objective, event_deck=e.event_deck), offered=e.offered)
+
+
+def _role(s: Game, e: ev.RoleChosen) -> Game:
+    return _prep(replace(s, defender=e.defender), attacker=e.attacker)
+
+
+def _drafted(s: Game, e: ev.CardDrafted) -> Game:
+    assert s.prep is not None
+    offered = tuple(c for c in s.prep.offered if c != e.card)
+    s = _prep(s, offered=offered, drafted=(*s.prep.drafted, (e.player, e.deck, e.card)))
+    return _squadron(s, e.player, advantage=e.card) if e.deck == "advantage" else s
+
+
+def _terrain_placed(s: Game, e: ev.TerrainPlaced) -> Game:
+    prep = s.prep
+    assert prep is not None
+    t = e.terrain
+    placed = [x for x in s.table.terrain if x.id != t.id]
+    s = replace(s, table=replace(s.table, terrain=(*placed, t)))
+    if e.adjusted:
+        return _prep(s, adjusted=(*prep.adjusted, t.id))
+    return _prep(s, pool=tuple(p for p in prep.pool if p.id != t.id))
+
+
+def _terrain_removed(s: Game, e: ev.TerrainRemoved) -> Game:
+    assert s.prep is not None
+    return _prep(s, pool=tuple(p for p in s.prep.pool if p.id != e.piece), removed=(*s.prep.removed, e.piece))
+
+
+def _deployed(s: Game, e: ev.ShipDeployed) -> Game:
+    ship = s.ship(e.ship)
+    return _ship(s, e.ship, x=e.x, y=e.y, heading=e.heading, statuses=ship.statuses - {Status.UNDEPLOYED})
+
+
+_HANDLERS.update({
+    ev.SquadronEnlisted: _enlisted,
+    ev.SetupCardsDrawn: _drawn,
+    ev.SetupStep: lambda s, e: _prep(s, step=e.step, to_act=e.to_act),
+    ev.RoleChosen: _role,
+    ev.CardDrafted: _drafted,
+    ev.DraftDiscarded: lambda s, e: _prep(s, offered=()),
+    ev.FortuneGained: lambda s, e: _squadron(s, e.player, fortune=e.total),
+    ev.TerrainAdded: lambda s, e: _prep(s, pool=(*s.prep.pool, e.piece)) if s.prep else s,
+    ev.TerrainPlaced: _terrain_placed,
+    ev.TerrainRemoved: _terrain_removed,
+    ev.AdjustPassed: lambda s, e: _prep(s, passed=(*s.prep.passed, e.player)) if s.prep else s,
+    ev.ShipDeployed: _deployed,
+})
 
 
 def apply(state: Game, event: Any) -> Game:

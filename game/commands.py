@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.codec import TaggedRegistry
+from game.squadron import SquadronList
 
 COMMANDS = TaggedRegistry()
 
@@ -191,6 +192,73 @@ class FixDice:
     faces: tuple[str, ...]
 
 
+# ---------------------------------------------------------------- the chapter-7 set-up
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class Enlist:
+    """Bring a squadron list to a drafted game (checked against every building rule)."""
+
+    player: str
+    squadron: SquadronList
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class ChooseRole:
+    player: str
+    role: str  # attacker | defender
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class Draft:
+    """Take one of the drawn setting, deployment or advantage cards."""
+
+    player: str
+    card: str
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class AddTerrain:
+    player: str
+    kind: str
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class PlaceTerrain:
+    """Place a pool piece (Place Terrain) or move a placed one (Adjust Terrain)."""
+
+    player: str
+    piece: str
+    x: float
+    y: float
+    rotation: float = 0.0
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class Deploy:
+    player: str
+    ship: str
+    x: float
+    y: float
+    heading: float
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class FinishStep:
+    """Done with the Adjust Terrain step (no more pieces to move)."""
+
+    player: str
+
+
+SETUP_COMMANDS = (Enlist, ChooseRole, Draft, AddTerrain, PlaceTerrain, Deploy, FinishStep)
+
 Command = (
     PickCard
     | Seamanship
@@ -207,4 +275,11 @@ Command = (
     | Decide
     | Concede
     | FixDice
+    | Enlist
+    | ChooseRole
+    | Draft
+    | AddTerrain
+    | PlaceTerrain
+    | Deploy
+    | FinishStep
 )

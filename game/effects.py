@@ -36,8 +36,27 @@ def _hull(ship: Ship) -> geo.Hull:
 
 
 def card_effects(state: Game, player: str, rules: RulesData) -> Iterator[tuple[str, Effect]]:
-    """(card, effect) in force for a player: the face-up initiative card, and an event card for all."""
+    """(card, effect) in force for a player: the face-up initiative card, an event card for all, the
+    player's drafted Advantage and the Conditions an opponent's Advantage lays on it. An effect
+    with `turns` acts only on those turns."""
+    for card, e in _card_effects(state, player, rules):
+        if "turns" not in e or state.turn in e["turns"]:
+            yield card, e
+
+
+def _card_effects(state: Game, player: str, rules: RulesData) -> Iterator[tuple[str, Effect]]:
     q = state.squadron(player)
+    advantages = rules.scenario_cards.get("advantage", {})
+    for other in state.squadrons:
+        card = advantages.get(other.advantage or "")
+        if card is None:
+            continue
+        for e in card.effects:
+            on_enemy = e.get("scope") == "enemy_ships"
+            if other.player == player and not on_enemy:
+                yield card.name, e
+            elif on_enemy and not state.allied(other.player, player):
+                yield card.name, {**e, "scope": "own_ships"}
     if q.face_up and q.face_up in rules.cards:
         for e in rules.cards[q.face_up].effects:
             if e.get("kind") == "on_reveal" and e.get("action") == "borrow_effect" and q.borrowed:
@@ -230,6 +249,11 @@ def free_attacks(state: Game, player: str, trigger: str, rules: RulesData) -> li
         for c, e in card_effects(state, player, rules)
         if e.get("kind") == "free_attack" and e.get("trigger") == trigger
     ]
+
+
+def admiral_bonus(state: Game, player: str, rules: RulesData) -> int:
+    """What a card adds to the player's admiral value when ties are broken."""
+    return sum(int(e.get("add", 0)) for _, e in card_effects(state, player, rules) if e.get("kind") == "admiral_value")
 
 
 def event_on_draw(state: Game, rules: RulesData) -> list[Effect]:

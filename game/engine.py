@@ -10,18 +10,25 @@ from game import events as ev
 from game.apply import apply, apply_all, replay
 from game.commands import (
     Activate,
+    AddTerrain,
     Advance,
     Attack,
+    ChooseRole,
     Command,
     Concede,
     Crew,
     Decide,
     Decline,
+    Deploy,
+    Draft,
     EndActivation,
+    Enlist,
+    FinishStep,
     FixDice,
     KeepRoll,
     Pass,
     PickCard,
+    PlaceTerrain,
     Reroll,
     Seamanship,
     UseFortune,
@@ -30,7 +37,7 @@ from game.context import Decision, Suspend
 from game.dice import DiceSource
 from game.errors import DiceNotAllowed, GameOver, IllegalAction, NotYourShip, RulesError
 from game.model import Game, PendingRoll, Phase
-from game.phases import attack, common, end, initiative, movement
+from game.phases import attack, common, end, initiative, movement, preparation
 from game.rules_data import RulesData, load_rules
 
 __all__ = ["apply", "apply_all", "decide", "replay"]
@@ -66,6 +73,13 @@ _HANDLERS: dict[type, Callable[[Decision, Any], None]] = {
     Decline: attack.decline,
     Decide: end.decide_choice,
     Concede: lambda ctx, cmd: _concede(ctx, cmd),
+    Enlist: preparation.enlist,
+    ChooseRole: preparation.choose_role,
+    Draft: preparation.draft,
+    AddTerrain: preparation.add_terrain,
+    PlaceTerrain: preparation.place_terrain,
+    FinishStep: preparation.finish_step,
+    Deploy: preparation.deploy,
 }
 
 

@@ -9,7 +9,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.codec import TaggedRegistry
-from game.model import Activation, Choice, Game, Offer, PendingRoll, Phase, Sail, ShipSide, Status
+from game.model import (
+    Activation,
+    Choice,
+    Game,
+    Offer,
+    PendingRoll,
+    Phase,
+    PoolPiece,
+    Sail,
+    Ship,
+    ShipSide,
+    Squadron,
+    Status,
+    Terrain,
+)
 
 EVENTS = TaggedRegistry()
 
@@ -368,6 +382,97 @@ class AttackResolved:
     rake: str = ""
 
 
+# ---------------------------------------------------------------- the chapter-7 set-up
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class SquadronEnlisted:
+    """A squadron list joined a drafted game: its ships wait off the table until deployed."""
+
+    squadron: Squadron
+    ships: tuple[Ship, ...]
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class SetupCardsDrawn:
+    objective: str | None
+    offered: tuple[str, ...]  # setting, deployment and advantage cards to draft from
+    event_deck: tuple[str, ...]  # the shuffled event deck
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class SetupStep:
+    step: str
+    to_act: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class RoleChosen:
+    attacker: str
+    defender: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class CardDrafted:
+    player: str
+    deck: str
+    card: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class DraftDiscarded:
+    cards: tuple[str, ...]
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class FortuneGained:
+    player: str
+    total: int
+    card: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class TerrainAdded:
+    piece: PoolPiece
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class TerrainPlaced:
+    terrain: Terrain
+    adjusted: bool  # moved in the Adjust Terrain step (else placed from the pool)
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class TerrainRemoved:
+    piece: str
+    reason: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class AdjustPassed:
+    player: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class ShipDeployed:
+    ship: str
+    x: float
+    y: float
+    heading: float
+
+
 Event = (
     PhaseBegan
     | ActivePlayer
@@ -413,4 +518,16 @@ Event = (
     | EventDiscarded
     | WeatherEdgeChanged
     | TableScrolled
+    | SquadronEnlisted
+    | SetupCardsDrawn
+    | SetupStep
+    | RoleChosen
+    | CardDrafted
+    | DraftDiscarded
+    | FortuneGained
+    | TerrainAdded
+    | TerrainPlaced
+    | TerrainRemoved
+    | AdjustPassed
+    | ShipDeployed
 )

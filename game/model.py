@@ -7,6 +7,7 @@ from enum import StrEnum
 
 
 class Phase(StrEnum):
+    PREPARATION = "preparation"  # chapter-7 set-up: squadrons, drafting, terrain, deployment
     SETUP = "setup"  # choosing the first initiative card
     INITIATIVE = "initiative"
     MOVEMENT = "movement"
@@ -50,6 +51,7 @@ class Status(StrEnum):
     SUNK = "sunk"
     LEFT_TABLE = "left_table"  # sailed off the table: out of the game
     REMOVED = "removed"  # destroyed with no room to cut free: taken off the table
+    UNDEPLOYED = "undeployed"  # set-up: not yet placed on the table
 
 
 class ShipSide(StrEnum):
@@ -155,7 +157,7 @@ class Ship:
 
     @property
     def on_table(self) -> bool:
-        return not (self.statuses & {Status.SUNK, Status.LEFT_TABLE, Status.REMOVED})
+        return not (self.statuses & {Status.SUNK, Status.LEFT_TABLE, Status.REMOVED, Status.UNDEPLOYED})
 
     @property
     def can_act(self) -> bool:
@@ -190,6 +192,7 @@ class Squadron:
     borrowed: str | None = None  # a card whose effect a face-up card lends its value to
     team: str = ""  # fleet battles: the side this squadron fights on ("" = its own side)
     admiral_lost: bool = False  # the Admiral card was removed (helm struck): a new Flagship is due
+    advantage: str | None = None  # the Advantage & Condition card drafted at set-up
 
 
 @dataclass(frozen=True)
@@ -230,6 +233,42 @@ class Choice:
     kind: str  # free_turn | capture | lost_admiral
     ship: str  # the ship the choice is about
     options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PoolPiece:
+    """A terrain piece chosen for the pool at set-up, not yet on the table."""
+
+    id: str
+    kind: TerrainKind
+    owner: str
+
+
+DEFAULT_EDGES = ("S", "N")  # drafted games: the first player deploys from the south edge, the second the north
+PREP_STEPS = ("enlist", "role", "draft", "select", "place", "adjust", "deploy")
+
+
+@dataclass(frozen=True)
+class Preparation:
+    """Where the chapter-7 set-up stands. Public: nothing in it is secret."""
+
+    size: str
+    step: str = "enlist"  # one of PREP_STEPS
+    to_act: str = ""  # whose turn it is within the step ("" while squadrons are awaited)
+    edges: tuple[tuple[str, str], ...] = ()  # (player, table edge it deploys from)
+    attacker: str = ""
+    offered: tuple[str, ...] = ()  # setting, deployment and advantage cards still to draft
+    drafted: tuple[tuple[str, str, str], ...] = ()  # (player, deck, card)
+    pool: tuple[PoolPiece, ...] = ()
+    adjusted: tuple[str, ...] = ()  # terrain already adjusted (each moves once)
+    passed: tuple[str, ...] = ()  # players finished with the adjust step
+    removed: tuple[str, ...] = ()  # pool pieces that found no legal place
+
+    def drafted_card(self, player: str, deck: str) -> str | None:
+        return next((c for p, d, c in self.drafted if p == player and d == deck), None)
+
+    def edge_of(self, player: str) -> str:
+        return next(e for p, e in self.edges if p == player)
 
 
 @dataclass(frozen=True)
@@ -277,6 +316,7 @@ class Game:
     last_turn: int = 10
     log_position: int = 0  # events applied so far; seeds the dice of the next decision
     undo_request: tuple[str, int] | None = None  # (player, log length when asked)
+    prep: Preparation | None = None  # the drafted set-up, while (and after) it runs
     extra: tuple[tuple[str, str], ...] = field(default=())
 
     # -- look-ups ------------------------------------------------------------------

@@ -9,6 +9,8 @@
     reroll 2 4 | fortune | keep
     pass Kestrel
     dice skull sail sword
+    A: role attacker | A: draft Fair Wind | A: terrain island
+    A: place island-1 12 18 rot 30 | A: finish | A: deploy Kestrel 10 4 heading 0
 
 A line may start with `A:` to say which player gives the order. With a game state, ship and card
 names may be written in any case, without accents, or as a unique prefix.
@@ -22,18 +24,25 @@ from collections.abc import Callable, Iterable
 
 from game.commands import (
     Activate,
+    AddTerrain,
     Advance,
     Attack,
+    ChooseRole,
     Command,
     Concede,
     Crew,
     Decide,
     Decline,
+    Deploy,
+    Draft,
     EndActivation,
+    Enlist,
+    FinishStep,
     FixDice,
     KeepRoll,
     Pass,
     PickCard,
+    PlaceTerrain,
     Reroll,
     Seamanship,
     Shift,
@@ -48,8 +57,9 @@ DIRECTIONS = ("ahead", "back", "port", "starboard", "hold")
 VERBS = (
     "pick", "move", "seamanship", "advance", "crew", "done", "reroll", "fortune", "keep", "pass", "dice",
     "fire", "partial", "melee", "free", "decline", "freeturn", "capture", "destroy", "spare", "transfer",
-    "newflag", "concede", "borrow",
+    "newflag", "concede", "borrow", "role", "draft", "terrain", "place", "finish", "deploy", "enlist",
 )
+SETUP_VERBS = ("role", "draft", "terrain", "place", "finish", "deploy", "enlist")
 ATTACK_VERBS = ("fire", "partial", "melee")
 
 
@@ -237,12 +247,61 @@ def parse(line: str, state: Game | None = None) -> Command:
         if state is not None:
             who = resolve(who, state.players, "player")
         return Concede(who)
+    if verb in SETUP_VERBS:
+        return _setup_command(t, verb, player)
     if verb == "dice":
         faces = tuple(x.lower() for x in t.items[t.i :])
         if not faces:
             raise ParseError("dice needs at least one face, e.g. `dice skull sail`.")
         return FixDice(faces)
     raise ParseError(f"Unknown command {verb!r}.", f"Commands: {', '.join(VERBS)}.")
+
+
+def _setup_command(t: _Tokens, verb: str, player: str) -> Command:
+    """The chapter-7 set-up orders. The player comes from the `A:` prefix (or the service fills it)."""
+    state = t.state
+    if verb == "role":
+        role = t.take_choice("a role", ("attacker", "defender"))
+        t.end()
+        return ChooseRole(player, role)
+    if verb == "draft":
+        card = " ".join(t.items[t.i :])
+        if not card:
+            raise ParseError("draft needs a card, e.g. `draft Fair Wind`.")
+        if state is not None and state.prep is not None and state.prep.offered:
+            card = resolve(card, state.prep.offered, "card on offer")
+        return Draft(player, card)
+    if verb == "terrain":
+        kind = t.take("a terrain kind").lower().replace(" ", "_")
+        t.end()
+        return AddTerrain(player, kind)
+    if verb == "place":
+        piece = t.take("a terrain piece")
+        if state is not None and state.prep is not None:
+            known = [p.id for p in state.prep.pool] + [x.id for x in state.table.terrain]
+            piece = resolve(piece, known, "terrain piece")
+        x, y = t.take_number("x"), t.take_number("y")
+        rotation = 0.0
+        if t.peek() in ("rot", "rotation"):
+            t.take("rot")
+            rotation = t.take_number("the rotation")
+        t.end()
+        return PlaceTerrain(player, piece, x, y, rotation)
+    if verb == "finish":
+        t.end()
+        return FinishStep(player)
+    if verb == "deploy":
+        ship = t.ship()
+        x, y = t.take_number("x"), t.take_number("y")
+        heading = 0.0
+        if t.peek() == "heading":
+            t.take("heading")
+        if not t.done():
+            heading = t.take_number("the heading")
+        t.end()
+        return Deploy(player, ship, x, y, heading)
+    raise ParseError("A squadron joins a drafted game from a saved list, not by a line of notation.",
+                     "Save the list (/squadron save or the builder), then /game join with it.")
 
 
 def _attack_part(t: _Tokens, verb: str, ship: str, player: str, free: bool = False) -> Attack:
@@ -455,6 +514,20 @@ def format_command(cmd: Command) -> str:
         words = ["decline"]
     elif isinstance(cmd, Decide):
         words = _decide_words(cmd)
+    elif isinstance(cmd, ChooseRole):
+        words = ["role", cmd.role]
+    elif isinstance(cmd, Draft):
+        words = ["draft", cmd.card]
+    elif isinstance(cmd, AddTerrain):
+        words = ["terrain", cmd.kind]
+    elif isinstance(cmd, PlaceTerrain):
+        words = ["place", _q(cmd.piece), _num(cmd.x), _num(cmd.y)] + (["rot", _num(cmd.rotation)] if cmd.rotation else [])
+    elif isinstance(cmd, FinishStep):
+        words = ["finish"]
+    elif isinstance(cmd, Deploy):
+        words = ["deploy", _q(cmd.ship), _num(cmd.x), _num(cmd.y), "heading", _num(cmd.heading)]
+    elif isinstance(cmd, Enlist):
+        words = ["enlist", _q(cmd.squadron.name)]
     else:  # pragma: no cover - every command type is listed above
         raise TypeError(f"cannot format {cmd!r}")
     return prefix + " ".join(words)

@@ -28,7 +28,9 @@ DATA_FILES = (
     "upgrade_cards.toml",
     "factions.toml",
     "scenario_cards.toml",
+    "terrain.toml",
 )
+TERRAIN_KINDS = ("island", "rock", "landmass", "shoal", "fog_bank")
 DECKS = ("objective", "setting", "deployment", "advantage", "event")
 STATS = ("fortitude", "broadside", "crew", "windward", "large")
 
@@ -161,6 +163,15 @@ class ScenarioCard:
 
 
 @dataclass(frozen=True)
+class TerrainShape:
+    """The footprint of a terrain piece added at set-up: an ellipse before rotation."""
+
+    kind: str
+    width: float
+    depth: float
+
+
+@dataclass(frozen=True)
 class RulesData:
     system: str
     die: Die
@@ -176,6 +187,7 @@ class RulesData:
     factions: Mapping[str, Faction] = field(default_factory=dict)
     scenario_cards: Mapping[str, Mapping[str, ScenarioCard]] = field(default_factory=dict)
     provisional_files: tuple[str, ...] = field(default=())
+    terrain_shapes: Mapping[str, TerrainShape] = field(default_factory=dict)
 
     def band(self, name: str) -> RangeBand:
         for b in self.ranges:
@@ -465,6 +477,28 @@ def _parse_scenario_cards(doc: Mapping[str, Any], file: str) -> dict[str, dict[s
     return decks
 
 
+def _parse_terrain(doc: Mapping[str, Any], file: str) -> dict[str, TerrainShape]:
+    out = {}
+    for i, e in enumerate(_entries(doc, "piece", file)):
+        name = str(e.get("kind", f"piece #{i + 1}"))
+        kind = _get(e, "kind", str, file, name)
+        if kind not in TERRAIN_KINDS:
+            raise DataError(file, name, "kind", f"must be one of {', '.join(TERRAIN_KINDS)}")
+        out[kind] = TerrainShape(kind, _positive(_get(e, "width", (int, float), file, name), file, name, "width"),
+                                 _positive(_get(e, "depth", (int, float), file, name), file, name, "depth"))
+    return out
+
+
+def _check_settings(decks: Mapping[str, Mapping[str, ScenarioCard]], shapes: Mapping[str, TerrainShape]) -> None:
+    """A setting may only ask for terrain the terrain file describes."""
+    for card in decks.get("setting", {}).values():
+        pool = card.details.get("terrain", {})
+        for kind in [*pool.get("kinds", []), *pool.get("require", [])]:
+            if kind not in shapes:
+                raise DataError("scenario_cards.toml", card.name, "terrain",
+                                f"names terrain {kind!r}, which terrain.toml does not describe")
+
+
 def _parse_toml(text: str, file: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
@@ -479,6 +513,9 @@ def rules_from_texts(system: str, texts: Mapping[str, str]) -> RulesData:
         raise DataError(missing[0], "(file)", "(file)", "is missing")
     docs = {f: _parse_toml(texts[f], f) for f in DATA_FILES}
     bases = _parse_bases(docs["bases.toml"], "bases.toml")
+    scenario_cards = _parse_scenario_cards(docs["scenario_cards.toml"], "scenario_cards.toml")
+    terrain_shapes = _parse_terrain(docs["terrain.toml"], "terrain.toml")
+    _check_settings(scenario_cards, terrain_shapes)
     return RulesData(
         system=system,
         die=_parse_die(docs["dice.toml"], "dice.toml"),
@@ -492,8 +529,9 @@ def rules_from_texts(system: str, texts: Mapping[str, str]) -> RulesData:
         captains=_parse_captains(docs["captains.toml"], "captains.toml"),
         upgrade_cards=_parse_upgrade_cards(docs["upgrade_cards.toml"], "upgrade_cards.toml"),
         factions=_parse_factions(docs["factions.toml"], "factions.toml"),
-        scenario_cards=_parse_scenario_cards(docs["scenario_cards.toml"], "scenario_cards.toml"),
+        scenario_cards=scenario_cards,
         provisional_files=tuple(f for f in DATA_FILES if docs[f].get("provisional")),
+        terrain_shapes=terrain_shapes,
     )
 
 

@@ -1,48 +1,65 @@
-"""A game from two squadron lists, deployed in lines along the long edges: the quick way to start a
-game from squadrons (tests, computer opponents) until the full chapter-7 set-up runs in the bot."""
+"""Games from squadron lists: the ships and squadron a list puts on the table, and a quick line
+deployment along the long edges (tests, computer opponents). The drafted chapter-7 set-up lives in
+`game.phases.preparation`."""
 
 from __future__ import annotations
 
-from game.model import Game, Sail, Ship, Squadron, Table
+from collections.abc import Iterable
+
+from game.model import Game, Sail, Ship, Squadron, Status, Table
 from game.rules_data import RulesData
 from game.squadron import SquadronList
 
 TABLES = {"patrol": (36.0, 36.0), "skirmish": (36.0, 36.0), "engagement": (48.0, 36.0)}
 
 
+def build_squadron(player: str, sq: SquadronList, rules: RulesData, taken: Iterable[str] = (),
+                   deployed: bool = True) -> tuple[Squadron, tuple[Ship, ...]]:
+    """The squadron and its ships (at the origin; off the table until deployed unless `deployed`).
+    A ship whose name another squadron already uses gets the player's letter added."""
+    taken_ids = set(taken)
+    ships: list[Ship] = []
+    for entry in sq.ships:
+        cls = rules.ships[entry.cls]
+        base = rules.bases[cls.base]
+        stats = {k: getattr(cls, k) for k in ("fortitude", "broadside", "crew", "windward", "large")}
+        traits = list(cls.traits)
+        for option in entry.options:
+            up = rules.upgrades.get(option)
+            if up is not None:
+                for k, v in up.stats.items():
+                    stats[k] += v
+                traits += [t for t in up.traits if t not in traits]
+        ship_id = f"{entry.name}-{player}" if entry.name in taken_ids else entry.name
+        ships.append(Ship(
+            id=ship_id, cls=cls.name, owner=player, controller=player, x=0.0, y=0.0, heading=0.0,
+            base=cls.base, beam=base.beam, length=base.length, skill=entry.skill, traits=tuple(traits),
+            upgrades=entry.options, sail=Sail.BATTLE, captain=entry.captain,
+            statuses=frozenset() if deployed else frozenset({Status.UNDEPLOYED}), **stats,
+        ))
+    admiral = rules.admirals[sq.admiral]
+    flagship = next(s.id for s in ships if s.id in (sq.flagship, f"{sq.flagship}-{player}"))
+    fortune = 3 + (1 if "Lucky" in admiral.keywords else 0)
+    squadron = Squadron(player=player, name=sq.name, faction=sq.faction, flagship=flagship,
+                        admiral=admiral.name, admiral_value=admiral.value, fortune=fortune, hand=sq.hand)
+    return squadron, tuple(ships)
+
+
 def game_from_squadrons(a: SquadronList, b: SquadronList, rules: RulesData, seed: int = 0) -> Game:
     """Player A deploys along the south edge heading north, B along the north edge heading south;
     ships line abreast, 3.5" apart, centred; the wind blows from the west (a short edge)."""
+    from dataclasses import replace
+
     width, height = TABLES[a.size]
     ships: list[Ship] = []
     squadrons = []
-    for player, sq, y, heading in (("A", a, 3.5, 0.0), ("B", b, height - 3.5, 180.0)):
-        n = len(sq.ships)
+    for player, sq, y, heading, other in (("A", a, 3.5, 0.0, b), ("B", b, height - 3.5, 180.0, a)):
+        squadron, built = build_squadron(player, sq, rules, taken=(e.name for e in other.ships))
+        n = len(built)
         spacing = min(3.5, (width - 4) / max(1, n))
         x0 = width / 2 - spacing * (n - 1) / 2
-        for i, entry in enumerate(sq.ships):
-            cls = rules.ships[entry.cls]
-            base = rules.bases[cls.base]
-            stats = {k: getattr(cls, k) for k in ("fortitude", "broadside", "crew", "windward", "large")}
-            traits = list(cls.traits)
-            for option in entry.options:
-                up = rules.upgrades.get(option)
-                if up is not None:
-                    for k, v in up.stats.items():
-                        stats[k] += v
-                    traits += [t for t in up.traits if t not in traits]
-            clash = any(s.name == entry.name for s in (b if player == "A" else a).ships)
-            ships.append(Ship(
-                id=f"{entry.name}-{player}" if clash else entry.name,
-                cls=cls.name, owner=player, controller=player, x=x0 + i * spacing, y=y, heading=heading,
-                base=cls.base, beam=base.beam, length=base.length, skill=entry.skill, traits=tuple(traits),
-                upgrades=entry.options, sail=Sail.BATTLE, captain=entry.captain, **stats,
-            ))
-        admiral = rules.admirals[sq.admiral]
-        flagship = next(s.id for s in ships if s.owner == player and s.id in (sq.flagship, f"{sq.flagship}-{player}"))
-        fortune = 3 + (1 if "Lucky" in admiral.keywords else 0)
-        squadrons.append(Squadron(player=player, name=sq.name, faction=sq.faction, flagship=flagship,
-                                  admiral=admiral.name, admiral_value=admiral.value, fortune=fortune, hand=sq.hand))
+        ships += [replace(s, x=x0 + i * spacing, y=y, heading=heading) for i, s in enumerate(built)]
+        squadrons.append(squadron)
     return Game(system="oak_and_iron", edition="squadrons", name=f"{a.name} against {b.name}",
                 table=Table(width, height, "W"), squadrons=tuple(squadrons), ships=tuple(ships), seed=seed,
                 defender="B")

@@ -57,7 +57,8 @@ class SquadronError(ValueError):
         super().__init__("; ".join(str(p) for p in problems))
 
 
-def parse_squadron(text: str) -> SquadronList:
+def parse_squadron(text: str, partial: bool = False) -> SquadronList:
+    """Read a list; `partial` accepts one still being built (no ships yet)."""
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -86,7 +87,7 @@ def parse_squadron(text: str) -> SquadronList:
             options=tuple(get(sd, "options", list, name, [])), captain=get(sd, "captain", str, name, ""),
             cards=tuple(get(sd, "cards", list, name, [])),
         ))
-    if not ships:
+    if not ships and not partial:
         problems.append(Problem("(squadron)", "ship", "a squadron lists its ships as [[ship]] tables"))
     sq = SquadronList(
         name=get(doc, "name", str, "(squadron)", "Squadron"), size=get(doc, "size", str, "(squadron)", ""),

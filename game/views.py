@@ -44,6 +44,8 @@ def event_for(event: Any, viewer: str | None) -> Any:
     """An event as the viewer may see it: another player's face-down choice shows no card."""
     if isinstance(event, ev.CardPicked) and event.player != viewer:
         return ev.CardPicked(event.player, None)
+    if isinstance(event, ev.SquadronEnlisted) and event.squadron.player != viewer:
+        return ev.SquadronEnlisted(replace(event.squadron, hand=()), event.ships)  # the hand stays secret
     if isinstance(event, ev.RollAwaitsChoice) and event.pending.player != viewer:
         return ev.RollAwaitsChoice(replace(event.pending, remaining=()))
     return event

@@ -72,6 +72,7 @@ class RenderOptions:
     last_attacks: tuple[AttackLine, ...] = ()
     active_ship: str | None = None  # draws its range bands and broadside paths
     preview: Preview | None = None
+    zones: tuple[tuple[str, tuple[tuple[float, float], ...]], ...] = ()  # set-up: (player, deployment zone)
     title: str = ""
     compress_level: int = 1
 
@@ -236,6 +237,14 @@ def build_scene(view: View, options: RenderOptions, ax: Any, fig: Figure) -> lis
                                    edgecolor=style.MOVE_TRAIL, lw=1.2, linestyle=":"))
             artists.append(Line2D([p.x for p in path], [p.y for p in path], color=style.MOVE_TRAIL, lw=2, zorder=8,
                                   marker="o", markersize=3))
+    for player, points in options.zones:
+        st = side_style(game, player)
+        artists.append(Polygon(np.asarray(points), closed=True, facecolor=st.fill, alpha=0.15, edgecolor=st.edge,
+                               lw=2, linestyle=st.linestyle, zorder=5))
+        cx = sum(p[0] for p in points) / len(points)
+        cy = sum(p[1] for p in points) / len(points)
+        artists.append(Text(cx, cy, f"{player}'s deployment zone", color=st.edge, fontsize=style.FONT,
+                            fontweight="bold", ha="center", va="center", zorder=6, path_effects=halo))
     pip_boxes: list[Any] = []
     pip_colours: list[str] = []
     for s in game.ships:

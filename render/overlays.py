@@ -70,6 +70,36 @@ def preview_move(view: View, command: Command, rules: RulesData | None = None) -
     return Preview(ship_id, path, collision, _in_arc(state, ship_id, rules))
 
 
+def preview_deploy(view: View, command: Command, rules: RulesData | None = None) -> Preview:
+    """Where a set-up Deploy order would put the ship, whether it may go there, and what it would
+    then bear on."""
+    from game.apply import apply_all
+
+    rules = rules or load_rules(view.game.system)
+    x, y, heading = (float(getattr(command, k, 0.0)) for k in ("x", "y", "heading"))
+    ship_id = getattr(command, "ship", "")
+    try:
+        events = decide(view.game, command, ScriptedDice(), rules)
+    except RulesError as exc:
+        return Preview(ship_id, (Pose(x, y, heading),), None, (), f"not allowed: {exc.text}")
+    state = apply_all(view.game, events)
+    return Preview(ship_id, (Pose(x, y, heading),), None, _in_arc(state, ship_id, rules), "a legal deployment")
+
+
+def deployment_zones(game: Game, rules: RulesData) -> tuple[tuple[str, tuple[tuple[float, float], ...]], ...]:
+    """Each side's deployment zone while the set-up runs (from the end of the draft until deployed)."""
+    from game.deployment import zone
+
+    prep = game.prep
+    if prep is None or prep.step not in ("select", "place", "adjust", "deploy"):
+        return ()
+    out = []
+    for q in game.squadrons:
+        poly = zone(game, q.player, rules)
+        out.append((q.player, tuple((round(x, 3), round(y, 3)) for x, y in poly.exterior.coords[:-1])))
+    return tuple(out)
+
+
 def _contact_point(game: Game, ship_id: str, end: Pose, other: str) -> tuple[float, float]:
     ship = game.ship(ship_id)
     mover = geo.Hull(geo.Pose(end.x, end.y, end.heading), ship.beam, ship.length).polygon

@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import act, actor_of, after_command, channel_key, defer, game_here, reply, service_of
+from bot.cogs.squadron import saved_names
 from game.errors import RulesError
 from game.scenario import builtin_scenarios
-from game.service.game_service import Actor, GameService
+from game.service.game_service import DRAFTED, Actor, GameService
 
 MAX_SCENARIO_BYTES = 200_000
 
 
 async def scenario_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=n, value=n) for n in sorted(builtin_scenarios()) if current.lower() in n.lower()][:25]
+    names = [DRAFTED, *sorted(builtin_scenarios())]
+    return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
 
 
 class GameCog(commands.GroupCog, name="game", description="Create, join and manage Oak & Iron games"):
@@ -25,12 +27,14 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         self.bot = bot
 
     @app_commands.command(description="Start a game in this channel (or in a new thread)")
-    @app_commands.describe(scenario="A built-in scenario (default: the quick start)",
+    @app_commands.describe(scenario="A built-in scenario (default: the quick start), or `drafted` for the full "
+                                    "set-up with your saved squadrons",
                            file="Your own scenario file (TOML)", thread="Open a thread for the game",
-                           seed="Dice seed (optional)")
+                           seed="Dice seed (optional)", size="Drafted games: the game size (default Skirmish)")
     @app_commands.autocomplete(scenario=scenario_names)
     async def create(self, interaction: discord.Interaction, scenario: str = "quickstart",
-                     file: discord.Attachment | None = None, thread: bool = False, seed: int | None = None) -> None:
+                     file: discord.Attachment | None = None, thread: bool = False, seed: int | None = None,
+                     size: Literal["patrol", "skirmish", "engagement"] = "skirmish") -> None:
         if not await defer(interaction):
             return
         service = service_of(interaction)
@@ -48,7 +52,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                                                                type=discord.ChannelType.public_thread)
                 thread_id = str(made.id)
             info = await service.create_game(actor, channel_id, scenario=scenario, scenario_text=text, seed=seed,
-                                             thread_id=thread_id)
+                                             thread_id=thread_id, size=size)
         except RulesError as exc:
             hint = "" if thread else " You can start it in its own thread with `thread: True`."
             await reply(interaction, f"❌ {exc.text}{hint if exc.code == 'channel-busy' else ''}")
@@ -58,27 +62,32 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             return
         where = f"<#{info.channel_id}>" if thread_id else "this channel"
         sides = ", ".join(p for p, *_ in info.seats)
+        bring = " with one of your saved squadrons (`squadron:`)" if info.phase == "preparation" else ""
         msg = (f"⚓ **{info.name}** (game #{info.id}) is set up in {where}. Sides: {sides}. "
-               "Take a side with `/game join` (or give one to the computer captain with `ai: True`).")
+               f"Take a side with `/game join`{bring} (or give one to the computer captain with `ai: True`).")
         await interaction.followup.send(msg, ephemeral=False)
 
     @app_commands.command(description="Take a side, or give it to the computer captain")
-    @app_commands.describe(side="A or B (default: the first free side)", ai="Seat the computer captain instead")
-    async def join(self, interaction: discord.Interaction, side: str | None = None, ai: bool = False) -> None:
+    @app_commands.describe(side="A or B (default: the first free side)", ai="Seat the computer captain instead",
+                           squadron="Drafted games: the saved squadron you bring")
+    @app_commands.autocomplete(squadron=saved_names)
+    async def join(self, interaction: discord.Interaction, side: str | None = None, ai: bool = False,
+                   squadron: str | None = None) -> None:
         if not await defer(interaction):
             return
         service = service_of(interaction)
         try:
             gid = await game_here(interaction)
             info = await service.join(await actor_of(interaction), gid, side.upper() if side else None,
-                                      interaction.user.display_name, ai=ai)
+                                      interaction.user.display_name, ai=ai, squadron=squadron)
         except RulesError as exc:
             await reply(interaction, f"❌ {exc.text}")
             return
         seated = ", ".join(f"{p}: {name}" for p, _, name, _ in info.seats if name and not name.startswith("Player "))
         if all(user or is_ai for _, user, _, is_ai in info.seats):
             await after_command(interaction, gid, None)  # both sides taken: the board and the first pick
-            await reply(interaction, f"✅ Seated ({seated}). The game begins: choose your initiative card.")
+            first = "the set-up begins" if info.phase == "preparation" else "choose your initiative card"
+            await reply(interaction, f"✅ Seated ({seated}). The game begins: {first}.")
         else:
             await reply(interaction, f"✅ Seated ({seated}). The game begins when both sides are taken.")
 

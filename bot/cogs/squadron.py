@@ -1,8 +1,9 @@
-"""/squadron: check and keep squadron lists for reuse across games."""
+"""/squadron: build squadron lists step by step, check uploaded ones, keep them for reuse."""
 
 from __future__ import annotations
 
 import io
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -10,6 +11,9 @@ from discord.ext import commands
 
 from bot.actions import actor_of, defer, reply, service_of
 from game.errors import RulesError
+from game.rules_data import RulesData
+from game.squadron import ShipEntry, SquadronError, SquadronList, parse_squadron
+from game.squadron_builder import cards_for, with_hand_card, with_ship, without_hand_card, without_ship
 
 MAX_BYTES = 100_000
 
@@ -17,6 +21,61 @@ MAX_BYTES = 100_000
 async def saved_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     rows = await service_of(interaction).squadrons(await actor_of(interaction))
     return [app_commands.Choice(name=r.name, value=r.name) for r in rows if current.lower() in r.name.lower()][:25]
+
+
+async def _rules(interaction: discord.Interaction) -> RulesData:
+    return await service_of(interaction).guild_rules(str(interaction.guild_id or f"dm-{interaction.user.id}"))
+
+
+def _choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names if current.lower() in n.lower()][:25]
+
+
+async def factions(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return _choices(list((await _rules(interaction)).factions), current)
+
+
+async def admirals(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    faction = getattr(interaction.namespace, "faction", "") or ""
+    rules = await _rules(interaction)
+    return _choices([a.name for a in rules.admirals.values() if a.nation in ("", faction) or not faction], current)
+
+
+async def ship_classes(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    rules = await _rules(interaction)
+    return _choices([f"{c.name}" for c in rules.ships.values()], current)
+
+
+async def captains(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return _choices(list((await _rules(interaction)).captains), current)
+
+
+async def _draft(interaction: discord.Interaction) -> SquadronList | None:
+    name = getattr(interaction.namespace, "squadron", "") or ""
+    try:
+        text = await service_of(interaction).squadron_text(await actor_of(interaction), name)
+        return parse_squadron(text, partial=True)
+    except (RulesError, SquadronError):
+        return None
+
+
+async def hand_cards(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    sq = await _draft(interaction)
+    if sq is None:
+        return []
+    if getattr(interaction.namespace, "action", "add") == "remove":
+        return _choices(list(sq.hand), current)
+    rules = await _rules(interaction)
+    return _choices([f"{c}" for c in cards_for(sq, rules)], current)
+
+
+async def list_ships(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    sq = await _draft(interaction)
+    return _choices([s.name for s in sq.ships] if sq else [], current)
+
+
+def _split(text: str | None) -> tuple[str, ...]:
+    return tuple(x.strip() for x in (text or "").split(",") if x.strip())
 
 
 class SquadronCog(commands.GroupCog, name="squadron", description="Build, check and keep squadron lists"):
@@ -41,12 +100,70 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
         await reply(interaction, f"⚓ Saved **{info.name}**: {info.faction} {info.size}, {info.ships} ships, "
                                  f"{info.points} points. It is legal and ready for your games.")
 
+    @app_commands.command(description="Start building a squadron: its name, game size, faction and admiral")
+    @app_commands.describe(name="The squadron's name", size="Patrol 50, Skirmish 100 or Engagement 200 points",
+                           faction="The nation (every card must carry its symbol or none)",
+                           admiral="The Flagship's admiral (sets the hand size: 5 + admiral value)")
+    @app_commands.autocomplete(faction=factions, admiral=admirals)
+    async def new(self, interaction: discord.Interaction, name: str, size: Literal["patrol", "skirmish", "engagement"],
+                  faction: str, admiral: str) -> None:
+        if not await defer(interaction):
+            return
+        try:
+            text = await service_of(interaction).start_squadron(await actor_of(interaction), name, size, faction, admiral)
+        except RulesError as exc:
+            await reply(interaction, f"❌ {exc.text}"[:1900])
+            return
+        await reply(interaction, f"{text}\nNext: add ships with `/squadron ship`, cards with `/squadron hand`."[:1900])
+
+    @app_commands.command(description="Add a ship to a squadron you are building (or change the ship of that name)")
+    @app_commands.describe(squadron="Your squadron", name="The ship's name", ship_class="The ship class",
+                           skill="Skill 0-2 (1 costs 2 points, 2 costs 4)",
+                           options="Upgrade options from the ship card, comma-separated (e.g. Stout, Swift)",
+                           captain="A captain card (not on the Flagship: the admiral commands it)",
+                           cards="Up to 2 upgrade cards, comma-separated", flagship="Make this ship the Flagship")
+    @app_commands.rename(ship_class="class")
+    @app_commands.autocomplete(squadron=saved_names, ship_class=ship_classes, captain=captains)
+    async def ship(self, interaction: discord.Interaction, squadron: str, name: str, ship_class: str,
+                   skill: app_commands.Range[int, 0, 2] = 0, options: str | None = None, captain: str | None = None,
+                   cards: str | None = None, flagship: bool = False) -> None:
+        entry = ShipEntry(name.strip(), ship_class, skill, _split(options), captain or "", _split(cards))
+        await self._edit(interaction, squadron, lambda sq: with_ship(sq, entry, flagship))
+
+    @app_commands.command(description="Take a ship out of a squadron you are building")
+    @app_commands.autocomplete(squadron=saved_names, ship=list_ships)
+    async def drop(self, interaction: discord.Interaction, squadron: str, ship: str) -> None:
+        await self._edit(interaction, squadron, lambda sq: without_ship(sq, ship))
+
+    @app_commands.command(description="Add a card to (or remove one from) the squadron's initiative hand")
+    @app_commands.autocomplete(squadron=saved_names, card=hand_cards)
+    async def hand(self, interaction: discord.Interaction, squadron: str, card: str,
+                   action: Literal["add", "remove"] = "add") -> None:
+        change = with_hand_card if action == "add" else without_hand_card
+        await self._edit(interaction, squadron, lambda sq: change(sq, card))
+
+    @app_commands.command(description="Points, ships, hand and what a squadron still needs")
+    @app_commands.autocomplete(squadron=saved_names)
+    async def check(self, interaction: discord.Interaction, squadron: str) -> None:
+        await self._edit(interaction, squadron, lambda sq: sq)
+
+    async def _edit(self, interaction: discord.Interaction, squadron: str, change: Any) -> None:
+        if not await defer(interaction):
+            return
+        try:
+            text = await service_of(interaction).edit_squadron(await actor_of(interaction), squadron, change)
+        except RulesError as exc:
+            await reply(interaction, f"❌ {exc.text}"[:1900])
+            return
+        await reply(interaction, text[:1900])
+
     @app_commands.command(name="list", description="Your saved squadrons")
     async def list_saved(self, interaction: discord.Interaction) -> None:
         if not await defer(interaction):
             return
         rows = await service_of(interaction).squadrons(await actor_of(interaction))
-        text = "\n".join(f"• **{r.name}** — {r.faction} {r.size}, {r.ships} ships, {r.points} pts" for r in rows)
+        text = "\n".join(f"• **{r.name}** — {r.faction} {r.size}, {r.ships} ships, {r.points} pts"
+                         f"{'' if r.complete else ' (being built: /squadron check shows what it needs)'}" for r in rows)
         await reply(interaction, text or "No saved squadrons yet: upload one with /squadron save "
                                          "(the format is in docs/squadron-format.md).")
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from game import geometry as geo
 from game.ai import legal
+from game.ai.setup_choices import setup_candidates
 from game.apply import apply_all
 from game.commands import (
     Activate,
@@ -58,6 +59,10 @@ def deciders(state: Game) -> set[str]:
         return {state.choices[0].player}
     if state.phase in (Phase.SETUP, Phase.INITIATIVE):
         return {q.player for q in state.squadrons if not q.picked}
+    if state.phase is Phase.PREPARATION and state.prep is not None:
+        if state.prep.to_act:
+            return {state.prep.to_act}
+        return {q.player for q in state.squadrons if not q.name}  # squadron lists awaited
     if state.active_player is None:
         return set()
     if state.active_player in state.players:
@@ -93,6 +98,8 @@ class Captain:
             yield from self._free_attack(state)
         elif state.choices:
             yield from self._choice(state)
+        elif state.phase is Phase.PREPARATION:
+            yield from setup_candidates(state, self.player, self.rules, self.rng)
         elif state.phase in (Phase.SETUP, Phase.INITIATIVE):
             yield from self._pick(state)
         elif state.phase is Phase.MOVEMENT:

@@ -58,6 +58,12 @@ def candidates(state: Game, rules: RulesData | None = None) -> Iterator[Command]
     if state.choices:
         yield from _choice_answers(state)
         return
+    if state.phase is Phase.PREPARATION:
+        from game.ai.setup_choices import setup_candidates
+
+        if state.prep is not None and state.prep.to_act:
+            yield from _first_legal_per_kind(state, setup_candidates(state, state.prep.to_act, rules), rules)
+        return
     if state.phase in (Phase.SETUP, Phase.INITIATIVE):
         for q in state.squadrons:
             if not q.picked:
@@ -161,6 +167,19 @@ def _choice_answers(state: Game) -> Iterator[Command]:
             for target in ch.options:
                 yield Decide(ch.ship, "transfer", target=target, player=ch.player)
                 yield Decide(ch.ship, "assign", target=target, cards=drop, player=ch.player)
+
+
+def _first_legal_per_kind(state: Game, cmds: Iterator[Command], rules: RulesData) -> Iterator[Command]:
+    """Set-up positions are endless: offer each other choice, but only the first legal spot for a
+    piece or a ship (a hint of where it fits, not a list of every inch)."""
+    placed: set[str] = set()
+    for cmd in cmds:
+        key = getattr(cmd, "piece", "") or getattr(cmd, "ship", "")
+        if not key or not hasattr(cmd, "x"):
+            yield cmd
+        elif key not in placed and is_legal(state, cmd, rules):
+            placed.add(key)
+            yield cmd
 
 
 def is_legal(state: Game, command: Command, rules: RulesData | None = None) -> bool:

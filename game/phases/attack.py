@@ -107,7 +107,7 @@ def _hit_band(ctx: Decision, ship: Ship, target: Ship, dist: float) -> tuple[str
     assert band is not None
     names = [b.name for b in rules.ranges]
     i = names.index(band.name)
-    if _fog(ctx.state, ship, target):
+    if _fog(ctx.state, ship, target) and not effects.ignores_terrain(ctx.state, ship, "fog_bank", ctx.rules):
         if i + 1 >= len(names):
             kind = "fog_beyond_cannon"
             return names[-1], kind, rules.die.success[kind]

@@ -83,7 +83,13 @@ def _initiative_winner(ctx: Decision) -> tuple[str, str]:
         return leaders[0], "card"
     ctx.emit(ev.EventCardDrawn(state.event_deck[0] if state.event_deck else None))
     resolve_instant_event(ctx)
-    admirals = {t: sum(ctx.state.squadron(p).admiral_value for p in ctx.state.players_of(t)) for t in leaders}
+    from game.effects import admiral_bonus
+
+    admirals = {
+        t: sum(ctx.state.squadron(p).admiral_value + admiral_bonus(ctx.state, p, ctx.rules)
+               for p in ctx.state.players_of(t))
+        for t in leaders
+    }
     top = max(admirals.values())
     leaders = [t for t in leaders if admirals[t] == top]
     if len(leaders) == 1:

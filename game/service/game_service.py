@@ -12,7 +12,7 @@ import asyncio
 import hashlib
 import json
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,10 +23,12 @@ from game.ai.captain import Captain, deciders
 from game.ai.legal import legal_commands
 from game.apply import apply, apply_all
 from game.commands import (
+    SETUP_COMMANDS,
     Command,
     Concede,
     Decide,
     Decline,
+    Enlist,
     FixDice,
     KeepRoll,
     PickCard,
@@ -37,15 +39,19 @@ from game.dice import ScriptedDice, SeededDice
 from game.engine import decide
 from game.errors import DiceNotAllowed, NotYourShip, RulesError, UnknownName
 from game.events import CardPicked, StateRestored, UndoRequested
-from game.model import Game
+from game.model import Game, Phase
 from game.notation import format_command, parse
+from game.phases.preparation import drafted_game
 from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, rules_from_texts
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
 from game.service.repository import Loaded, Repository, VersionConflict, decode_state
+from game.setup import TABLES
+from game.squadron import SquadronList
 from game.views import View, event_for, view_of
 
 RETRIES = 5
+DRAFTED = "drafted"  # the scenario name of a game set up by the chapter-7 sequence
 
 
 class ServiceError(RulesError):
@@ -87,6 +93,7 @@ class SquadronInfo:
     faction: str
     points: int
     ships: int
+    complete: bool = True  # legal: not a list still being built
 
 
 @dataclass(frozen=True)
@@ -199,6 +206,9 @@ class GameService:
             found = self._rules[record.data_version] = rules_from_texts(stored.system, files)
         return found
 
+    async def rules_of_game(self, game_id: int) -> RulesData:
+        return await self.rules_for((await self._load(game_id)).record)
+
     # ------------------------------------------------------------------ saved squadrons
 
     async def save_squadron(self, actor: Actor, text: str) -> SquadronInfo:
@@ -222,13 +232,57 @@ class GameService:
 
     async def squadrons(self, actor: Actor) -> list[SquadronInfo]:
         rows = await self.repo.squadrons_of(actor.guild_id, actor.user_id)
-        return [SquadronInfo(r.name, r.size, r.faction, r.points, r.text.count("[[ship]]")) for r in rows]
+        return [SquadronInfo(r.name, r.size, r.faction, r.points, r.text.count("[[ship]]"), r.complete) for r in rows]
+
+    async def start_squadron(self, actor: Actor, name: str, size: str, faction: str, admiral: str) -> str:
+        """Begin building a list with the /squadron commands (replacing a list of that name)."""
+        from game.squadron import SIZES
+        from game.squadron_builder import new_list
+
+        rules = await self._guild_rules(actor.guild_id)
+        if size not in SIZES:
+            raise SquadronRefused(f"There is no game size {size!r}.", f"Sizes: {', '.join(SIZES)}.")
+        if faction not in rules.factions:
+            raise SquadronRefused(f"There is no faction {faction!r}.", f"Factions: {', '.join(rules.factions)}.")
+        found = rules.admirals.get(admiral)
+        if found is None or found.nation not in ("", faction):
+            fits = [a.name for a in rules.admirals.values() if a.nation in ("", faction)]
+            raise SquadronRefused(f"{admiral!r} is not an admiral a {faction} squadron may take.",
+                                  f"Admirals: {', '.join(fits)}.")
+        if not name.strip() or len(name) > 100:
+            raise SquadronRefused("A squadron needs a name of 1 to 100 characters.")
+        return await self._keep_squadron(actor, new_list(name.strip(), size, faction, admiral), rules)
+
+    async def edit_squadron(self, actor: Actor, name: str, change: Callable[[SquadronList], SquadronList]) -> str:
+        """Apply one builder step to a saved list; answers with the list's summary and what is still wrong."""
+        from game.squadron import SquadronError, parse_squadron
+
+        text = await self.squadron_text(actor, name)
+        try:
+            sq = parse_squadron(text, partial=True)
+        except SquadronError as exc:
+            raise SquadronRefused(f"The saved list cannot be read: {exc}.") from None
+        return await self._keep_squadron(actor, change(sq), await self._guild_rules(actor.guild_id))
+
+    async def _keep_squadron(self, actor: Actor, sq: SquadronList, rules: RulesData) -> str:
+        from game.squadron import squadron_points, validate
+        from game.squadron_builder import summary, to_toml
+
+        row = SavedSquadron(guild_id=actor.guild_id, owner_id=actor.user_id, name=sq.name, size=sq.size,
+                            faction=sq.faction, points=squadron_points(sq, rules), text=to_toml(sq),
+                            complete=not validate(sq, rules))
+        await self.repo.save_squadron(row)
+        return summary(sq, rules)
 
     async def squadron_text(self, actor: Actor, name: str) -> str:
         for row in await self.repo.squadrons_of(actor.guild_id, actor.user_id):
             if row.name.casefold() == name.casefold():
                 return row.text
         raise UnknownName(f"You have no saved squadron called {name!r}.", "List yours with /squadron list.")
+
+    async def guild_rules(self, guild_id: str) -> RulesData:
+        """The data a new game (or squadron) of this guild is built with."""
+        return await self._guild_rules(guild_id)
 
     async def _guild_rules(self, guild_id: str) -> RulesData:
         return (await self._guild_data(guild_id))[1]
@@ -255,23 +309,34 @@ class GameService:
         seed: int | None = None,
         name: str | None = None,
         thread_id: str | None = None,
+        size: str = "skirmish",
     ) -> GameInfo:
+        """A game from a scenario, or with scenario "drafted" a game of the given size that starts
+        with the chapter-7 set-up once each side has joined with a saved squadron."""
         busy = await self.repo.game_in_channel(actor.guild_id, thread_id or channel_id)
         if busy is not None:
             raise ChannelBusy(
                 f"This channel already has a game in progress ({busy.name}, #{busy.id}).",
                 "Finish or concede it, or start the new game in its own thread.",
             )
-        if scenario_text is None:
+        drafted = scenario == DRAFTED and scenario_text is None
+        if drafted and size not in TABLES:
+            raise UnknownName(f"There is no game size {size!r}.", f"Sizes: {', '.join(TABLES)}.")
+        if scenario_text is None and not drafted:
             known = builtin_scenarios()
             if scenario not in known:
-                raise UnknownName(f"There is no built-in scenario {scenario!r}.", f"Scenarios: {', '.join(known)}.")
+                raise UnknownName(f"There is no built-in scenario {scenario!r}.",
+                                  f"Scenarios: {', '.join([*known, DRAFTED])}.")
             scenario_text = known[scenario]
         version, rules = await self._guild_data(actor.guild_id)
         if version != "builtin":
             overrides = await self._overrides(actor.guild_id)
             await self.repo.save_data_version(DataVersion(id=version, system="oak_and_iron", files=json.dumps(overrides)))
-        state = load_scenario_text(scenario_text, f"{scenario}.toml", rules)
+        if drafted:
+            state = drafted_game(size, seed or 0, name=name or "")
+        else:
+            assert scenario_text is not None
+            state = load_scenario_text(scenario_text, f"{scenario}.toml", rules)
         if seed is not None:
             state = replace(state, seed=seed)
         record = GameRecord(
@@ -285,7 +350,10 @@ class GameService:
         return await self.info(record.id)
 
     async def join(self, actor: Actor, game_id: int, player: str | None = None, display_name: str = "",
-                   ai: bool = False) -> GameInfo:
+                   ai: bool = False, squadron: str | None = None) -> GameInfo:
+        """Take a side (or give it to the computer captain). A drafted game needs a squadron: one of
+        the actor's saved lists (the computer captain brings a random legal one)."""
+        enlist = await self._squadron_for(actor, game_id, squadron, ai)
         async with self._lock(game_id):
             loaded = await self._load(game_id, actor)
             free = [s for s in loaded.seats if s.user_id is None and not s.is_ai]
@@ -306,7 +374,40 @@ class GameService:
             else:
                 seat.user_id, seat.display_name = actor.user_id, display_name or actor.user_id
             await self.repo.update_seat(seat)
+        if enlist is not None:
+            try:
+                await self.submit(Actor(f"ai:{seat.player}", actor.guild_id), game_id, Enlist(seat.player, enlist))
+            except RulesError:
+                seat.user_id, seat.is_ai, seat.display_name = None, False, f"Player {seat.player}"
+                await self.repo.update_seat(seat)  # the side is free again: nothing half-done
+                raise
         return await self.info(game_id)
+
+    async def _squadron_for(self, actor: Actor, game_id: int, name: str | None, ai: bool) -> SquadronList | None:
+        from game.squadron import SquadronError, parse_squadron, random_squadron
+
+        loaded = await self._load(game_id, actor)
+        prep = loaded.state.prep
+        if prep is None or loaded.state.phase is not Phase.PREPARATION:
+            if name:
+                raise SquadronRefused("This game's squadrons come from its scenario.",
+                                      "Join without a squadron, or create a drafted game for your list.")
+            return None
+        if ai and not name:
+            rules = await self.rules_for(loaded.record)
+            return random_squadron(loaded.state.seed + len(loaded.seats) + game_id, prep.size, rules)
+        if not name:
+            raise SquadronRefused(f"This is a drafted {prep.size}: join with one of your saved squadrons.",
+                                  "Build one with /squadron new (or save a file with /squadron save), then "
+                                  "/game join squadron: NAME.")
+        try:
+            sq = parse_squadron(await self.squadron_text(actor, name))
+        except SquadronError as exc:
+            raise SquadronRefused(f"The saved squadron cannot be read: {exc}.") from None
+        if sq.size != prep.size:
+            raise SquadronRefused(f"{sq.name!r} is a {sq.size} list; this game is a {prep.size}.",
+                                  f"Choose a {prep.size} squadron.")
+        return sq
 
     async def info(self, game_id: int) -> GameInfo:
         loaded = await self._load(game_id)
@@ -588,6 +689,14 @@ class GameService:
         if not players and not actor.gm:
             raise NotSeated("You are not playing in this game.", "Join a side first (/game join), or watch.")
         named = getattr(cmd, "player", "")
+        if isinstance(cmd, SETUP_COMMANDS):
+            who = named or (players[0] if len(players) == 1 else "")
+            if not who:
+                raise NotSeated("Say which side gives the order (e.g. `A: role attacker`).",
+                                f"Your sides: {', '.join(players) or 'none'}.")
+            if who not in players and not actor.gm:
+                raise NotYourShip(f"You do not command side {who}.", f"Your sides: {', '.join(players)}.")
+            return replace(cmd, player=who)
         if isinstance(cmd, PickCard | Concede):
             if cmd.player not in players and not actor.gm:
                 raise NotYourShip(f"You do not command side {cmd.player}.", f"Your sides: {', '.join(players)}.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import sqlalchemy as sa
 from sqlalchemy import Column, DateTime, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
@@ -172,3 +173,5 @@ class SavedSquadron(SQLModel, table=True):
     points: int
     text: str = Field(sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    # a list still being built with the /squadron commands: kept, but not yet legal to bring to a game
+    complete: bool = Field(default=True, sa_column_kwargs={"server_default": sa.true()})
