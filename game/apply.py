@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Any
 
 from game import events as ev
 from game.model import Game, LandingParty, Phase, Status
+from game.model import evolve as replace
 
 
 def _ship(state: Game, ship_id: str, **changes: Any) -> Game:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,26 @@ class Pose:
         return (self.x, self.y)
 
 
+@lru_cache(maxsize=16384)
+def _hull_corners(h: Hull) -> tuple[Vec, Vec, Vec, Vec]:
+    # the same bases at the same poses are asked for again and again (every rule, every AI trial):
+    # hulls are immutable, so their corners and polygons are computed once
+    f = forward(h.pose.heading)
+    r = right(h.pose.heading)
+    hl, hb = h.length / 2, h.beam / 2
+    c = h.pose.point
+
+    def at(a: float, b: float) -> Vec:
+        return (c[0] + f[0] * a + r[0] * b, c[1] + f[1] * a + r[1] * b)
+
+    return (at(hl, -hb), at(hl, hb), at(-hl, hb), at(-hl, -hb))
+
+
+@lru_cache(maxsize=16384)
+def _hull_polygon(h: Hull) -> Polygon:
+    return shapely.polygons(np.array(_hull_corners(h)))
+
+
 @dataclass(frozen=True)
 class Hull:
     """A base at a pose: its size and where it stands."""
@@ -56,20 +77,12 @@ class Hull:
 
     @property
     def polygon(self) -> Polygon:
-        return shapely.polygons(np.array(self.corners))
+        return _hull_polygon(self)
 
     @property
     def corners(self) -> tuple[Vec, Vec, Vec, Vec]:
         """bow-port, bow-starboard, stern-starboard, stern-port."""
-        f = forward(self.pose.heading)
-        r = right(self.pose.heading)
-        hl, hb = self.length / 2, self.beam / 2
-        c = self.pose.point
-
-        def at(a: float, b: float) -> Vec:
-            return (c[0] + f[0] * a + r[0] * b, c[1] + f[1] * a + r[1] * b)
-
-        return (at(hl, -hb), at(hl, hb), at(-hl, hb), at(-hl, -hb))
+        return _hull_corners(self)
 
     def edge(self, name: str) -> tuple[Vec, Vec]:
         bp, bs, ss, sp = self.corners

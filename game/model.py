@@ -2,8 +2,31 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from functools import cache
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+@cache
+def _field_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in fields(cls))
+
+
+def evolve(obj: T, **changes: Any) -> T:
+    """`dataclasses.replace` for these frozen, unvalidated states, without calling `__init__`: it is
+    the engine's hottest call (every event builds new states), and the states have no
+    `__post_init__` to run. Unknown field names are still refused."""
+    cls = type(obj)
+    unknown = changes.keys() - _field_names(cls)  # type: ignore[arg-type]
+    if unknown:
+        raise TypeError(f"{type(obj).__name__} has no field {sorted(unknown)[0]!r}")
+    new: T = object.__new__(cls)
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 class Phase(StrEnum):
@@ -369,10 +392,10 @@ class Game:
         return tuple(s for s in self.ships if s.controller == player)
 
     def with_ship(self, ship: Ship) -> Game:
-        return replace(self, ships=tuple(ship if s.id == ship.id else s for s in self.ships))
+        return evolve(self, ships=tuple(ship if s.id == ship.id else s for s in self.ships))
 
     def with_squadron(self, squadron: Squadron) -> Game:
-        return replace(
+        return evolve(
             self, squadrons=tuple(squadron if q.player == squadron.player else q for q in self.squadrons)
         )
 

@@ -9,6 +9,7 @@ from game.ai.captain import Captain, deciders
 from game.model import Game
 from game.rules_data import RulesData, load_rules
 from game.scenario import quickstart
+from game.squadron import SquadronList
 from game.table_session import TableSession
 
 MAX_COMMANDS = 5000  # far beyond any real game: a guard against a policy that loops
@@ -19,9 +20,11 @@ def play(
     captains: Mapping[str, Captain],
     rules: RulesData | None = None,
     after_each: Callable[[TableSession], None] | None = None,
+    session: TableSession | None = None,
 ) -> TableSession:
-    """Play until the game is over, each decision taken by its player's captain."""
-    session = TableSession(game, rules or load_rules(game.system))
+    """Play until the game is over, each decision taken by its player's captain (going on from
+    `session` when given, so its earlier events stay in the record)."""
+    session = session or TableSession(game, rules or load_rules(game.system))
     for _ in range(MAX_COMMANDS):
         who = deciders(session.state)
         if not who:
@@ -39,3 +42,16 @@ def ai_game(seed: int, rules: RulesData | None = None, game: Game | None = None,
     base = replace(game or quickstart(), seed=seed)
     captains = {p: Captain(p, seed, rules) for p in base.players}
     return play(base, captains, rules, after_each)
+
+
+def drafted_ai_game(seed: int, a: SquadronList, b: SquadronList, rules: RulesData | None = None) -> TableSession:
+    """Two lists brought to a drafted game: the captains make every set-up choice, then fight."""
+    from game.commands import Enlist
+    from game.phases.preparation import drafted_game
+
+    rules = rules or load_rules()
+    session = TableSession(drafted_game(a.size, seed), rules)
+    session.submit(Enlist("A", a))
+    session.submit(Enlist("B", b))
+    captains = {p: Captain(p, seed, rules) for p in session.state.players}
+    return play(session.state, captains, rules, session=session)

@@ -81,7 +81,8 @@ def what_now(state: Game) -> str:
         waiting = [q.player for q in state.squadrons if not q.name]
         return f"Waiting for squadron lists from: {', '.join(waiting)} (/game join with a saved squadron)."
     if prep.step == "role":
-        return f"Player {who} chooses to be the attacker or the defender (role attacker|defender)."
+        return (f"Objective: {state.objective or 'none'}; drawn to draft: {', '.join(prep.offered)}. "
+                f"Player {who} chooses to be the attacker or the defender (role attacker|defender).")
     if prep.step == "draft":
         return f"Player {who} drafts one card: {', '.join(prep.offered)}."
     if prep.step == "select":

@@ -243,7 +243,7 @@ def _options(values: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def command(user: tuple[int, str], name: str, sub: str | None = None, channel_id: int = CHANNEL_ID,
+def command(user: tuple[int, str], name: str, sub: str | None = None, /, channel_id: int = CHANNEL_ID,
             roles: tuple[int, ...] = (), permissions: int = 0, attachments: dict[str, dict[str, Any]] | None = None,
             **values: Any) -> dict[str, Any]:
     """An APPLICATION_COMMAND interaction for /name [sub] with these options (and uploaded files)."""

@@ -1,5 +1,7 @@
 """Random legal squadrons of each game size, deployed and fought to the end by computer captains;
-every game ends legally and its log replays exactly. QD_LONG=1 runs the issue's 100 games per size."""
+every game ends legally and its log replays exactly. Odd seeds go through the drafted chapter-7
+set-up (the captains choose roles, cards, terrain and deployment); even seeds deploy in lines.
+QD_LONG=1 runs the issue's 100 games per size."""
 
 from __future__ import annotations
 
@@ -8,10 +10,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from game.ai.match import ai_game
+from game.ai.match import ai_game, drafted_ai_game
 from game.apply import replay
 from game.geometry import distance
-from game.model import Phase
+from game.model import Phase, Status
 from game.phases.common import hull
 from game.rules_data import load_rules
 from game.setup import game_from_squadrons
@@ -25,7 +27,13 @@ def _play(size: str, seeds: list[int]) -> list[tuple[int, str | None, int]]:
     out = []
     for seed in seeds:
         a, b = random_squadron(seed, size, rules), random_squadron(seed + 10_000, size, rules)
-        t = ai_game(seed, game=game_from_squadrons(a, b, rules, seed))
+        if seed % 2:
+            t = drafted_ai_game(seed, a, b, rules)
+            assert t.initial.phase is Phase.PREPARATION and t.state.prep is not None
+            assert t.state.prep.step == "done"
+            assert not any(Status.UNDEPLOYED in s.statuses for s in t.state.ships)
+        else:
+            t = ai_game(seed, game=game_from_squadrons(a, b, rules, seed))
         assert replay(t.initial, t.events) == t.state, (size, seed)
         assert t.state.phase is Phase.OVER and 1 <= t.state.turn <= 10
         out.append((seed, t.state.winner, t.state.turn))
