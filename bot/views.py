@@ -33,10 +33,12 @@ class PickButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:p
         try:
             view = await service.view(actor, self.game_id)
             players = [p for p, user, _, ai in (await service.info(self.game_id)).seats if user == actor.user_id and not ai]
+            owed = [p for p in players if not view.game.squadron(p).picked]
+            if owed:  # a player with two squadrons chooses for each in turn, each from its own hand
+                view = await service.view(actor, self.game_id, player=owed[0])
         except RulesError as exc:
             await interaction.response.send_message(f"❌ {exc.text}", ephemeral=True)
             return
-        owed = [p for p in players if not view.game.squadron(p).picked]
         if not owed:
             text = "You are not playing in this game." if not players else "You have already chosen your card."
             await interaction.response.send_message(f"ℹ️ {text}", ephemeral=True)

@@ -89,7 +89,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             first = "the set-up begins" if info.phase == "preparation" else "choose your initiative card"
             await reply(interaction, f"✅ Seated ({seated}). The game begins: {first}.")
         else:
-            await reply(interaction, f"✅ Seated ({seated}). The game begins when both sides are taken.")
+            await reply(interaction, f"✅ Seated ({seated}). The game begins when every side is taken.")
 
     @app_commands.command(description="Post the board and what the game waits for")
     async def status(self, interaction: discord.Interaction) -> None:

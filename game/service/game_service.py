@@ -367,7 +367,7 @@ class GameService:
                                     f"Free sides: {', '.join(s.player for s in free) or 'none'}.")
             else:
                 if not free:
-                    raise SeatTaken("Both sides are taken.", "Watch the game, or ask a GM to start another.")
+                    raise SeatTaken("Every side is taken.", "Watch the game, or ask a GM to start another.")
                 seat = free[0]
             if ai:
                 seat.is_ai, seat.user_id, seat.display_name = True, None, f"Computer captain ({seat.player})"
@@ -426,8 +426,13 @@ class GameService:
 
     # ------------------------------------------------------------------ reading
 
-    async def view(self, actor: Actor, game_id: int) -> View:
+    async def view(self, actor: Actor, game_id: int, player: str | None = None) -> View:
+        """The game as the actor sees it; a player with two squadrons names the one to look through."""
         loaded = await self._load(game_id, actor)
+        if player is not None:
+            if player not in self._players_of(loaded, actor):
+                raise NotYourShip(f"You do not command side {player}.")
+            return view_of(loaded.state, player)
         return view_of(loaded.state, self._viewer(loaded, actor))
 
     async def state_for_audit(self, game_id: int) -> Game:

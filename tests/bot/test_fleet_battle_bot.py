@@ -1,0 +1,84 @@
+"""Fleet battles through the bot: four players (or a player with two squadrons) each pick from their
+own hand through the private menu and command only their own ships."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.ai.captain import Captain, deciders
+from game.commands import KeepRoll, PickCard, Reroll, UseFortune
+from game.model import Phase
+from game.notation import format_command
+from tests.bot.fake_discord import command, component, dispatch
+from tests.bot.test_bot import ANN, BOB, EVE, last_followup, pick
+
+DAN = (444444444444444444, "Dan")
+SEATS = {"A1": ANN, "A2": BOB, "B1": EVE, "B2": DAN}
+
+
+async def test_four_players_fight_a_fleet_battle_to_the_end(harness: Any) -> None:
+    bot, fake = harness
+    service = bot.service
+    await dispatch(bot, command(ANN, "game", "create", scenario="fleet_battle", seed=2), fake)
+    for seat, user in SEATS.items():
+        sent = await dispatch(bot, command(user, "game", "join", side=seat), fake)
+    assert "The game begins" in last_followup(sent).content
+    sent = await dispatch(bot, command(ANN, "game", "join"), fake)
+    assert "Every side is taken" in last_followup(sent).content
+
+    # another player's ship is refused, with the player's own ships named
+    state = await service.state_for_audit(1)
+    foreign = state.ships_of("B1")[0].id
+    captains = {p: Captain(p, 2) for p in SEATS}
+    acted: set[str] = set()
+    refused = False
+    for _ in range(900):
+        state = await service.state_for_audit(1)
+        due = deciders(state)
+        if not due:
+            break
+        player = sorted(due)[0]
+        user = SEATS[player]
+        cmd = captains[player].choose(state)
+        if not refused and state.phase is Phase.MOVEMENT and player.startswith("A"):
+            sent = await dispatch(bot, command(user, "order", line=f"move {foreign}"), fake)
+            assert "is not yours to command" in last_followup(sent).content
+            refused = True
+        if isinstance(cmd, PickCard):
+            sent = await pick(bot, fake, user, cmd.card)
+            assert "face down" in last_followup(sent).content
+        elif isinstance(cmd, KeepRoll | UseFortune):
+            custom = "qd:keep:1" if isinstance(cmd, KeepRoll) else "qd:fortune:1"
+            sent = await dispatch(bot, component(user, custom, message_id="1"), fake)
+        elif isinstance(cmd, Reroll):
+            n = len(state.pending.faces) if state.pending else 5
+            sent = await dispatch(bot, component(user, f"qd:reroll:1:{n}:1", "1", 3, [str(d) for d in cmd.dice]), fake)
+        else:
+            sent = await dispatch(bot, command(user, "order", line=format_command(cmd).split(": ", 1)[-1]), fake)
+        answer = last_followup(sent).content
+        assert not answer.startswith(("⚠️", "❌")), (player, format_command(cmd), answer)
+        acted.add(player)
+    state = await service.state_for_audit(1)
+    assert refused and acted == set(SEATS)
+    assert state.phase is Phase.OVER and state.winner in ("Allies", "Crown"), state.result
+    assert (await service.audit(1)).ok
+    # each player was mentioned when the game waited for them
+    texts = fake.public_texts()
+    for seat, (uid, _) in SEATS.items():
+        assert any(f"<@{uid}> (player {seat})" in t for t in texts), seat
+
+
+async def test_one_player_commands_two_squadrons_each_with_its_own_hand(harness: Any) -> None:
+    bot, fake = harness
+    service = bot.service
+    await dispatch(bot, command(ANN, "game", "create", scenario="fleet_battle", seed=3), fake)
+    for seat, user in (("A1", ANN), ("A2", ANN), ("B1", EVE), ("B2", DAN)):
+        await dispatch(bot, command(user, "game", "join", side=seat), fake)
+    state = await service.state_for_audit(1)
+    first, second = state.squadron("A1").hand[0], state.squadron("A2").hand[-1]
+    sent = await pick(bot, fake, ANN, first)  # the menu opens on A1's hand
+    assert "face down" in last_followup(sent).content
+    sent = await pick(bot, fake, ANN, second)  # pressed again: A2's hand
+    assert "face down" in last_followup(sent).content
+    state = await service.state_for_audit(1)
+    assert (state.squadron("A1").face_down, state.squadron("A2").face_down) == (first, second)
