@@ -154,6 +154,35 @@ def speed_bonus(state: Game, ship: Ship, pos: PointOfSail, rules: RulesData) -> 
     return total
 
 
+def speed_floor(state: Game, ship: Ship, rules: RulesData) -> int | None:
+    """The least speed a card's penalty may leave (`minimum`), or None."""
+    floors = [int(e["minimum"]) for _, e in effects_for(state, ship, "speed", rules) if "minimum" in e]
+    return max(floors) if floors else None
+
+
+def range_shift(state: Game, ship: Ship, rules: RulesData) -> int:
+    """Bands a card moves every shot of this ship farther, as a fog bank would."""
+    return sum(int(e.get("bands", 0)) for _, e in effects_for(state, ship, "range_shift", rules))
+
+
+def forbidden(state: Game, ship: Ship, action: str, rules: RulesData) -> str | None:
+    """The card that forbids this action to the ship now, or None."""
+    for card, e in effects_for(state, ship, "restriction", rules):
+        if e.get("forbid") == action:
+            return card
+    return None
+
+
+def fatigue_after_move(state: Game, ship: Ship, rules: RulesData) -> int:
+    """Fatigue a card gives a ship when it finishes its move (Squall: at Full Sail)."""
+    total = 0
+    for _, e in effects_for(state, ship, "after_move", rules):
+        if e.get("condition") == "full_sail" and ship.sail.value != "full":
+            continue
+        total += int(e.get("fatigue", 0))
+    return total
+
+
 def ignores_terrain(state: Game, ship: Ship, terrain_kind: str, rules: RulesData) -> bool:
     return any(e.get("terrain") == terrain_kind for _, e in effects_for(state, ship, "ignore_terrain", rules))
 

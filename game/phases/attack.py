@@ -107,11 +107,14 @@ def _hit_band(ctx: Decision, ship: Ship, target: Ship, dist: float) -> tuple[str
     assert band is not None
     names = [b.name for b in rules.ranges]
     i = names.index(band.name)
+    shift = effects.range_shift(ctx.state, ship, rules)
     if _fog(ctx.state, ship, target) and not effects.ignores_terrain(ctx.state, ship, "fog_bank", ctx.rules):
-        if i + 1 >= len(names):
+        shift += 1
+    if shift:
+        if i + shift >= len(names):
             kind = "fog_beyond_cannon"
             return names[-1], kind, rules.die.success[kind]
-        i += 1
+        i += shift
     name = names[i]
     kind = BAND_KIND.get(name, "hit_cannon")
     extra = effects.extra_hit_faces(ctx.state, ship, target, name, rules)

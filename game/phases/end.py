@@ -4,6 +4,9 @@ as Choices, then the phase carries on."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from game import events as ev
 from game import geometry as geo
 from game.commands import Decide
@@ -126,6 +129,12 @@ def _capture(ctx: Decision, choice: Choice, cmd: Decide) -> None:
 
 def strike_points(state: Game, player: str, rules: RulesData | None = None) -> int:
     points = _objective_points(state, player, rules) if rules is not None else 0
+    points = max(points, -_losses(state, player))  # an objective may take away points, not below none
+    return points + _losses(state, player)
+
+
+def _losses(state: Game, player: str) -> int:
+    points = 0
     flagship = state.squadron(player).flagship
     for s in state.ships:
         if s.owner != player:
@@ -149,7 +158,11 @@ def _objective_points(state: Game, player: str, rules: RulesData) -> int:
         if e.get("kind") != "strike_points":
             continue
         cond, add = e.get("condition"), int(e.get("add", 0))
-        if cond == "no_ship_near_centre":
+        if e.get("side") == "attacker" and (state.prep is None or state.prep.attacker != player):
+            continue
+        if cond in EDGE_CONDITIONS:
+            total += _edge_objective(state, player, e, rules)
+        elif cond == "no_ship_near_centre":
             from shapely.geometry import Point
 
             centre = Point(state.table.width / 2, state.table.height / 2)
@@ -164,6 +177,40 @@ def _objective_points(state: Game, player: str, rules: RulesData) -> int:
         elif cond == "per_captured_ship":
             total += add * sum(1 for s in state.ships if s.owner == player and Status.CAPTURED in s.statuses)
     return total
+
+
+EDGE_CONDITIONS = ("flagship_exits", "anchored_near_land", "far_from_enemy_edge")
+
+
+def _edge_distance(state: Game, ship: Ship, edge: str) -> float:
+    t = state.table
+    corners = c.hull(ship).corners
+    return min({"S": y, "N": t.height - y, "W": x, "E": t.width - x}[edge] for x, y in corners)
+
+
+def _edge_objective(state: Game, player: str, e: Mapping[str, Any], rules: RulesData) -> int:
+    """Objectives that read the sides' deployment edges and roles: drafted games only."""
+    prep = state.prep
+    if prep is None or not prep.edges or not prep.attacker:
+        return 0
+    cond, add = e.get("condition"), int(e.get("add", 0))
+    reach = rules.range_of(str(e.get("range", "cannon")))
+    if cond == "flagship_exits":
+        defender = state.defender or ""
+        flag = state.flagship_of(defender) if defender in state.players else None
+        if flag is None or Status.LEFT_TABLE not in flag.statuses:
+            return 0
+        nearest = min(("N", "E", "S", "W"), key=lambda edge: _edge_distance(state, flag, edge))
+        return add if nearest == prep.edge_of(prep.attacker) else 0
+    mine = [s for s in state.ships if s.controller == player and s.can_act]
+    if cond == "anchored_near_land":
+        land = c.land(state).values()
+        near = [s for s in mine if s.anchored and any(c.hull(s).polygon.distance(p) <= reach + 1e-9 for p in land)]
+        return add * len(near)
+    enemy_edges = {prep.edge_of(p) for p in state.players if not state.allied(p, player)}
+    if mine and all(_edge_distance(state, s, edge) > reach + 1e-9 for s in mine for edge in enemy_edges):
+        return add
+    return 0
 
 
 def ship_total(state: Game, player: str) -> int:

@@ -47,7 +47,11 @@ def begin(ctx: Decision, ship_id: str, player: str, pos_choice: str = "") -> Act
     speed = 0
     if pos is not PointOfSail.WINDS_EYE:
         printed = ship.large if pos is PointOfSail.LARGE else ship.windward
-        speed = printed + ship.sail.speed_modifier + effects.speed_bonus(state, ship, pos, ctx.rules)
+        base = printed + ship.sail.speed_modifier
+        speed = base + effects.speed_bonus(state, ship, pos, ctx.rules)
+        floor = effects.speed_floor(state, ship, ctx.rules)
+        if floor is not None and not ship.anchored:
+            speed = max(speed, min(floor, base))  # a card's penalty stops at its minimum
     ctx.emit(ev.ActivationBegan(Activation(ship_id, who, pos, speed, start=(ship.x, ship.y, ship.heading))))
     assert ctx.state.activation is not None
     return ctx.state.activation
@@ -245,6 +249,9 @@ def advance(ctx: Decision, cmd: Advance) -> None:
     if not ctx.state.ship(ship.id).on_table:
         _end(ctx, ship.id, act.player)
         return
+    tired = effects.fatigue_after_move(ctx.state, ctx.state.ship(ship.id), ctx.rules)
+    if tired:
+        c.take_fatigue(ctx, ship.id, tired)
     ctx.emit(ev.ActivationStep(ship.id, "crew", act.speed_adjust, act.cut_free, act.speed_limit))
 
 
@@ -508,6 +515,9 @@ def _sail(ctx: Decision, ship: Ship, cmd: Crew) -> None:
 
 
 def _board(ctx: Decision, ship: Ship, cmd: Crew) -> None:
+    card = effects.forbidden(ctx.state, ship, "board", ctx.rules)
+    if card:
+        raise IllegalAction(f"{card}: no ship may take a Boarding action this turn.", "Take another Crew Action.")
     target = c.get_ship(ctx.state, cmd.target)
     if ctx.state.allied(target.controller, ship.controller):
         raise IllegalAction(f"{target.id} is a friendly ship.", "Board an opposing ship.")

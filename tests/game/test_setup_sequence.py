@@ -100,7 +100,17 @@ def enlisted(faces: list[str]) -> Table:
 
 
 def test_full_setup_sequence_with_scripted_choices() -> None:
+    set_up_game(check=True)
+
+
+def set_up_game(check: bool = False) -> Table:
+    """The scripted set-up below, played to the first initiative pick (asserting each step when
+    `check`). A is the attacker on the south edge, B the defender on the north edge."""
     t = enlisted(list(DRAWS))
+    if not check:
+        for cmd in SCRIPT:
+            t.do(cmd)
+        return t
     s = t.state
     assert s.prep is not None
     assert s.objective == "Hold the Anchorage"
@@ -175,11 +185,24 @@ def test_full_setup_sequence_with_scripted_choices() -> None:
     assert s.phase is Phase.SETUP and s.prep.step == "done"
     assert s.ship("Zeelandia").fatigue == 1 and s.ship("Lion").fatigue == 0
     assert all(ship.on_table for ship in s.ships)
+    assert apply_all(t.initial, t.events) == t.state
     t.do(PickCard("A", "Down!"))
     t.do(PickCard("B", "Careful Aim"))
     assert (t.state.phase, t.state.turn) == (Phase.INITIATIVE, 1)
     assert [q.face_up for q in t.state.squadrons] == ["Down!", "Careful Aim"]
-    assert apply_all(t.initial, t.events) == t.state
+    return t
+
+
+SCRIPT: list[Command] = [
+    ChooseRole("A", "attacker"), Draft("A", "Well Provisioned"), Draft("B", "Short-handed"),
+    Draft("A", "Close Quarters"), Draft("B", "Scattered"), Draft("A", "Open Sea"), Draft("B", "Coastal Waters"),
+    AddTerrain("B", "shoal"), AddTerrain("A", "fog_bank"), AddTerrain("B", "island"),
+    PlaceTerrain("B", "island-1", 18, 18), PlaceTerrain("A", "fog-bank-1", 5, 30), PlaceTerrain("B", "shoal-1", 30, 4),
+    FinishStep("B"), PlaceTerrain("A", "shoal-1", 28, 9),
+    Deploy("B", "Lion", 14, 25.8, 180), *(Deploy("B", n, x, 26, 180) for n, x in (("Hart", 20), ("Swallow", 26),
+                                                                                   ("Dove", 32))),
+    *(Deploy("A", n, 4 + 4 * i, 3, 0) for i, n in enumerate(("Zeelandia", "Vlissingen", "Brak", "Hazewind", "Zwaluw"))),
+]
 
 
 def test_equal_admirals_roll_a_challenge_test_for_the_choice() -> None:
