@@ -218,10 +218,11 @@ def _drafted(s: Game, e: ev.CardDrafted) -> Game:
 
 def _terrain_placed(s: Game, e: ev.TerrainPlaced) -> Game:
     prep = s.prep
-    assert prep is not None
     t = e.terrain
     placed = [x for x in s.table.terrain if x.id != t.id]
     s = replace(s, table=replace(s.table, terrain=(*placed, t)))
+    if prep is None or prep.step == "done":
+        return s  # a card's piece, placed during the battle
     if e.adjusted:
         return _prep(s, adjusted=(*prep.adjusted, t.id))
     return _prep(s, pool=tuple(p for p in prep.pool if p.id != t.id))
@@ -250,6 +251,7 @@ _HANDLERS.update({
     ev.TerrainRemoved: _terrain_removed,
     ev.AdjustPassed: lambda s, e: _prep(s, passed=(*s.prep.passed, e.player)) if s.prep else s,
     ev.ShipDeployed: _deployed,
+    ev.EffectUsed: lambda s, e: _ship(s, e.ship, used=(*s.ship(e.ship).used, e.tag)),
 })
 
 

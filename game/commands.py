@@ -176,6 +176,8 @@ class Decide:
     degrees: float = 0.0
     cards: tuple[str, ...] = ()  # lost_admiral: cards removed to bring the hand down to 5
     player: str = ""
+    x: float = 0.0  # place_terrain: where the piece goes (degrees: its rotation)
+    y: float = 0.0
 
 
 @COMMANDS.register

@@ -30,6 +30,8 @@ class Decision:
         self.remaining: tuple[str, ...] = ()
         # dice a card adds to an attack made as a Crew Action (Elan)
         self.extra_dice = 0
+        # a roll made inside another action (Boarding Through the Smoke's fire) is not offered re-rolls
+        self.no_reroll = False
 
     def emit(self, event: Any) -> None:
         self.events.append(event)

@@ -16,7 +16,8 @@ for this ship now?" and never test a card's name. Vocabulary (`kind`):
 - `on_reveal`      done right after both cards are chosen (`action`: remove_fatigue,
                    remove_reload, free_turn, borrow_effect)
 
-`scope` says which ships: own_ships (default), formation, formation_or_near_friend.
+`scope` says which ships: own_ships (default), formation, formation_or_near_friend; effects of
+upgrade cards and officers' keywords (`this_ship`) act for the ship that carries them.
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ def formation(state: Game, player: str, rules: RulesData) -> tuple[str, ...]:
         return ()
     others = [_hull(s).polygon for s in state.ships if s.on_table and s.id not in ships]
     chain = geo.formation_chain(flag, ships, others + _land(state), rules.range_of("musket"))
-    for _, e in card_effects(state, player, rules):
+    flagship = state.ship(flag)
+    for _, e in [*card_effects(state, player, rules), *ship_effects(state, flagship, rules)]:
         if e.get("kind") == "formation_rule":
             # a card may count ships close to a friend as in Formation too
             reach = rules.range_of(str(e.get("within", "pistol")))
@@ -111,7 +113,7 @@ def requirement_met(state: Game, player: str, effect: Effect, rules: RulesData) 
 
 def in_scope(state: Game, ship: Ship, effect: Effect, rules: RulesData) -> bool:
     scope = effect.get("scope", "own_ships")
-    if scope in ("own_ships", "all_ships"):
+    if scope in ("own_ships", "all_ships", "this_ship"):
         return True
     if scope == "near_flagship":
         flag = state.flagship_of(ship.controller)
@@ -139,6 +141,44 @@ def effects_for(state: Game, ship: Ship, kind: str, rules: RulesData) -> Iterato
     for card, e in card_effects(state, ship.controller, rules):
         if e.get("kind") == kind and in_scope(state, ship, e, rules):
             yield card, e
+    for source, e in ship_effects(state, ship, rules):
+        if e.get("kind") == kind:
+            yield source, e
+
+
+def ship_effects(state: Game, ship: Ship, rules: RulesData) -> Iterator[tuple[str, Effect]]:
+    """Effects that belong to one ship: its upgrade cards, its captain's keywords and, on the
+    Flagship, the admiral's keywords. A captured ship's officers no longer serve it."""
+    if ship.controller != ship.owner:
+        return
+    names: list[tuple[str, str]] = []
+    captain = rules.captains.get(ship.captain)
+    if captain is not None:
+        names += [(captain.name, k) for k in captain.keywords]
+    q = next((q for q in state.squadrons if q.player == ship.owner), None)
+    if q is not None and q.flagship == ship.id and not q.admiral_lost:
+        admiral = rules.admirals.get(q.admiral)
+        if admiral is not None:
+            names += [(admiral.name, k) for k in admiral.keywords]
+    for officer, k in names:
+        keyword = rules.keywords.get(k)
+        for e in keyword.effects if keyword else ():
+            yield f"{officer} ({k})", e
+    for card in ship.cards:
+        found = rules.upgrade_cards.get(card)
+        for e in found.effects if found else ():
+            yield card, e
+
+
+def test_dice(state: Game, ship: Ship, purpose: str, rules: RulesData) -> int:
+    """Dice a card or keyword adds to (or takes from) the ship's Skill Tests of this purpose."""
+    return sum(int(e.get("add", 0)) for _, e in effects_for(state, ship, "test_dice", rules)
+               if e.get("test") in (purpose, "any"))
+
+
+def extra(state: Game, ship: Ship, kind: str, rules: RulesData) -> int:
+    """What `rally` or `repair` effects add to the Fatigue or Damage the action removes."""
+    return sum(int(e.get("add", 0)) for _, e in effects_for(state, ship, kind, rules))
 
 
 def speed_bonus(state: Game, ship: Ship, pos: PointOfSail, rules: RulesData) -> int:
@@ -282,7 +322,9 @@ def free_attacks(state: Game, player: str, trigger: str, rules: RulesData) -> li
 
 def admiral_bonus(state: Game, player: str, rules: RulesData) -> int:
     """What a card adds to the player's admiral value when ties are broken."""
-    return sum(int(e.get("add", 0)) for _, e in card_effects(state, player, rules) if e.get("kind") == "admiral_value")
+    cards = [e for _, e in card_effects(state, player, rules)]
+    cards += [e for s in state.ships_of(player) if s.can_act for _, e in ship_effects(state, s, rules)]
+    return sum(int(e.get("add", 0)) for e in cards if e.get("kind") == "admiral_value")
 
 
 def event_on_draw(state: Game, rules: RulesData) -> list[Effect]:

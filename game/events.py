@@ -382,6 +382,15 @@ class AttackResolved:
     rake: str = ""
 
 
+@EVENTS.register
+@dataclass(frozen=True)
+class EffectUsed:
+    """A once-per-turn effect was spent (the tag names the effect and the turn)."""
+
+    ship: str
+    tag: str
+
+
 # ---------------------------------------------------------------- the chapter-7 set-up
 
 
@@ -518,6 +527,7 @@ Event = (
     | EventDiscarded
     | WeatherEdgeChanged
     | TableScrolled
+    | EffectUsed
     | SquadronEnlisted
     | SetupCardsDrawn
     | SetupStep

@@ -153,6 +153,8 @@ class Ship:
     landing_parties: tuple[LandingParty, ...] = ()
     controller: str = ""  # who commands it now (differs from owner once Captured)
     captain: str = ""
+    cards: tuple[str, ...] = ()  # upgrade cards
+    used: tuple[str, ...] = ()  # once-per-turn effects spent, as "EFFECT@TURN"
 
     @property
     def shaken(self) -> bool:

@@ -57,7 +57,7 @@ DIRECTIONS = ("ahead", "back", "port", "starboard", "hold")
 VERBS = (
     "pick", "move", "seamanship", "advance", "crew", "done", "reroll", "fortune", "keep", "pass", "dice",
     "fire", "partial", "melee", "free", "decline", "freeturn", "capture", "destroy", "spare", "transfer",
-    "newflag", "concede", "borrow", "role", "draft", "terrain", "place", "finish", "deploy", "enlist",
+    "newflag", "concede", "borrow", "shoal", "role", "draft", "terrain", "place", "finish", "deploy", "enlist",
 )
 SETUP_VERBS = ("role", "draft", "terrain", "place", "finish", "deploy", "enlist")
 ATTACK_VERBS = ("fire", "partial", "melee")
@@ -236,6 +236,18 @@ def parse(line: str, state: Game | None = None) -> Command:
         t.end()
         answer = "transfer" if verb == "transfer" else "assign"
         return Decide(ship, answer, target=target, cards=tuple(cards), player=player)
+    if verb == "shoal":
+        if t.peek() == "skip":
+            t.take("skip")
+            t.end()
+            return Decide("", "skip", player=player)
+        x, y = t.take_number("x"), t.take_number("y")
+        rotation = 0.0
+        if t.peek() in ("rot", "rotation"):
+            t.take("rot")
+            rotation = t.take_number("the rotation")
+        t.end()
+        return Decide("", "place", degrees=rotation, player=player, x=x, y=y)
     if verb == "borrow":
         card = " ".join(t.items[t.i :])
         if not card:
@@ -536,6 +548,10 @@ def format_command(cmd: Command) -> str:
 def _decide_words(d: Decide) -> list[str]:
     if d.answer == "borrow":
         return ["borrow", d.target]
+    if d.answer == "place":
+        return ["shoal", _num(d.x), _num(d.y)] + (["rot", _num(d.degrees)] if d.degrees else [])
+    if d.answer == "skip" and not d.ship:
+        return ["shoal", "skip"]
     if d.answer in ("capture", "destroy", "spare"):
         return [d.answer, _q(d.ship)]
     if d.answer == "skip":

@@ -29,6 +29,7 @@ DATA_FILES = (
     "factions.toml",
     "scenario_cards.toml",
     "terrain.toml",
+    "keywords.toml",
 )
 TERRAIN_KINDS = ("island", "rock", "landmass", "shoal", "fog_bank")
 DECKS = ("objective", "setting", "deployment", "advantage", "event")
@@ -141,6 +142,20 @@ class UpgradeCard:
     points: int
     nations: tuple[str, ...]  # () = any nation
     restrictions: tuple[str, ...]  # not_ship_of_the_line | not_flagship | only_upgrade
+    text: str = ""
+    effects: tuple[Mapping[str, Any], ...] = ()  # act for the ship that carries the card
+    stats: Mapping[str, int] = field(default_factory=dict)  # added to the ship's line when it is built
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """An admiral's or captain's keyword: its effects act for the ship the officer commands."""
+
+    name: str
+    text: str
+    effects: tuple[Mapping[str, Any], ...] = ()
+    stats: Mapping[str, int] = field(default_factory=dict)
+    fortune: int = 0  # Fortune Points the squadron gains
 
 
 @dataclass(frozen=True)
@@ -188,6 +203,7 @@ class RulesData:
     scenario_cards: Mapping[str, Mapping[str, ScenarioCard]] = field(default_factory=dict)
     provisional_files: tuple[str, ...] = field(default=())
     terrain_shapes: Mapping[str, TerrainShape] = field(default_factory=dict)
+    keywords: Mapping[str, Keyword] = field(default_factory=dict)
 
     def band(self, name: str) -> RangeBand:
         for b in self.ranges:
@@ -445,7 +461,39 @@ def _parse_upgrade_cards(doc: Mapping[str, Any], file: str) -> dict[str, Upgrade
         if bad:
             raise DataError(file, name, "restrictions", f"unknown {bad}; known: {list(RESTRICTIONS)}")
         out[name] = UpgradeCard(_get(e, "name", str, file, name), _get(e, "points", int, file, name),
-                                _strings(e, "nations", file, name), restrictions)
+                                _strings(e, "nations", file, name), restrictions, str(e.get("text", "")),
+                                _effects(e, file, name), _stats(e, file, name))
+    return out
+
+
+def _effects(e: Mapping[str, Any], file: str, name: str) -> tuple[Mapping[str, Any], ...]:
+    effects = e.get("effects", [])
+    if not isinstance(effects, list) or not all(isinstance(x, dict) and "kind" in x for x in effects):
+        raise DataError(file, name, "effects", "must be a list of tables, each with a 'kind'")
+    return tuple(dict(x) for x in effects)
+
+
+SHIP_STATS = ("fortitude", "broadside", "crew", "windward", "large", "skill")
+
+
+def _stats(e: Mapping[str, Any], file: str, name: str) -> dict[str, int]:
+    stats = e.get("stats", {})
+    if not isinstance(stats, dict):
+        raise DataError(file, name, "stats", "must be a table of stat = change")
+    for k, v in stats.items():
+        if k not in SHIP_STATS:
+            raise DataError(file, name, "stats", f"unknown stat {k!r}; stats: {', '.join(SHIP_STATS)}")
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise DataError(file, name, "stats", f"{k} must be a whole number, got {v!r}")
+    return dict(stats)
+
+
+def _parse_keywords(doc: Mapping[str, Any], file: str) -> dict[str, Keyword]:
+    out = {}
+    for i, e in enumerate(_entries(doc, "keyword", file)):
+        name = _entry_name(e, i)
+        out[name] = Keyword(_get(e, "name", str, file, name), _get(e, "text", str, file, name),
+                            _effects(e, file, name), _stats(e, file, name), int(e.get("fortune", 0)))
     return out
 
 
@@ -532,6 +580,7 @@ def rules_from_texts(system: str, texts: Mapping[str, str]) -> RulesData:
         scenario_cards=scenario_cards,
         provisional_files=tuple(f for f in DATA_FILES if docs[f].get("provisional")),
         terrain_shapes=terrain_shapes,
+        keywords=_parse_keywords(docs["keywords.toml"], "keywords.toml"),
     )
 
 

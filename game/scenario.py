@@ -266,6 +266,18 @@ def _ship(d: Any, player: str, index: int, file: str, rules: RulesData) -> Ship:
             for k, v in up.stats.items():
                 stats[k] += v
             traits += [t for t in up.traits if t not in traits]
+    cards = [str(x) for x in _opt(d, "cards", list, [], file, name)]
+    captain = _opt(d, "captain", str, "", file, name)
+    unknown = [x for x in cards if x not in rules.upgrade_cards]
+    if unknown:
+        raise ScenarioError(file, name, "cards", f"unknown upgrade card {unknown[0]!r}")
+    changes = [rules.upgrade_cards[x].stats for x in cards]
+    if captain in rules.captains:
+        changes += [rules.keywords[k].stats for k in rules.captains[captain].keywords if k in rules.keywords]
+    stats["skill"] = skill
+    for change in changes:
+        for k, v in change.items():
+            stats[k] = max(0 if k == "skill" else 1, stats[k] + v)
     return Ship(
         id=name,
         cls=cls_name,
@@ -277,7 +289,6 @@ def _ship(d: Any, player: str, index: int, file: str, rules: RulesData) -> Ship:
         base=cls.base,
         beam=base.beam,
         length=base.length,
-        skill=skill,
         traits=tuple(traits),
         **stats,
         upgrades=tuple(upgrades),
@@ -287,7 +298,8 @@ def _ship(d: Any, player: str, index: int, file: str, rules: RulesData) -> Ship:
         statuses=frozenset(statuses),
         reload=reload,
         entangled_with=frozenset(str(x) for x in entangled),
-        captain=_opt(d, "captain", str, "", file, name),
+        captain=captain,
+        cards=tuple(cards),
     )
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from game.model import Game, Sail, Ship, Squadron, Status, Table
 from game.rules_data import RulesData
-from game.squadron import SquadronList
+from game.squadron import ShipEntry, SquadronList
 
 TABLES = {"patrol": (36.0, 36.0), "skirmish": (36.0, 36.0), "engagement": (48.0, 36.0)}
 
@@ -30,19 +30,38 @@ def build_squadron(player: str, sq: SquadronList, rules: RulesData, taken: Itera
                 for k, v in up.stats.items():
                     stats[k] += v
                 traits += [t for t in up.traits if t not in traits]
+        stats["skill"] = entry.skill
+        for k, v in _stat_changes(entry, entry.name == sq.flagship, sq, rules).items():
+            stats[k] = max(0 if k == "skill" else 1, stats[k] + v)
         ship_id = f"{entry.name}-{player}" if entry.name in taken_ids else entry.name
         ships.append(Ship(
             id=ship_id, cls=cls.name, owner=player, controller=player, x=0.0, y=0.0, heading=0.0,
-            base=cls.base, beam=base.beam, length=base.length, skill=entry.skill, traits=tuple(traits),
-            upgrades=entry.options, sail=Sail.BATTLE, captain=entry.captain,
+            base=cls.base, beam=base.beam, length=base.length, traits=tuple(traits),
+            upgrades=entry.options, sail=Sail.BATTLE, captain=entry.captain, cards=entry.cards,
             statuses=frozenset() if deployed else frozenset({Status.UNDEPLOYED}), **stats,
         ))
     admiral = rules.admirals[sq.admiral]
     flagship = next(s.id for s in ships if s.id in (sq.flagship, f"{sq.flagship}-{player}"))
-    fortune = 3 + (1 if "Lucky" in admiral.keywords else 0)
+    officers = [*admiral.keywords, *(k for e in sq.ships if e.captain in rules.captains
+                                     for k in rules.captains[e.captain].keywords)]
+    fortune = 3 + sum(rules.keywords[k].fortune for k in officers if k in rules.keywords)
     squadron = Squadron(player=player, name=sq.name, faction=sq.faction, flagship=flagship,
                         admiral=admiral.name, admiral_value=admiral.value, fortune=fortune, hand=sq.hand)
     return squadron, tuple(ships)
+
+
+def _stat_changes(entry: ShipEntry, flagship: bool, sq: SquadronList, rules: RulesData) -> dict[str, int]:
+    """What the ship's upgrade cards and its officers' keywords add to its stat line."""
+    out: dict[str, int] = {}
+    sources = [rules.upgrade_cards[c].stats for c in entry.cards if c in rules.upgrade_cards]
+    keywords = list(rules.captains[entry.captain].keywords) if entry.captain in rules.captains else []
+    if flagship and sq.admiral in rules.admirals:
+        keywords += rules.admirals[sq.admiral].keywords
+    sources += [rules.keywords[k].stats for k in keywords if k in rules.keywords]
+    for stats in sources:
+        for k, v in stats.items():
+            out[k] = out.get(k, 0) + v
+    return out
 
 
 def game_from_squadrons(a: SquadronList, b: SquadronList, rules: RulesData, seed: int = 0) -> Game:

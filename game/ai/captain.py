@@ -144,6 +144,9 @@ class Captain:
             elif ch.kind == "borrow":
                 best = max(ch.options, key=lambda n: self.rules.cards[n].value)  # a strong card's effect
                 yield Decide("", "borrow", target=best, player=self.player)
+            elif ch.kind == "place_terrain":
+                yield from legal.terrain_spots(state, self.player)
+                yield Decide("", "skip", player=self.player)
             elif ch.kind == "free_turn":
                 yield from self._free_turn(state, ch.ship)
             elif ch.kind == "lost_admiral":

@@ -161,12 +161,29 @@ def _choice_answers(state: Game) -> Iterator[Command]:
         elif ch.kind == "borrow":
             for card in ch.options:
                 yield Decide("", "borrow", target=card, player=ch.player)
+        elif ch.kind == "place_terrain":
+            yield from terrain_spots(state, ch.player)
+            yield Decide("", "skip", player=ch.player)
         elif ch.kind == "lost_admiral":
             hand = state.squadron(ch.player).hand
             drop = tuple(hand[5:])
             for target in ch.options:
                 yield Decide(ch.ship, "transfer", target=target, player=ch.player)
                 yield Decide(ch.ship, "assign", target=target, cards=drop, player=ch.player)
+
+
+def terrain_spots(state: Game, player: str) -> Iterator[Decide]:
+    """Where a card's terrain piece might go: rings around the player's ships, nearest first."""
+    import math
+
+    for radius in (5.0, 7.0):
+        for ship in state.ships_of(player):
+            if not ship.on_table:
+                continue
+            for k in range(8):
+                a = math.radians(ship.heading + 45 * k)
+                yield Decide("", "place", player=player, x=round(ship.x + radius * math.sin(a), 1),
+                             y=round(ship.y + radius * math.cos(a), 1))
 
 
 def _first_legal_per_kind(state: Game, cmds: Iterator[Command], rules: RulesData) -> Iterator[Command]:

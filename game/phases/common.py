@@ -187,6 +187,24 @@ def skill_dice(ship: Ship, fatigue: int | None = None) -> int:
     return max(1, 5 - (ship.fatigue if fatigue is None else fatigue))
 
 
+def _free_reroll(ctx: Decision, ship_id: str, n: int, purpose: str, kind: str, success: frozenset[str],
+                 faces: tuple[str, ...]) -> tuple[str, ...]:
+    """A keyword may re-roll a failed roll of this kind for free, a number of times per turn
+    (Persistent); the roll is simply made again and the use is recorded on the ship."""
+    from game import effects
+
+    ship = ctx.state.ship(ship_id)
+    for source, e in effects.effects_for(ctx.state, ship, "free_reroll", ctx.rules):
+        if e.get("roll") != kind:
+            continue
+        tag = f"{source}@{ctx.state.turn}"
+        if ship.used.count(tag) >= int(e.get("per_turn", 1)):
+            continue
+        ctx.emit(ev.EffectUsed(ship_id, tag))
+        return ctx.roll(n, f"{purpose} ({source}: free re-roll)", kind, ship.controller, ship_id, success)
+    return faces
+
+
 def can_reroll(state: Game, p: PendingRoll) -> bool:
     skill_left = p.skill - len(p.skill_rerolled) > 0 and len(p.skill_rerolled) < len(p.faces)
     fortune_left = not p.fortune_used and state.squadron(p.player).fortune > 0
@@ -210,11 +228,13 @@ def rerollable_roll(
         return faces
     ship = ctx.state.ship(ship_id)
     faces = ctx.roll(n, purpose, kind, ship.controller, ship_id, success)
+    if ask(faces):
+        faces = _free_reroll(ctx, ship_id, n, purpose, kind, success, faces)
     pending = PendingRoll(
         ship.controller, ship_id, purpose, kind, faces, tuple(sorted(success)),
         remaining=ctx.remaining, skill=ship.skill,
     )
-    if ask(faces) and can_reroll(ctx.state, pending):
+    if ask(faces) and not ctx.no_reroll and can_reroll(ctx.state, pending):
         ctx.emit(ev.RollAwaitsChoice(pending))
         raise Suspend
     return faces
@@ -227,6 +247,7 @@ def skill_test(ctx: Decision, ship_id: str, purpose: str, bonus: int = 0) -> boo
     success = ctx.rules.die.success["skill_test"]
     ship = ctx.state.ship(ship_id)
     n = skill_dice(ship, effects.fatigue_counted(ctx.state, ship, ctx.rules)) + bonus
+    n = max(1, n + effects.test_dice(ctx.state, ship, purpose, ctx.rules))
     faces = rerollable_roll(
         ctx, ship_id, n, purpose, "skill_test", success, lambda fs: not any(f in success for f in fs)
     )

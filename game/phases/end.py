@@ -67,8 +67,9 @@ def decide_choice(ctx: Decision, cmd: Decide) -> None:
     c.no_pending(state)
     if not state.choices:
         raise IllegalAction("No decision is waiting.", "Carry on with the game.")
-    match = [ch for ch in state.choices if ch.ship == cmd.ship or (cmd.answer == "borrow" and ch.kind == "borrow"
-                                                                  and (not cmd.player or ch.player == cmd.player))]
+    by_kind = {"borrow": "borrow", "place": "place_terrain", "skip": "place_terrain"}
+    match = [ch for ch in state.choices if (ch.ship == cmd.ship and bool(cmd.ship)) or (
+        not cmd.ship and ch.kind == by_kind.get(cmd.answer) and (not cmd.player or ch.player == cmd.player))]
     if not match:
         waiting = ", ".join(f"{ch.ship} ({ch.kind.replace('_', ' ')})" for ch in state.choices)
         raise IllegalAction(f"Nothing is to be decided about {cmd.ship}.", f"Waiting: {waiting}.")
@@ -83,6 +84,10 @@ def decide_choice(ctx: Decision, cmd: Decide) -> None:
         from game.phases.reveal_effects import borrow
 
         borrow(ctx, choice, cmd)
+    elif choice.kind == "place_terrain":
+        from game.phases.reveal_effects import place_lured
+
+        place_lured(ctx, choice, cmd)
     else:
         from game.phases.reveal_effects import free_turn
 

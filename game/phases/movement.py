@@ -457,12 +457,15 @@ def _reload(ctx: Decision, ship: Ship, cmd: Crew) -> None:
         loaded = ", ".join(s.value for s in sorted(ship.reload)) or "none"
         raise IllegalAction(f"{ship.id} has no reload marker on its {side.value} side.", f"Reload markers: {loaded}.")
     ctx.emit(ev.ReloadMarker(ship.id, side, False))
+    if effects.first(ctx.state, ship, "reload_all", ctx.rules) is not None:
+        for other in sorted(ship.reload - {side}):  # a card reloads every side in one action
+            ctx.emit(ev.ReloadMarker(ship.id, other, False))
 
 
 def _rally(ctx: Decision, ship: Ship, cmd: Crew) -> None:
     if ship.fatigue == 0:
         raise IllegalAction(f"{ship.id} has no Fatigue to Rally off.", "Choose another Crew Action.")
-    c.take_fatigue(ctx, ship.id, -1)
+    c.take_fatigue(ctx, ship.id, -min(ship.fatigue, 1 + effects.extra(ctx.state, ship, "rally", ctx.rules)))
     if ctx.state.squadron(ship.controller).flagship == ship.id:
         _flagship_rallies(ctx, ship)
 
@@ -492,7 +495,8 @@ def _repair(ctx: Decision, ship: Ship, cmd: Crew) -> None:
         raise IllegalAction(f"{ship.id} is Crippled and can no longer Repair damage.", "Rally, or finish.")
     if ship.damage == 0:
         raise IllegalAction(f"{ship.id} has no damage to Repair.", "Choose another Crew Action.")
-    ctx.emit(ev.TrackChanged(ship.id, "damage", -1, ship.damage - 1))
+    repaired = min(ship.damage, 1 + effects.extra(ctx.state, ship, "repair", ctx.rules))
+    ctx.emit(ev.TrackChanged(ship.id, "damage", -repaired, ship.damage - repaired))
 
 
 def _repair_aground(ctx: Decision, ship: Ship, cmd: Crew) -> None:
@@ -539,6 +543,11 @@ def _board(ctx: Decision, ship: Ship, cmd: Crew) -> None:
             f"{ship.id} cannot lay its edge flush against {target.id}: there is no room.",
             "Boarding is not possible here; choose another Crew Action.",
         )
+    _fire_before_boarding(ctx, ship, target)
+    ship, target = ctx.state.ship(ship.id), ctx.state.ship(target.id)
+    if not target.on_table or Status.CAPTURED in target.statuses:
+        return  # the volley finished it
+    placed = geo.boarding_placement(c.hull(ship), c.hull(target), obstacles, cmd.edge or None) or placed
     auto = effects.first(ctx.state, ship, "auto_pass", ctx.rules)
     sure = auto is not None and auto.get("test") == "boarding" and target.sail.value in auto.get("target_sail", [])
     if sure or c.skill_test(ctx, ship.id, "boarding"):
@@ -547,6 +556,26 @@ def _board(ctx: Decision, ship: Ship, cmd: Crew) -> None:
         ctx.emit(ev.ShipMoved(ship.id, (start, _pose_tuple(pose)), "boarding"))
         _drop_landing_parties(ctx, ship.id)
         c.entangle(ctx, ship.id, target.id)
+
+
+def _fire_before_boarding(ctx: Decision, ship: Ship, target: Ship) -> None:
+    """A card may let the boarder fire first (Boarding Through the Smoke): a free Partial Fire at the
+    target whenever it is a legal shot. It is rolled without re-rolls, so a re-roll prompt never
+    stands between the volley and the boarding."""
+    from game.commands import Attack, Shot
+    from game.phases import attack
+
+    if not any(e.get("trigger") == "before_boarding" for _, e in effects.effects_for(ctx.state, ship, "free_attack",
+                                                                                     ctx.rules)):
+        return
+    if not attack.partial_legal(ctx, ship, target.id):
+        return
+    remaining, ctx.no_reroll = ctx.remaining, True
+    try:
+        attack.resolve_attack(ctx, Attack(ship.id, "partial", (Shot("", target.id),), free=True,
+                                          player=ship.controller), lambda a: a)
+    finally:
+        ctx.remaining, ctx.no_reroll = remaining, False
 
 
 def _row(ctx: Decision, ship: Ship, cmd: Crew) -> None:

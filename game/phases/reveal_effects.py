@@ -44,6 +44,8 @@ def resolve(ctx: Decision) -> tuple[Choice, ...]:
                 _free_moves(ctx, ships, int(e.get("tool", 1)))
             elif action == "enemy_test":
                 _enemy_tests(ctx, player, e)
+            elif action == "place_terrain":
+                choices.append(Choice(player, "place_terrain", card, (str(e.get("terrain", "shoal")),)))
             elif action == "borrow_effect":
                 options = _borrowable(ctx, player, card, str(e.get("source", "hand")))
                 if options:
@@ -112,3 +114,49 @@ def free_turn(ctx: Decision, choice: Choice, cmd: Decide) -> None:
     ship = ctx.state.ship(choice.ship)
     make_move(ctx, ship.id, [geo.pivot_motion(c.hull(ship), cmd.answer, cmd.degrees)], "free_turn", 1)
 
+
+
+def lured_problem(ctx: Decision, choice: Choice, x: float, y: float, rotation: float) -> str | None:
+    """Why a card's terrain piece may not go there: it must lie on the table within the card's range
+    (Musket Shot) of one of the player's ships, not within `clear` (Yard Arm) of any ship, and not
+    on other terrain."""
+    from shapely.geometry import Polygon, box
+
+    from game.deployment import terrain_points
+
+    card = ctx.rules.cards[choice.ship]
+    e = next(x for x in card.effects if x.get("action") == "place_terrain")
+    shape = ctx.rules.terrain_shapes[choice.options[0]]
+    piece = Polygon(terrain_points(shape, x, y, rotation))
+    state = ctx.state
+    if not box(0, 0, state.table.width, state.table.height).buffer(1e-6).contains(piece):
+        return "the piece would not lie wholly on the table"
+    reach = ctx.rules.range_of(str(e.get("range", "musket")))
+    clear = ctx.rules.range_of(str(e.get("clear", "yard_arm")))
+    mine = [c.hull(s).polygon for s in state.ships_of(choice.player) if s.on_table]
+    if not any(geo.distance(piece, m) <= reach + 1e-9 for m in mine):
+        return f"it must be within {reach:g}\" of one of your ships"
+    for s in state.ships:
+        if s.on_table and geo.distance(piece, c.hull(s).polygon) <= clear + 1e-9:
+            return f"it would be within {clear:g}\" of {s.id}"
+    for t in state.table.terrain:
+        if piece.intersection(Polygon(t.points)).area > 1e-6:
+            return f"it would overlap {t.id}"
+    return None
+
+
+def place_lured(ctx: Decision, choice: Choice, cmd: Decide) -> None:
+    """A card's terrain piece placed on reveal (Lured into the Shoals), or skipped."""
+    from game.deployment import terrain_points
+    from game.model import Terrain, TerrainKind
+
+    if cmd.answer == "skip":
+        return
+    problem = lured_problem(ctx, choice, cmd.x, cmd.y, cmd.degrees)
+    if problem:
+        raise IllegalAction(f"The {choice.options[0]} cannot go at ({cmd.x:g}, {cmd.y:g}): {problem}.",
+                            "Give another spot (shoal X Y), or skip it (shoal skip).")
+    kind = choice.options[0]
+    n = 1 + sum(1 for t in ctx.state.table.terrain if t.kind.value == kind)
+    points = terrain_points(ctx.rules.terrain_shapes[kind], cmd.x, cmd.y, cmd.degrees)
+    ctx.emit(ev.TerrainPlaced(Terrain(f"{kind.replace('_', '-')}-{n}", TerrainKind(kind), points), False))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from game import events as ev
+from game.errors import RulesError
 from game.model import Sail
 from game.table_session import TableSession
 from tests.helpers import S, default_orders, session
@@ -248,3 +249,32 @@ def test_expert_boarding_a_free_close_combat_after_a_boarding() -> None:
     t.submit_line("keep")
     assert t.state.ship("Frigate").fatigue >= 1 and t.state.offer is None
     assert t.state.active_player == "B"
+
+
+def test_lured_into_the_shoals_places_a_shoal_near_a_friend_and_clear_of_ships() -> None:
+    t = play("Lured into the Shoals", "Fire as She Bears")
+    choice = t.state.choices[0]
+    assert (choice.player, choice.kind) == ("A", "place_terrain")
+    with pytest.raises(RulesError, match='within 1" of Galleon'):
+        t.submit_line("A: shoal 10 21.5")
+    with pytest.raises(RulesError, match='within 8" of one of your ships'):
+        t.submit_line("A: shoal 10 33")
+    t.submit_line("A: shoal 10 26")
+    shoal = t.state.table.terrain[-1]
+    assert shoal.kind.value == "shoal" and not t.state.choices
+    assert min(p[1] for p in shoal.points) == pytest.approx(24.25, abs=0.01)
+    assert t.state.phase.value == "movement"
+
+
+def test_boarding_through_the_smoke_fires_a_partial_volley_before_the_boarding() -> None:
+    ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A"),
+             S("Frigate", "Sixth Rate", 10.8 + 0.7 + 0.6, 18, 0, "B", {"sail": "anchored"})]
+    t = play("Boarding Through the Smoke", "Take Courage", ships=ships)
+    t.submit_line("move Galleon crew board Frigate")
+    kinds = [(e.purpose, e.ship) for e in t.events if isinstance(e, ev.DiceRolled)][-2:]
+    assert kinds[0] == ("partial", "Galleon")  # the volley first, with no re-roll prompt in between
+    assert kinds[1][0] == "boarding"
+    assert any(isinstance(e, ev.AttackResolved) and e.kind == "partial" and e.target == "Frigate" for e in t.events)
+    plain = play("Effective Fire", "Take Courage", ships=ships)
+    plain.submit_line("move Galleon crew board Frigate")
+    assert not any(isinstance(e, ev.DiceRolled) and e.purpose == "partial" for e in plain.events)
