@@ -47,6 +47,9 @@ def card_effects(state: Game, player: str, rules: RulesData) -> Iterator[tuple[s
 
 def _card_effects(state: Game, player: str, rules: RulesData) -> Iterator[tuple[str, Effect]]:
     q = state.squadron(player)
+    faction = rules.factions.get(q.faction)
+    if faction is not None:
+        yield from ((faction.name, e) for e in faction.effects)
     advantages = rules.scenario_cards.get("advantage", {})
     for other in state.squadrons:
         card = advantages.get(other.advantage or "")
@@ -115,6 +118,8 @@ def in_scope(state: Game, ship: Ship, effect: Effect, rules: RulesData) -> bool:
     scope = effect.get("scope", "own_ships")
     if scope in ("own_ships", "all_ships", "this_ship"):
         return True
+    if scope == "flagship":
+        return state.squadron(ship.controller).flagship == ship.id
     if scope == "near_flagship":
         flag = state.flagship_of(ship.controller)
         reach = rules.range_of(str(effect.get("range", "musket")))

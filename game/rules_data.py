@@ -163,6 +163,7 @@ class Faction:
     name: str
     rule: str
     stout_discount: bool
+    effects: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -502,7 +503,7 @@ def _parse_factions(doc: Mapping[str, Any], file: str) -> dict[str, Faction]:
     for i, e in enumerate(_entries(doc, "faction", file)):
         name = _entry_name(e, i)
         out[name] = Faction(_get(e, "name", str, file, name), _get(e, "rule", str, file, name),
-                            bool(e.get("stout_discount", False)))
+                            bool(e.get("stout_discount", False)), _effects(e, file, name))
     return out
 
 

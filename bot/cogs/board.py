@@ -37,6 +37,8 @@ TERMS = {
 
 HELP = """**Quarterdeck** referees *Oak & Iron* in this channel.
 • `/game create` (quick start, a built-in scenario or your own file; `thread: True` for its own thread), `/game join`
+• Your own squadron: `/squadron new`, `ship`, `hand`, `check`; then `/game create scenario: drafted` and
+  `/game join squadron: NAME`; the set-up runs with `/setup role|draft|terrain|place|finish|deploy`.
 • Initiative: press **Choose initiative card** — a private menu of your hand; the choice stays secret until the reveal.
 • `/move` a ship (add `preview: True` to see it first, privately), `/attack`, `/order` for anything in table
   notation (`reroll 2 4`, `fortune`, `keep`, `capture Otter`, `freeturn Hoorn port 20`, `decline` …),

@@ -55,12 +55,14 @@ def test_each_upgrade_card_changes_its_own_ship_only(card: str) -> None:
 @pytest.mark.parametrize("keyword", sorted(k for k, v in RULES.keywords.items() if v.effects or v.stats or v.fortune))
 def test_each_keyword_acts_for_its_officers_ship(keyword: str) -> None:
     captain = next((c.name for c in RULES.captains.values() if c.keywords == (keyword,)), None)
+    faction = "Pirate"
     if captain is not None:  # a captain's keyword acts for its ship
         game, ship_id = with_card(captain=captain), "Swallow-A"
     else:  # an admiral's keyword acts for the Flagship
         admiral = next(a for a in RULES.admirals.values() if keyword in a.keywords)
-        game, ship_id = with_card(admiral=admiral.name, faction=admiral.nation or "Pirate"), "Flag-A"
-    plain = with_card()
+        faction = admiral.nation or faction
+        game, ship_id = with_card(admiral=admiral.name, faction=faction), "Flag-A"
+    plain = with_card(faction=faction)
     assert (measures(game, game.ship(ship_id)), game.squadron("A").fortune) != \
         (measures(plain, plain.ship(ship_id)), plain.squadron("A").fortune), f"{keyword} changes nothing"
     assert measures(game, game.ship("Flag-B")) == measures(plain, plain.ship("Flag-B"))  # not the enemy's
@@ -108,3 +110,13 @@ def test_persistent_rerolls_a_failed_skill_test_once_per_turn_and_bold_adds_a_di
     assert len(rolls) == 2 and "free re-roll" in rolls[1].purpose and rolls[1].successes == 1
     assert t.state.ship("Kestrel").heading == pytest.approx(160)
     assert effects.test_dice(t.state, t.state.ship("Kestrel"), "boarding", RULES) == 1  # Bold
+
+
+@pytest.mark.parametrize("faction", sorted(f for f, v in RULES.factions.items() if v.effects))
+def test_each_faction_rule_acts_for_its_squadrons_ships(faction: str) -> None:
+    game = with_card(faction=faction)
+    plain = with_card(faction="Spanish")  # the Spanish rule is the Stout discount: no effect in play
+    changed = [s for s in ("Flag-A", "Swallow-A") if measures(game, game.ship(s)) != measures(plain, plain.ship(s))]
+    scope = RULES.factions[faction].effects[0].get("scope")
+    assert changed == (["Flag-A"] if scope == "flagship" else ["Flag-A", "Swallow-A"])
+    assert RULES.factions[faction].rule.startswith("Provisional")
