@@ -1,13 +1,14 @@
-"""`python -m benchmarks [engine|ai|service]…` runs the benchmarks (all by default) and prints the figures."""
+"""`python -m benchmarks [engine|ai|render|setup|service]…` runs the benchmarks (all by default) and prints the figures."""
 
 import sys
 
-from benchmarks import ai_games, engine, render, service
+from benchmarks import ai_games, engine, render, service, setup
 
 SUITES = {
     "engine": ("engine: Movement activations (decide + apply)", engine.main),
     "ai": ("AI against AI, quick start", ai_games.main),
     "render": ("board renderer", render.main),
+    "setup": ("drafted set-up: two lists to the first pick, computer captains", setup.main),
     "service": ("game service: commands through the database", service.main),
 }
 
