@@ -326,14 +326,19 @@ def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles, need_swep
                     else:
                         lo = mid
                 final = motion.at(pose, lo)
-                swept_parts.append(_swept(hull.at(prev), hull.at(final)))
                 poses.append(final)
+                if not need_swept:
+                    return SweepResult(tuple(poses), final, hit, hull.at(final).polygon, False)
+                swept_parts.append(_swept(hull.at(prev), hull.at(final)))
                 return SweepResult(tuple(poses), final, hit, _union(swept_parts), False)
-            swept_parts.append(area)
+            if need_swept:
+                swept_parts.append(area)
             prev = nxt
         pose = motion.at(pose, 1.0)
         poses.append(pose)
-    return SweepResult(tuple(poses), pose, None, _union(swept_parts), True)
+    # the area passed over is only built when asked for (shoals): uniting the parts is costly
+    swept = _union(swept_parts) if need_swept else hull.at(pose).polygon
+    return SweepResult(tuple(poses), pose, None, swept, True)
 
 
 def _reach(hull: Hull, motions: Sequence[Motion]) -> float:

@@ -4,6 +4,7 @@ after every event, and every event log replays to the same final state."""
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 import random
 from collections import Counter
@@ -39,7 +40,7 @@ def test_three_hundred_ai_games_end_legally_and_replay() -> None:
     seeds = list(range(1, GAMES + 1))
     workers = min(2, os.cpu_count() or 1)
     chunks = [seeds[i::workers] for i in range(workers)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         results = [r for part in pool.map(_play_and_check, chunks) for r in part]
     assert len(results) == GAMES
     for seed, winner, turn, result in results:

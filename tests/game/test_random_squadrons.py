@@ -5,6 +5,7 @@ QD_LONG=1 runs the issue's 100 games per size."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 
@@ -57,7 +58,7 @@ def test_random_legal_squadrons_are_legal_and_deploy_apart(size: str) -> None:
 def test_ai_games_on_random_squadrons_end_legally_and_replay(size: str) -> None:
     seeds = list(range(1, GAMES + 1))
     workers = min(2, os.cpu_count() or 1)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         results = [r for part in pool.map(_play, [size] * workers, [seeds[i::workers] for i in range(workers)])
                    for r in part]
     assert len(results) == GAMES and all(winner in ("A", "B") for _, winner, _ in results)
