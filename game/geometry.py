@@ -304,6 +304,8 @@ def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles, need_swep
     poses = [pose]
     swept_parts: list[BaseGeometry] = [hull.polygon]
     obstacles = obstacles.near(hull.polygon, _reach(hull, motions))
+    if obstacles.shapes and not need_swept and obstacles.first_overlap(_whole_path(hull, motions)) is None:
+        obstacles = Obstacles({})  # the hull of every step misses them all: no step can touch one
     if not obstacles.shapes and not need_swept:
         for motion in motions:
             pose = motion.at(pose, 1.0)
@@ -341,6 +343,18 @@ def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles, need_swep
     return SweepResult(tuple(poses), pose, None, swept, True)
 
 
+def _whole_path(hull: Hull, motions: Sequence[Motion]) -> Polygon:
+    """The convex hull of the base at every step of the motions: it contains each step's swept
+    area, so an obstacle it misses is touched by no step."""
+    pose = hull.pose
+    points: list[Vec] = list(hull.corners)
+    for motion in motions:
+        n = motion.steps()
+        points += [c for i in range(1, n + 1) for c in hull.at(motion.at(pose, i / n)).corners]
+        pose = motion.at(pose, 1.0)
+    return shapely.polygons(np.array(_convex_hull(points)))
+
+
 def _reach(hull: Hull, motions: Sequence[Motion]) -> float:
     """An upper bound on how far any point of the base travels through the motions."""
     radius = math.hypot(hull.beam, hull.length)
@@ -375,8 +389,9 @@ def table_edges(width: float, height: float) -> dict[str, Polygon]:
 
 
 def off_table(poly: BaseGeometry, width: float, height: float) -> bool:
-    """Any part of the base off the table."""
-    return not table_polygon(width, height).buffer(1e-7).contains(poly)
+    """Any part of the base off the table (the table is a box: its bounds tell)."""
+    x0, y0, x1, y1 = poly.bounds
+    return x0 < -1e-7 or y0 < -1e-7 or x1 > width + 1e-7 or y1 > height + 1e-7
 
 
 def directly_away(

@@ -284,11 +284,11 @@ async def dispatch(bot: discord.Client, payload: dict[str, Any], fake: FakeDisco
     token = payload["token"]
     # the interaction is finished when its last follow-up (ephemeral "done"/error) has gone out
     while asyncio.get_running_loop().time() < deadline:
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.005)
         mine = [r for r in fake.requests[before:] if token in r.path]
         followups = [r for r in mine if r.path.startswith("/api/v10/webhooks/")]
         answered = any(r.payload.get("type") == 4 for r in mine if "/callback" in r.path)
         if followups or answered:
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.01)  # the answer is the interaction's last request; this only settles it
             break
     return fake.requests[before:]
