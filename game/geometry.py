@@ -390,7 +390,7 @@ def table_edges(width: float, height: float) -> dict[str, Polygon]:
 
 def off_table(poly: BaseGeometry, width: float, height: float) -> bool:
     """Any part of the base off the table (the table is a box: its bounds tell)."""
-    x0, y0, x1, y1 = poly.bounds
+    x0, y0, x1, y1 = (float(v) for v in poly.bounds)
     return x0 < -1e-7 or y0 < -1e-7 or x1 > width + 1e-7 or y1 > height + 1e-7
 
 
