@@ -13,6 +13,7 @@ import discord
 from game import events as ev
 from game.account import account
 from game.ai.captain import deciders
+from game.phases.common import choice_hint
 from game.phases.preparation import what_now as setup_what_now
 from game.service.game_service import Actor, GameService, Outcome
 from game.views import View, event_for
@@ -73,7 +74,7 @@ def waiting_text(view: View, seats: Sequence[tuple[str, str | None, str, bool]])
         what = f"take or decline a free attack on {g.offer.target}: `/order free fire …` or `/order decline`"
     elif g.choices:
         ch = g.choices[0]
-        what = f"decide about {ch.ship} ({ch.kind.replace('_', ' ')}) with `/order`"
+        what = f"decide about {ch.ship} ({ch.kind.replace('_', ' ')}) with `/order`: {choice_hint(ch.kind)}"
     else:
         what = f"activate a ship ({g.phase.value} phase)"
     return f"➡️ {' and '.join(parts)}: {what}.", users

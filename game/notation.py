@@ -57,7 +57,7 @@ DIRECTIONS = ("ahead", "back", "port", "starboard", "hold")
 VERBS = (
     "pick", "move", "seamanship", "advance", "crew", "done", "reroll", "fortune", "keep", "pass", "dice",
     "fire", "partial", "melee", "free", "decline", "freeturn", "capture", "destroy", "spare", "transfer",
-    "newflag", "concede", "borrow", "shoal", "role", "draft", "terrain", "place", "finish", "deploy", "enlist",
+    "newflag", "concede", "borrow", "shoal", "event", "role", "draft", "terrain", "place", "finish", "deploy", "enlist",
 )
 SETUP_VERBS = ("role", "draft", "terrain", "place", "finish", "deploy", "enlist")
 ATTACK_VERBS = ("fire", "partial", "melee")
@@ -236,6 +236,10 @@ def parse(line: str, state: Game | None = None) -> Command:
         t.end()
         answer = "transfer" if verb == "transfer" else "assign"
         return Decide(ship, answer, target=target, cards=tuple(cards), player=player)
+    if verb == "event":
+        answer = t.take_choice("keep or discard", ("keep", "discard"))
+        t.end()
+        return Decide("", answer, player=player)
     if verb == "shoal":
         if t.peek() == "skip":
             t.take("skip")
@@ -552,6 +556,8 @@ def _decide_words(d: Decide) -> list[str]:
         return ["shoal", _num(d.x), _num(d.y)] + (["rot", _num(d.degrees)] if d.degrees else [])
     if d.answer == "skip" and not d.ship:
         return ["shoal", "skip"]
+    if d.answer in ("keep", "discard") and not d.ship:
+        return ["event", d.answer]
     if d.answer in ("capture", "destroy", "spare"):
         return [d.answer, _q(d.ship)]
     if d.answer == "skip":

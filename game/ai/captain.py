@@ -144,6 +144,13 @@ class Captain:
             elif ch.kind == "borrow":
                 best = max(ch.options, key=lambda n: self.rules.cards[n].value)  # a strong card's effect
                 yield Decide("", "borrow", target=best, player=self.player)
+            elif ch.kind == "event_draw":
+                # keep an event that only hinders (or only helps) nobody in particular; discard one
+                # that forbids or slows, which hurts the side that wants to close
+                card = self.rules.events.get(ch.ship)
+                harsh = card is not None and any(e.get("kind") in ("restriction", "range_shift") or
+                                                 int(e.get("add", 0)) < 0 for e in card.effects)
+                yield Decide("", "discard" if harsh else "keep", player=self.player)
             elif ch.kind == "place_terrain":
                 yield from legal.terrain_spots(state, self.player)
                 yield Decide("", "skip", player=self.player)

@@ -161,6 +161,9 @@ def _choice_answers(state: Game) -> Iterator[Command]:
         elif ch.kind == "borrow":
             for card in ch.options:
                 yield Decide("", "borrow", target=card, player=ch.player)
+        elif ch.kind == "event_draw":
+            yield Decide("", "keep", player=ch.player)
+            yield Decide("", "discard", player=ch.player)
         elif ch.kind == "place_terrain":
             yield from terrain_spots(state, ch.player)
             yield Decide("", "skip", player=ch.player)

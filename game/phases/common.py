@@ -102,16 +102,18 @@ def nothing_waiting(state: Game) -> None:
         ch = state.choices[0]
         raise IllegalAction(
             f"Player {ch.player} must first decide about {ch.ship} ({ch.kind.replace('_', ' ')}).",
-            _choice_hint(ch.kind),
+            choice_hint(ch.kind),
         )
 
 
-def _choice_hint(kind: str) -> str:
+def choice_hint(kind: str) -> str:
     return {
         "free_turn": "Answer `freeturn SHIP port|starboard DEG` or `freeturn SHIP skip`.",
         "capture": "Answer `capture SHIP`, `destroy SHIP` or `spare SHIP`.",
         "lost_admiral": "Answer `transfer FLAGSHIP SHIP` (Fortune Point) or `newflag FLAGSHIP SHIP`.",
         "borrow": "Answer `borrow CARD` with the card whose effect to use.",
+        "place_terrain": "Answer `shoal X Y` (optionally `rot DEG`) or `shoal skip`.",
+        "event_draw": "Answer `event keep` or `event discard` (the next event card is drawn instead).",
     }.get(kind, "")
 
 

@@ -67,7 +67,8 @@ def decide_choice(ctx: Decision, cmd: Decide) -> None:
     c.no_pending(state)
     if not state.choices:
         raise IllegalAction("No decision is waiting.", "Carry on with the game.")
-    by_kind = {"borrow": "borrow", "place": "place_terrain", "skip": "place_terrain"}
+    by_kind = {"borrow": "borrow", "place": "place_terrain", "skip": "place_terrain", "keep": "event_draw",
+               "discard": "event_draw"}
     match = [ch for ch in state.choices if (ch.ship == cmd.ship and bool(cmd.ship)) or (
         not cmd.ship and ch.kind == by_kind.get(cmd.answer) and (not cmd.player or ch.player == cmd.player))]
     if not match:
@@ -88,6 +89,10 @@ def decide_choice(ctx: Decision, cmd: Decide) -> None:
         from game.phases.reveal_effects import place_lured
 
         place_lured(ctx, choice, cmd)
+    elif choice.kind == "event_draw":
+        from game.phases.initiative import event_choice
+
+        event_choice(ctx, choice, cmd.answer)
     else:
         from game.phases.reveal_effects import free_turn
 
@@ -98,6 +103,10 @@ def decide_choice(ctx: Decision, cmd: Decide) -> None:
         return
     if choice.kind == "capture":
         _after_captures(ctx)
+    elif choice.kind == "event_draw":
+        from game.phases.initiative import continue_tie
+
+        continue_tie(ctx)
     elif choice.kind == "lost_admiral":
         _finish_turn(ctx)
     else:

@@ -6,7 +6,7 @@ from game import events as ev
 from game.commands import PickCard
 from game.context import Decision
 from game.errors import IllegalAction, UnknownName
-from game.model import Game, Phase
+from game.model import Choice, Game, Phase
 from game.phases.common import nothing_waiting, require_phase, skill_dice
 
 CHALLENGE_ROUNDS = 100  # a tie after this many rounds is vanishingly rare; the defender then wins
@@ -63,26 +63,53 @@ def begin_turn(ctx: Decision, turn: int) -> None:
     ctx.emit(ev.ActivePlayer(None))
     state = ctx.state
     ctx.emit(ev.CardsRevealed(tuple((q.player, q.face_down) for q in state.squadrons)))
-    winner, reason = _initiative_winner(ctx)
-    ctx.emit(ev.InitiativeWon(winner, reason))
-    auto_pick_empty_hands(ctx)
-    if all(q.picked for q in ctx.state.squadrons):
-        from game.phases.flow import after_picks
+    leaders = _card_leaders(ctx)
+    if len(leaders) == 1:
+        _settle(ctx, leaders[0], "card")
+        return
+    ctx.emit(ev.EventCardDrawn(state.event_deck[0] if state.event_deck else None))
+    drawn = ctx.state.event_face_up
+    chooser = _event_chooser(ctx, leaders)
+    if drawn is not None and chooser is not None:
+        # a Tactician looks at the card first and may discard it for the next (`event keep|discard`)
+        ctx.emit(ev.ChoicesSet((Choice(chooser, "event_draw", drawn, ("keep", "discard")),)))
+        return
+    continue_tie(ctx)
 
-        after_picks(ctx)
 
-
-def _initiative_winner(ctx: Decision) -> tuple[str, str]:
-    """The side with the initiative. In a fleet battle each side adds up its squadrons' cards (and,
-    for ties, their admiral values); the first squadron of each side rolls a Challenge Test."""
+def _card_leaders(ctx: Decision) -> list[str]:
+    """The sides with the highest revealed cards. In a fleet battle each side adds up its squadrons'."""
     state = ctx.state
     values = {t: sum(card_value(ctx, state.squadron(p).face_up) for p in state.players_of(t)) for t in state.teams}
     best = max(values.values())
-    leaders = [t for t, v in values.items() if v == best]
-    if len(leaders) == 1:
-        return leaders[0], "card"
-    ctx.emit(ev.EventCardDrawn(state.event_deck[0] if state.event_deck else None))
+    return [t for t, v in values.items() if v == best]
+
+
+def _event_chooser(ctx: Decision, leaders: list[str]) -> str | None:
+    """A squadron of a tied side whose Flagship carries an officer who may look at the event drawn."""
+    from game import effects
+
+    for team in leaders:
+        for p in ctx.state.players_of(team):
+            flag = ctx.state.flagship_of(p)
+            if flag is not None and flag.can_act and effects.first(ctx.state, flag, "event_choice", ctx.rules):
+                return p
+    return None
+
+
+def event_choice(ctx: Decision, choice: Choice, answer: str) -> None:
+    if answer not in ("keep", "discard"):
+        raise IllegalAction(f"The event {choice.ship} is kept or discarded.", "Answer event keep or event discard.")
+    if answer == "discard":
+        ctx.emit(ev.EventDiscarded(choice.ship))
+        state = ctx.state
+        ctx.emit(ev.EventCardDrawn(state.event_deck[0] if state.event_deck else None))
+
+
+def continue_tie(ctx: Decision) -> None:
+    """A tie after the event card: an instant event acts, then admiral values, then a Challenge Test."""
     resolve_instant_event(ctx)
+    leaders = _card_leaders(ctx)
     from game.effects import admiral_bonus
 
     admirals = {
@@ -93,9 +120,19 @@ def _initiative_winner(ctx: Decision) -> tuple[str, str]:
     top = max(admirals.values())
     leaders = [t for t in leaders if admirals[t] == top]
     if len(leaders) == 1:
-        return leaders[0], "admiral"
+        _settle(ctx, leaders[0], "admiral")
+        return
     first = {ctx.state.players_of(t)[0]: t for t in leaders}
-    return first[challenge_test(ctx, list(first))], "challenge"
+    _settle(ctx, first[challenge_test(ctx, list(first))], "challenge")
+
+
+def _settle(ctx: Decision, winner: str, reason: str) -> None:
+    ctx.emit(ev.InitiativeWon(winner, reason))
+    auto_pick_empty_hands(ctx)
+    if all(q.picked for q in ctx.state.squadrons):
+        from game.phases.flow import after_picks
+
+        after_picks(ctx)
 
 
 def challenge_test(ctx: Decision, players: list[str]) -> str:

@@ -120,3 +120,33 @@ def test_each_faction_rule_acts_for_its_squadrons_ships(faction: str) -> None:
     scope = RULES.factions[faction].effects[0].get("scope")
     assert changed == (["Flag-A"] if scope == "flagship" else ["Flag-A", "Swallow-A"])
     assert RULES.factions[faction].rule.startswith("Provisional")
+
+
+def tactician_tie(answer: str) -> TableSession:
+    """A tie on turn 1 with Jean Hamlin (a Tactician) commanding A's Flagship."""
+    from game.scenario import load_scenario_text
+    from tests.helpers import scenario_text
+
+    ships = [S("Kestrel", "Sloop", 8, 20, 180, "A"), S("Otter", "Corvette", 28, 20, 180, "B")]
+    text = scenario_text(ships).replace("seed = 7\n", 'seed = 7\nevents = ["Boats Adrift", "Wind Increases"]\n')
+    text = text.replace('[[squadron]]\nplayer = "A"\n', '[[squadron]]\nplayer = "A"\nadmiral = "Jean Hamlin"\n')
+    t = TableSession(load_scenario_text(text))
+    t.submit_line("pick A Down!")
+    t.submit_line("pick B Fire as She Bears")  # 1 against 1: the top event is drawn
+    choice = t.state.choices[0]
+    assert (choice.player, choice.kind, choice.ship) == ("A", "event_draw", "Boats Adrift")
+    with pytest.raises(Exception, match="must first decide about Boats Adrift"):
+        t.submit_line("pick A Careful Aim")
+    t.submit_line(f"A: event {answer}")
+    return t
+
+
+def test_a_tactician_discards_the_event_for_the_next() -> None:
+    t = tactician_tie("discard")
+    assert t.state.event_face_up == "Wind Increases" and t.state.event_deck == ()
+    assert t.state.initiative is not None and not t.state.choices
+
+
+def test_a_tactician_may_keep_the_event() -> None:
+    t = tactician_tie("keep")
+    assert t.state.event_face_up == "Boats Adrift" and t.state.event_deck == ("Wind Increases",)
