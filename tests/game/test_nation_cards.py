@@ -278,3 +278,44 @@ def test_boarding_through_the_smoke_fires_a_partial_volley_before_the_boarding()
     plain = play("Effective Fire", "Take Courage", ships=ships)
     plain.submit_line("move Galleon crew board Frigate")
     assert not any(isinstance(e, ev.DiceRolled) and e.purpose == "partial" for e in plain.events)
+
+
+def test_adaptive_tactics_borrows_an_effect_from_the_opponents_discards() -> None:
+    from dataclasses import replace
+
+    ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A"), S("Frigate", "Sixth Rate", 17.5, 18, 0, "B")]
+    hand_a = ["Adaptive Tactics", *FILLER_A]
+    t = session(ships, hands={"A": hand_a, "B": FILLER_B})
+    t.state = t.state.with_squadron(replace(t.state.squadron("B"), discards=("Fire as She Bears", "Small Arms")))
+    for line in ("pick A Adaptive Tactics", "pick B Take Courage", "pick A Down!", "pick B Reload!"):
+        t.submit_line(line)
+    choice = t.state.choices[0]
+    assert (choice.kind, choice.player, choice.options) == ("borrow", "A", ("Fire as She Bears", "Small Arms"))
+    with pytest.raises(RulesError):
+        t.submit_line("borrow Effective Fire")  # in A's hand, not among B's discards
+    t.submit_line("borrow Small Arms")
+    assert t.state.squadron("A").borrowed == "Small Arms" and t.state.initiative == "A"  # its own value, 4
+
+
+def test_doughty_removes_fatigue_after_a_turn_that_earned_strike_points() -> None:
+    from dataclasses import replace
+
+    from game.scenario import load_scenario_text
+    from tests.helpers import scenario_text
+
+    def reveal(earned: int) -> TableSession:
+        ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A", {"fatigue": 2}),
+                 S("Tender", "Sloop", 4, 18, 0, "A", {"fatigue": 1}), S("Frigate", "Sixth Rate", 20, 18, 0, "B")]
+        text = scenario_text(ships, hands={"A": ["Doughty", *FILLER_A], "B": FILLER_B}, flagships={"A": "Galleon"})
+        text = text.replace('player = "A"\n', 'player = "A"\nadmiral = "John Benbow"\n', 1)  # Doughty
+        t = TableSession(load_scenario_text(text))
+        t.submit_line("pick A Doughty")
+        t.submit_line("pick B Take Courage")
+        t.state = replace(t.state, strike_points=(("A", earned), ("B", 0)))
+        t.submit_line("pick A Down!")
+        t.submit_line("pick B Reload!")
+        return t
+
+    quiet, hurt = reveal(0), reveal(1)
+    assert [s.fatigue for s in quiet.state.ships_of("A")] == [2, 1]
+    assert [s.fatigue for s in hurt.state.ships_of("A")] == [1, 0]
