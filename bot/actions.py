@@ -4,6 +4,7 @@ plain apology; the service's transaction means nothing is ever half-applied."""
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -12,10 +13,12 @@ import discord
 
 from game.errors import RulesError
 from game.service.game_service import Actor, GameService, Outcome
+from game.views import View
 
 log = logging.getLogger(__name__)
 
 Action = Callable[[GameService, Actor, int], Awaitable[Outcome | None]]
+Preview = Callable[[GameService, View, int], Awaitable[tuple[bytes, str]]]
 UNEXPECTED = "⚠️ Something went wrong on my side. Nothing was changed by it, and the error has been logged."
 
 
@@ -121,3 +124,26 @@ async def after_command(interaction: discord.Interaction, game_id: int, outcome:
                 await channel.send(item, allowed_mentions=discord.AllowedMentions(users=True))  # type: ignore[union-attr]
             else:
                 await publish(channel, service, actor, game_id, item, interaction.client)  # type: ignore[arg-type]
+
+
+async def send_line(interaction: discord.Interaction, line: str) -> None:
+    """A line of table notation as the actor's order: the slash commands that build notation end here."""
+    async def send(service: GameService, actor: Actor, gid: int) -> Any:
+        return await service.submit(actor, gid, line, request_id=f"cmd:{interaction.id}")
+
+    await act(interaction, send, done=f"✅ `{line}`")
+
+
+async def private_preview(interaction: discord.Interaction, build: Preview) -> None:
+    """A board image and a line, privately, built from the actor's view: nothing is changed."""
+    if not await defer(interaction):
+        return
+    service = service_of(interaction)
+    try:
+        gid = await game_here(interaction)
+        view = await service.view(await actor_of(interaction), gid)
+        png, text = await build(service, view, gid)
+    except RulesError as exc:
+        await reply(interaction, f"❌ {exc.text}")
+        return
+    await reply(interaction, text, file=discord.File(io.BytesIO(png), filename="preview.png"))

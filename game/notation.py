@@ -245,12 +245,7 @@ def parse(line: str, state: Game | None = None) -> Command:
             t.take("skip")
             t.end()
             return Decide("", "skip", player=player)
-        x, y = t.take_number("x"), t.take_number("y")
-        rotation = 0.0
-        if t.peek() in ("rot", "rotation"):
-            t.take("rot")
-            rotation = t.take_number("the rotation")
-        t.end()
+        x, y, rotation = _spot(t)
         return Decide("", "place", degrees=rotation, player=player, x=x, y=y)
     if verb == "borrow":
         card = " ".join(t.items[t.i :])
@@ -271,6 +266,17 @@ def parse(line: str, state: Game | None = None) -> Command:
             raise ParseError("dice needs at least one face, e.g. `dice skull sail`.")
         return FixDice(faces)
     raise ParseError(f"Unknown command {verb!r}.", f"Commands: {', '.join(VERBS)}.")
+
+
+def _spot(t: _Tokens) -> tuple[float, float, float]:
+    """`X Y [rot DEG]` ending the line: where a terrain piece goes."""
+    x, y = t.take_number("x"), t.take_number("y")
+    rotation = 0.0
+    if t.peek() in ("rot", "rotation"):
+        t.take("rot")
+        rotation = t.take_number("the rotation")
+    t.end()
+    return x, y, rotation
 
 
 def _setup_command(t: _Tokens, verb: str, player: str) -> Command:
@@ -296,12 +302,7 @@ def _setup_command(t: _Tokens, verb: str, player: str) -> Command:
         if state is not None and state.prep is not None:
             known = [p.id for p in state.prep.pool] + [x.id for x in state.table.terrain]
             piece = resolve(piece, known, "terrain piece")
-        x, y = t.take_number("x"), t.take_number("y")
-        rotation = 0.0
-        if t.peek() in ("rot", "rotation"):
-            t.take("rot")
-            rotation = t.take_number("the rotation")
-        t.end()
+        x, y, rotation = _spot(t)
         return PlaceTerrain(player, piece, x, y, rotation)
     if verb == "finish":
         t.end()

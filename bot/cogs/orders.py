@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import io
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import act, actor_of, defer, game_here, reply, service_of
+from bot.actions import actor_of, defer, game_here, private_preview, reply, send_line, service_of
 from game.errors import RulesError
 from game.notation import format_command, parse
-from game.service.game_service import Actor, GameService
+from game.service.game_service import GameService
+from game.views import View
 
 
 async def ship_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -143,31 +143,21 @@ class OrdersCog(commands.Cog):
                                  "longer legal then, I will tell you.")
 
     async def _order(self, interaction: discord.Interaction, line: str) -> None:
-        async def send(service: GameService, actor: Actor, gid: int) -> Any:
-            return await service.submit(actor, gid, line, request_id=f"cmd:{interaction.id}")
-
-        await act(interaction, send, done=f"✅ `{line}`")
+        await send_line(interaction, line)
 
     async def _preview(self, interaction: discord.Interaction, line: str) -> None:
         from render.board import RenderOptions, render_board_async
         from render.overlays import preview_move
 
-        if not await defer(interaction):
-            return
-        service = service_of(interaction)
-        try:
-            gid = await game_here(interaction)
-            view = await service.view(await actor_of(interaction), gid)
+        async def build(service: GameService, view: View, gid: int) -> tuple[bytes, str]:
             command = parse(line, view.game)
-        except RulesError as exc:
-            await reply(interaction, f"❌ {exc.text}")
-            return
-        pv = preview_move(view, command, service.rules)
-        png = await render_board_async(view, RenderOptions(preview=pv, zoom_ship=pv.ship, zoom_radius=10))
-        arcs = "; ".join(f"{s}: {e} at {b}" for s, e, b in pv.in_arc) or "no enemy in either broadside path"
-        note = f"\n{pv.note}" if pv.note else ""
-        await reply(interaction, f"👁️ Preview of `{format_command(command)}` (not made): {arcs}.{note}",
-                    file=discord.File(io.BytesIO(png), filename="preview.png"))
+            pv = preview_move(view, command, await service.rules_of_game(gid))
+            png = await render_board_async(view, RenderOptions(preview=pv, zoom_ship=pv.ship, zoom_radius=10))
+            arcs = "; ".join(f"{s}: {e} at {b}" for s, e, b in pv.in_arc) or "no enemy in either broadside path"
+            note = f"\n{pv.note}" if pv.note else ""
+            return png, f"👁️ Preview of `{format_command(command)}` (not made): {arcs}.{note}"
+
+        await private_preview(interaction, build)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -5,19 +5,18 @@ the same; `deploy` can show a private preview of the spot first."""
 
 from __future__ import annotations
 
-import io
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import act, actor_of, defer, game_here, reply, service_of
+from bot.actions import actor_of, game_here, private_preview, send_line, service_of
 from game.errors import RulesError
 from game.model import Status
 from game.notation import format_command, parse
 from game.phases.preparation import allowed_kinds
-from game.service.game_service import Actor, GameService
+from game.service.game_service import GameService
 from game.views import View
 
 
@@ -114,33 +113,23 @@ class SetupCog(commands.GroupCog, name="setup", description="Set up a drafted ga
             await self._send(interaction, line)
 
     async def _send(self, interaction: discord.Interaction, line: str) -> None:
-        async def send(service: GameService, actor: Actor, gid: int) -> Any:
-            return await service.submit(actor, gid, line, request_id=f"setup:{interaction.id}")
-
-        await act(interaction, send, done=f"✅ `{line}`")
+        await send_line(interaction, line)
 
     async def _preview(self, interaction: discord.Interaction, line: str) -> None:
         from render.board import RenderOptions, render_board_async
         from render.overlays import deployment_zones, preview_deploy
 
-        if not await defer(interaction):
-            return
-        service = service_of(interaction)
-        try:
-            gid = await game_here(interaction)
-            view = await service.view(await actor_of(interaction), gid)
+        async def build(service: GameService, view: View, gid: int) -> tuple[bytes, str]:
             if view.viewer is None:
                 raise RulesError("Only a player of this game can preview a deployment.")
             command = parse(f"{view.viewer}: {line}", view.game)
             rules = await service.rules_of_game(gid)
-        except RulesError as exc:
-            await reply(interaction, f"❌ {exc.text}")
-            return
-        pv = preview_deploy(view, command, rules)
-        png = await render_board_async(view, RenderOptions(preview=pv, zones=deployment_zones(view.game, rules)))
-        arcs = "; ".join(f"{s}: {e} at {b.replace('_', ' ')}" for s, e, b in pv.in_arc) or "no enemy in either arc"
-        await reply(interaction, f"👁️ Preview of `{format_command(command)}` (not made): {pv.note}. {arcs}.",
-                    file=discord.File(io.BytesIO(png), filename="deploy-preview.png"))
+            pv = preview_deploy(view, command, rules)
+            png = await render_board_async(view, RenderOptions(preview=pv, zones=deployment_zones(view.game, rules)))
+            arcs = "; ".join(f"{s}: {e} at {b.replace('_', ' ')}" for s, e, b in pv.in_arc) or "no enemy in either arc"
+            return png, f"👁️ Preview of `{format_command(command)}` (not made): {pv.note}. {arcs}."
+
+        await private_preview(interaction, build)
 
 
 async def setup(bot: commands.Bot) -> None:

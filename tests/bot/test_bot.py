@@ -10,7 +10,8 @@ import pytest
 
 from bot.app import QuarterdeckBot
 from game.ai.captain import Captain, deciders
-from game.commands import KeepRoll, PickCard, Reroll, UseFortune
+from game.commands import Command, KeepRoll, PickCard, Reroll, UseFortune
+from game.model import Game
 from game.notation import format_command
 from game.service.game_service import Actor
 from tests.bot.fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, Sent, command, component, dispatch
@@ -48,6 +49,21 @@ async def pick(bot: QuarterdeckBot, fake: FakeDiscord, user: tuple[int, str], ca
                                          values=[card]), fake)
 
 
+async def act_as(bot: QuarterdeckBot, fake: FakeDiscord, user: tuple[int, str], cmd: Command,
+                 state: Game) -> list[Sent]:
+    """Give a command as a player would: a pick through the private menu, a re-roll decision through
+    the buttons, anything else as `/order` in table notation."""
+    if isinstance(cmd, PickCard):
+        return await pick(bot, fake, user, cmd.card)
+    if isinstance(cmd, KeepRoll | UseFortune):
+        custom = "qd:keep:1" if isinstance(cmd, KeepRoll) else "qd:fortune:1"
+        return await dispatch(bot, component(user, custom, message_id="1"), fake)
+    if isinstance(cmd, Reroll):
+        n = len(state.pending.faces) if state.pending else 5
+        return await dispatch(bot, component(user, f"qd:reroll:1:{n}:1", "1", 3, [str(d) for d in cmd.dice]), fake)
+    return await dispatch(bot, command(user, "order", line=format_command(cmd).split(": ", 1)[-1]), fake)
+
+
 async def test_two_players_play_the_quick_start_to_the_end(harness: Any) -> None:
     bot, fake = harness
     sent = await setup_game(bot, fake)
@@ -67,19 +83,11 @@ async def test_two_players_play_the_quick_start_to_the_end(harness: Any) -> None
         player = sorted(due)[0]
         user = USERS[player]
         cmd = captains[player].choose(state)
+        mark = len(fake.requests)
+        sent = await act_as(bot, fake, user, cmd, state)
         if isinstance(cmd, PickCard):
-            mark = len(fake.requests)
-            sent = await pick(bot, fake, user, cmd.card)
             assert "face down" in last_followup(sent).content
             picks_seen.append((player, cmd.card, mark))
-        elif isinstance(cmd, KeepRoll | UseFortune):
-            custom = "qd:keep:1" if isinstance(cmd, KeepRoll) else "qd:fortune:1"
-            sent = await dispatch(bot, component(user, custom, message_id="1"), fake)
-        elif isinstance(cmd, Reroll):
-            n = len(state.pending.faces) if state.pending else 5
-            sent = await dispatch(bot, component(user, f"qd:reroll:1:{n}:1", "1", 3, [str(d) for d in cmd.dice]), fake)
-        else:
-            sent = await dispatch(bot, command(user, "order", line=format_command(cmd).split(": ", 1)[-1]), fake)
         first = next(r for r in sent if "/callback" in r.path)
         assert first.payload["type"] in (4, 5)  # deferred (or a private menu) before anything else
         assert not last_followup(sent).content.startswith("⚠️"), last_followup(sent).content

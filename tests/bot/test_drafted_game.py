@@ -14,16 +14,12 @@ from game.commands import (
     Deploy,
     Draft,
     FinishStep,
-    KeepRoll,
-    PickCard,
     PlaceTerrain,
-    Reroll,
-    UseFortune,
 )
 from game.model import Phase
 from game.notation import format_command
-from tests.bot.fake_discord import FakeDiscord, command, component, dispatch
-from tests.bot.test_bot import ANN, BOB, last_followup, pick
+from tests.bot.fake_discord import FakeDiscord, command, dispatch
+from tests.bot.test_bot import ANN, BOB, act_as, last_followup
 
 HAND = ("Down!", "Careful Aim", "Take Courage", "Effective Fire", "Reload!", "Favorable Wind", "Adjust Position")
 DUTCH = ("Zeeland", "Dutch", "Cornelis Evertsen the Youngest", [
@@ -116,18 +112,10 @@ async def test_two_built_squadrons_set_up_a_drafted_game_and_play_it_to_a_result
                 assert "not wholly inside the deployment zone" in last_followup(sent).content
                 previewed = True
             sent = await dispatch(bot, command(user, "setup", SETUP_VERBS[type(cmd)], **setup_options(cmd)), fake)
-        elif isinstance(cmd, PickCard):
-            sent = await pick(bot, fake, user, cmd.card)
-        elif isinstance(cmd, KeepRoll | UseFortune):
-            custom = "qd:keep:1" if isinstance(cmd, KeepRoll) else "qd:fortune:1"
-            sent = await dispatch(bot, component(user, custom, message_id="1"), fake)
-        elif isinstance(cmd, Reroll):
-            n = len(state.pending.faces) if state.pending else 5
-            sent = await dispatch(bot, component(user, f"qd:reroll:1:{n}:1", "1", 3, [str(d) for d in cmd.dice]), fake)
         else:
-            sent = await dispatch(bot, command(user, "order", line=format_command(cmd).split(": ", 1)[-1]), fake)
-        answer = last_followup(sent).content
-        assert not answer.startswith(("⚠️", "❌")), (format_command(cmd), answer)
+            sent = await act_as(bot, fake, user, cmd, state)
+        reply = last_followup(sent).content
+        assert not reply.startswith(("⚠️", "❌")), (format_command(cmd), reply)
     state = await service.state_for_audit(1)
     assert previewed and state.prep is not None and state.prep.step == "done"
     assert state.table.terrain, "the drafted settings put terrain on the table"

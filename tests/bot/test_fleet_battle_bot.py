@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from game.ai.captain import Captain, deciders
-from game.commands import KeepRoll, PickCard, Reroll, UseFortune
+from game.commands import PickCard
 from game.model import Phase
 from game.notation import format_command
-from tests.bot.fake_discord import command, component, dispatch
-from tests.bot.test_bot import ANN, BOB, EVE, last_followup, pick
+from tests.bot.fake_discord import command, dispatch
+from tests.bot.test_bot import ANN, BOB, EVE, act_as, last_followup, pick
 
 DAN = (444444444444444444, "Dan")
 SEATS = {"A1": ANN, "A2": BOB, "B1": EVE, "B2": DAN}
@@ -44,19 +44,11 @@ async def test_four_players_fight_a_fleet_battle_to_the_end(harness: Any) -> Non
             sent = await dispatch(bot, command(user, "order", line=f"move {foreign}"), fake)
             assert "is not yours to command" in last_followup(sent).content
             refused = True
+        sent = await act_as(bot, fake, user, cmd, state)
         if isinstance(cmd, PickCard):
-            sent = await pick(bot, fake, user, cmd.card)
             assert "face down" in last_followup(sent).content
-        elif isinstance(cmd, KeepRoll | UseFortune):
-            custom = "qd:keep:1" if isinstance(cmd, KeepRoll) else "qd:fortune:1"
-            sent = await dispatch(bot, component(user, custom, message_id="1"), fake)
-        elif isinstance(cmd, Reroll):
-            n = len(state.pending.faces) if state.pending else 5
-            sent = await dispatch(bot, component(user, f"qd:reroll:1:{n}:1", "1", 3, [str(d) for d in cmd.dice]), fake)
-        else:
-            sent = await dispatch(bot, command(user, "order", line=format_command(cmd).split(": ", 1)[-1]), fake)
-        answer = last_followup(sent).content
-        assert not answer.startswith(("⚠️", "❌")), (player, format_command(cmd), answer)
+        reply = last_followup(sent).content
+        assert not reply.startswith(("⚠️", "❌")), (player, format_command(cmd), reply)
         acted.add(player)
     state = await service.state_for_audit(1)
     assert refused and acted == set(SEATS)
