@@ -270,7 +270,6 @@ class PoolPiece:
 
 
 DEFAULT_EDGES = ("S", "N")  # drafted games: the first player deploys from the south edge, the second the north
-PREP_STEPS = ("enlist", "role", "draft", "select", "place", "adjust", "deploy")
 
 
 @dataclass(frozen=True)
@@ -278,7 +277,7 @@ class Preparation:
     """Where the chapter-7 set-up stands. Public: nothing in it is secret."""
 
     size: str
-    step: str = "enlist"  # one of PREP_STEPS
+    step: str = "enlist"  # enlist | role | draft | select | place | adjust | deploy | done
     to_act: str = ""  # whose turn it is within the step ("" while squadrons are awaited)
     edges: tuple[tuple[str, str], ...] = ()  # (player, table edge it deploys from)
     attacker: str = ""

@@ -395,19 +395,16 @@ class GameService:
             return None
         if ai and not name:
             rules = await self.rules_for(loaded.record)
-            return random_squadron(loaded.state.seed + len(loaded.seats) + game_id, prep.size, rules)
+            enlisted = sum(1 for q in loaded.state.squadrons if q.name)  # a second computer side gets another list
+            return random_squadron(loaded.state.seed * 31 + game_id * 7 + enlisted, prep.size, rules)
         if not name:
             raise SquadronRefused(f"This is a drafted {prep.size}: join with one of your saved squadrons.",
                                   "Build one with /squadron new (or save a file with /squadron save), then "
                                   "/game join squadron: NAME.")
         try:
-            sq = parse_squadron(await self.squadron_text(actor, name))
+            return parse_squadron(await self.squadron_text(actor, name))  # the engine checks it on enlisting
         except SquadronError as exc:
             raise SquadronRefused(f"The saved squadron cannot be read: {exc}.") from None
-        if sq.size != prep.size:
-            raise SquadronRefused(f"{sq.name!r} is a {sq.size} list; this game is a {prep.size}.",
-                                  f"Choose a {prep.size} squadron.")
-        return sq
 
     async def info(self, game_id: int) -> GameInfo:
         loaded = await self._load(game_id)

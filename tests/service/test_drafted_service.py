@@ -1,0 +1,49 @@
+"""Drafted games through the service: a saved list enlists on joining (a refused one frees the seat
+again), the computer captains run the set-up, and the hands stay out of the other side's view."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+
+from game.errors import RulesError
+from game.model import Phase
+from game.service.game_service import Actor, GameService
+from game.squadron import SquadronList
+from game.squadron_builder import to_toml
+
+ANN, BOB = Actor("111", "g1"), Actor("222", "g1")
+DUTCH = resources.files("game.data").joinpath("oak_and_iron/squadrons/dutch_skirmish.toml").read_text()
+
+
+async def test_a_wrong_list_frees_the_seat_and_computer_captains_set_the_game_up(service: GameService) -> None:
+    from game.squadron import parse_squadron
+
+    await service.save_squadron(ANN, DUTCH)
+    patrol: SquadronList = parse_squadron(DUTCH)
+    await service.save_squadron(ANN, to_toml(SquadronList("Small", "patrol", "Dutch", "Untested", "Zeelandia",
+                                                            patrol.ships[:2], patrol.hand[:5])))
+    info = await service.create_game(ANN, "chan", scenario="drafted", size="skirmish", seed=3)
+    with pytest.raises(RulesError, match="This game is a skirmish"):
+        await service.join(ANN, info.id, "A", squadron="Small")
+    assert (await service.info(info.id)).seats[0][1] is None  # the side is free again
+    with pytest.raises(RulesError, match="join with one of your saved squadrons"):
+        await service.join(ANN, info.id, "A")
+    await service.join(ANN, info.id, "A", squadron="zeeland admiralty")
+    await service.join(BOB, info.id, "B", ai=True)
+    view = await service.view(BOB, info.id)
+    assert view.game.squadron("A").hand == () and view.game.squadron("A").name == "Zeeland Admiralty"
+    state = await service.state_for_audit(info.id)
+    assert state.prep is not None and state.prep.step == "role" and state.objective
+
+    # A's player leaves the set-up to the computer too; the captains play it through
+    loaded = await service._load(info.id)
+    for seat in loaded.seats:
+        seat.is_ai, seat.user_id = True, None
+        await service.repo.update_seat(seat)
+    await service.play_ai(info.id, limit=60)
+    state = await service.state_for_audit(info.id)
+    assert state.phase in (Phase.SETUP, Phase.INITIATIVE, Phase.MOVEMENT) and state.prep.step == "done"
+    assert state.table.terrain or state.prep.removed
+    assert (await service.audit(info.id)).ok
