@@ -22,6 +22,12 @@ Preview = Callable[[GameService, View, int], Awaitable[tuple[bytes, str]]]
 UNEXPECTED = "⚠️ Something went wrong on my side. Nothing was changed by it, and the error has been logged."
 
 
+def choices(names: list[str], current: str) -> list[discord.app_commands.Choice[str]]:
+    """Autocomplete: the names containing what was typed so far (Discord takes 25, of 100 characters)."""
+    return [discord.app_commands.Choice(name=n[:100], value=n[:100])
+            for n in names if current.lower() in n.lower()][:25]
+
+
 def service_of(interaction: discord.Interaction) -> GameService:
     return interaction.client.service  # type: ignore[attr-defined, no-any-return]
 

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import actor_of, defer, game_here, reply, service_of
+from bot.actions import actor_of, choices, defer, game_here, reply, service_of
 from bot.cogs.orders import ship_names
 from bot.publish import faces
 from game.account import account
@@ -50,7 +50,7 @@ Full notation: docs/notation.md in the project."""
 async def rule_terms(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     rules = load_rules()
     names = [*TERMS, *rules.cards, *rules.ships, "provisional"]
-    return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
+    return choices(names, current)
 
 
 class BoardCog(commands.Cog):

@@ -8,7 +8,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import act, actor_of, after_command, channel_key, defer, game_here, reply, service_of
+from bot.actions import (
+    act,
+    actor_of,
+    after_command,
+    channel_key,
+    choices,
+    defer,
+    game_here,
+    reply,
+    service_of,
+)
 from bot.cogs.squadron import saved_names
 from game.errors import RulesError
 from game.scenario import builtin_scenarios
@@ -19,7 +29,7 @@ MAX_SCENARIO_BYTES = 200_000
 
 async def scenario_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     names = [DRAFTED, *sorted(builtin_scenarios())]
-    return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
+    return choices(names, current)
 
 
 class GameCog(commands.GroupCog, name="game", description="Create, join and manage Oak & Iron games"):

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import actor_of, defer, game_here, private_preview, reply, send_line, service_of
+from bot.actions import actor_of, choices, defer, game_here, private_preview, reply, send_line, service_of
 from game.errors import RulesError
 from game.notation import format_command, parse
 from game.service.game_service import GameService
@@ -21,8 +21,7 @@ async def ship_names(interaction: discord.Interaction, current: str) -> list[app
         view = await service_of(interaction).view(await actor_of(interaction), gid)
     except RulesError:
         return []
-    names = [s.id for s in view.game.ships if s.on_table and current.lower() in s.id.lower()]
-    return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+    return choices([s.id for s in view.game.ships if s.on_table], current)
 
 
 def _q(name: str) -> str:

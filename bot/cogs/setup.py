@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import actor_of, game_here, private_preview, send_line, service_of
+from bot.actions import actor_of, choices, game_here, private_preview, send_line, service_of
 from game.errors import RulesError
 from game.model import Status
 from game.notation import format_command, parse
@@ -28,14 +28,10 @@ async def _view(interaction: discord.Interaction) -> View | None:
         return None
 
 
-def _choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
-
-
 async def offered_cards(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     view = await _view(interaction)
     prep = view.game.prep if view else None
-    return _choices(list(prep.offered) if prep else [], current)
+    return choices(list(prep.offered) if prep else [], current)
 
 
 async def terrain_kinds(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -43,7 +39,7 @@ async def terrain_kinds(interaction: discord.Interaction, current: str) -> list[
     if view is None or view.game.prep is None or view.viewer is None:
         return []
     rules = await service_of(interaction).rules_of_game(await game_here(interaction))
-    return _choices(allowed_kinds(view.game, view.viewer, rules), current)
+    return choices(allowed_kinds(view.game, view.viewer, rules), current)
 
 
 async def terrain_pieces(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -51,7 +47,7 @@ async def terrain_pieces(interaction: discord.Interaction, current: str) -> list
     if view is None or view.game.prep is None:
         return []
     names = [p.id for p in view.game.prep.pool] + [t.id for t in view.game.table.terrain]
-    return _choices(names, current)
+    return choices(names, current)
 
 
 async def undeployed_ships(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -60,7 +56,7 @@ async def undeployed_ships(interaction: discord.Interaction, current: str) -> li
         return []
     mine = [s.id for s in view.game.ships if s.owner == view.viewer]
     first = [s for s in mine if Status.UNDEPLOYED in view.game.ship(s).statuses]
-    return _choices(first + [s for s in mine if s not in first], current)
+    return choices(first + [s for s in mine if s not in first], current)
 
 
 def _q(name: str) -> str:

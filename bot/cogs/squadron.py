@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import actor_of, defer, reply, service_of
+from bot.actions import actor_of, choices, defer, reply, service_of
 from game.errors import RulesError
 from game.rules_data import RulesData
 from game.squadron import ShipEntry, SquadronError, SquadronList, parse_squadron
@@ -20,34 +20,30 @@ MAX_BYTES = 100_000
 
 async def saved_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     rows = await service_of(interaction).squadrons(await actor_of(interaction))
-    return [app_commands.Choice(name=r.name, value=r.name) for r in rows if current.lower() in r.name.lower()][:25]
+    return choices([r.name for r in rows], current)
 
 
 async def _rules(interaction: discord.Interaction) -> RulesData:
     return await service_of(interaction).guild_rules(str(interaction.guild_id or f"dm-{interaction.user.id}"))
 
 
-def _choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names if current.lower() in n.lower()][:25]
-
-
 async def factions(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return _choices(list((await _rules(interaction)).factions), current)
+    return choices(list((await _rules(interaction)).factions), current)
 
 
 async def admirals(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     faction = getattr(interaction.namespace, "faction", "") or ""
     rules = await _rules(interaction)
-    return _choices([a.name for a in rules.admirals.values() if a.nation in ("", faction) or not faction], current)
+    return choices([a.name for a in rules.admirals.values() if a.nation in ("", faction) or not faction], current)
 
 
 async def ship_classes(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     rules = await _rules(interaction)
-    return _choices([f"{c.name}" for c in rules.ships.values()], current)
+    return choices([c.name for c in rules.ships.values()], current)
 
 
 async def captains(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return _choices(list((await _rules(interaction)).captains), current)
+    return choices(list((await _rules(interaction)).captains), current)
 
 
 async def _draft(interaction: discord.Interaction) -> SquadronList | None:
@@ -64,14 +60,14 @@ async def hand_cards(interaction: discord.Interaction, current: str) -> list[app
     if sq is None:
         return []
     if getattr(interaction.namespace, "action", "add") == "remove":
-        return _choices(list(sq.hand), current)
+        return choices(list(sq.hand), current)
     rules = await _rules(interaction)
-    return _choices([f"{c}" for c in cards_for(sq, rules)], current)
+    return choices(cards_for(sq, rules), current)
 
 
 async def list_ships(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     sq = await _draft(interaction)
-    return _choices([s.name for s in sq.ships] if sq else [], current)
+    return choices([s.name for s in sq.ships] if sq else [], current)
 
 
 def _split(text: str | None) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from game.phases.preparation import DRAFT_DECKS, allowed_kinds
 from game.rules_data import RulesData
 
 DRAFT_ORDER = ("advantage", "deployment", "setting")  # what the captain values first
+assert set(DRAFT_ORDER) == set(DRAFT_DECKS)
 PLACE_TRIES = 60
 
 
@@ -35,7 +36,6 @@ def setup_candidates(state: Game, player: str, rules: RulesData, rng: random.Ran
             for card in prep.offered:
                 if deck not in have and card in rules.scenario_cards.get(deck, {}):
                     yield Draft(player, card)
-        assert set(DRAFT_ORDER) == set(DRAFT_DECKS)
     elif prep.step == "select":
         for kind in allowed_kinds(state, player, rules):
             yield AddTerrain(player, kind)
