@@ -12,9 +12,8 @@ from collections.abc import Iterator
 from shapely.geometry import Polygon
 
 from game.commands import AddTerrain, ChooseRole, Command, Deploy, Draft, FinishStep, PlaceTerrain
-from game.deployment import zone
 from game.model import Game, Phase, Status
-from game.phases.preparation import DRAFT_DECKS, allowed_kinds
+from game.phases.preparation import DEPLOY_HEADINGS, DRAFT_DECKS, allowed_kinds, deployment_area, first_spot
 from game.rules_data import RulesData
 
 DRAFT_ORDER = ("advantage", "deployment", "setting")  # what the captain values first
@@ -40,15 +39,16 @@ def setup_candidates(state: Game, player: str, rules: RulesData, rng: random.Ran
         for kind in allowed_kinds(state, player, rules):
             yield AddTerrain(player, kind)
     elif prep.step == "place":
-        yield from _placements(state, player, rng or random.Random(state.log_position))
+        yield from _placements(state, player, rules, rng or random.Random(state.log_position))
     elif prep.step == "adjust":
         yield FinishStep(player)
     elif prep.step == "deploy":
         yield from _deployments(state, player, rules)
 
 
-def _placements(state: Game, player: str, rng: random.Random) -> Iterator[Command]:
-    """Terrain somewhere in the middle band of the table, where it shapes the battle."""
+def _placements(state: Game, player: str, rules: RulesData, rng: random.Random) -> Iterator[Command]:
+    """Terrain somewhere in the middle band of the table, where it shapes the battle; failing that,
+    the first spot the rules' own search finds (a piece in the pool always has one)."""
     prep = state.prep
     assert prep is not None
     w, h = state.table.width, state.table.height
@@ -57,9 +57,9 @@ def _placements(state: Game, player: str, rng: random.Random) -> Iterator[Comman
             x = round(rng.uniform(0.15 * w, 0.85 * w), 1)
             y = round(rng.uniform(0.2 * h, 0.8 * h), 1)
             yield PlaceTerrain(player, piece.id, x, y, float(rng.choice((0, 30, 60, 90, 120, 150))))
-        for i in range(int(w) + 1):  # then every spot, so a piece that fits anywhere is placed
-            for j in range(int(h) + 1):
-                yield PlaceTerrain(player, piece.id, float(i), float(j))
+        spot = first_spot(state, rules, piece)
+        if spot is not None:
+            yield PlaceTerrain(player, piece.id, *spot)
 
 
 def _deployments(state: Game, player: str, rules: RulesData) -> Iterator[Command]:
@@ -70,8 +70,8 @@ def _deployments(state: Game, player: str, rules: RulesData) -> Iterator[Command
     ship = next((s for s in state.ships if s.owner == player and Status.UNDEPLOYED in s.statuses), None)
     if ship is None:
         return
-    area: Polygon = zone(state, player, rules)
-    minx, miny, maxx, maxy = area.bounds
+    area: Polygon = deployment_area(state, rules, ship.id)
+    minx, miny, maxx, maxy = (float(v) for v in area.bounds)
     edge = prep.edge_of(player)
     heading = {"S": 0.0, "N": 180.0, "W": 90.0, "E": 270.0}[edge]
     half = ship.length / 2 + 0.2
@@ -91,3 +91,8 @@ def _deployments(state: Game, player: str, rules: RulesData) -> Iterator[Command
         for d in depths:
             for j in range(int(miny) + 1, int(maxy)):
                 yield Deploy(player, ship.id, d, float(j), heading)
+    # then every spot and heading the rules' own search tries, so a ship with room finds it
+    for h in DEPLOY_HEADINGS:
+        for i in range(int(maxx - minx) + 1):
+            for j in range(int(maxy - miny) + 1):
+                yield Deploy(player, ship.id, minx + i, miny + j, h)

@@ -6,13 +6,13 @@ from the defender (inside the zone, never within Cannon Shot of an enemy), then 
 
 from __future__ import annotations
 
-from shapely.geometry import Polygon
+from shapely.geometry import Polygon, box
 
 from game import events as ev
 from game import geometry as geo
 from game.commands import AddTerrain, ChooseRole, Deploy, Draft, Enlist, FinishStep, PlaceTerrain
 from game.context import Decision
-from game.deployment import terrain_points, zone, zone_spacing
+from game.deployment import DEFAULT_DEPTH, terrain_points, zone, zone_spacing
 from game.errors import IllegalAction, NotYourShip, NotYourTurn, UnknownName, WrongPhase
 from game.model import (
     DEFAULT_EDGES,
@@ -20,6 +20,7 @@ from game.model import (
     Phase,
     PoolPiece,
     Preparation,
+    Ship,
     Squadron,
     Status,
     Table,
@@ -279,20 +280,22 @@ def placement_problem(state: Game, rules: RulesData, piece: str, kind: TerrainKi
     return None
 
 
-def fits_somewhere(state: Game, rules: RulesData, piece: PoolPiece) -> bool:
+def first_spot(state: Game, rules: RulesData, piece: PoolPiece) -> tuple[float, float, float] | None:
+    """The first legal (x, y, rotation) for the piece on a grid over the table, or None when it
+    fits nowhere (then it is removed from the game)."""
     w, h = state.table.width, state.table.height
     steps_x, steps_y = int(w / GRID_STEP), int(h / GRID_STEP)
     for rot in ROTATIONS:
         for i in range(steps_x + 1):
             for j in range(steps_y + 1):
                 if placement_problem(state, rules, piece.id, piece.kind, i * GRID_STEP, j * GRID_STEP, rot) is None:
-                    return True
-    return False
+                    return i * GRID_STEP, j * GRID_STEP, rot
+    return None
 
 
 def _next_placer(ctx: Decision, player: str) -> None:
     for p in list(ctx.state.prep.pool if ctx.state.prep else ()):
-        if not fits_somewhere(ctx.state, ctx.rules, p):
+        if first_spot(ctx.state, ctx.rules, p) is None:
             ctx.emit(ev.TerrainRemoved(p.id, "no place on the table is Musket Shot from all other terrain"))
     if ctx.state.prep and ctx.state.prep.pool:
         ctx.emit(ev.SetupStep("place", player))
@@ -399,8 +402,14 @@ def deploy(ctx: Decision, cmd: Deploy) -> None:
 def deployment_problem(state: Game, rules: RulesData, ship_id: str, x: float, y: float, heading: float) -> str | None:
     ship = state.ship(ship_id)
     hull = geo.Hull(geo.Pose(x, y, heading), ship.beam, ship.length).polygon
-    if not zone(state, ship.owner, rules).buffer(1e-6).contains(hull):
+    outside = not zone(state, ship.owner, rules).buffer(1e-6).contains(hull)
+    # the wider area is only worked out for a spot outside the zone: it searches the zone for room
+    if outside and not deployment_area(state, rules, ship_id).buffer(1e-6).contains(hull):
         return "the base is not wholly inside the deployment zone"
+    return _placement_problem(state, rules, ship, hull)
+
+
+def _placement_problem(state: Game, rules: RulesData, ship: Ship, hull: Polygon) -> str | None:
     for t in state.table.terrain:
         if t.kind.is_obstacle and hull.intersects(Polygon(t.points)):
             return f"the base would be on {t.id}"
@@ -418,6 +427,38 @@ def deployment_problem(state: Game, rules: RulesData, ship_id: str, x: float, y:
         if spacing is not None and o.owner == ship.owner and gap <= spacing + 1e-9:
             return f"the deployment card keeps your ships more than {spacing:g}\" apart ({o.id} is {gap:.1f}\")"
     return None
+
+
+DEPLOY_HEADINGS = (0.0, 90.0, 180.0, 270.0)
+
+
+def _has_room(state: Game, rules: RulesData, ship: Ship, area: Polygon) -> bool:
+    """Whether the ship has a legal place wholly inside the area (a 1" grid, four headings)."""
+    inside = area.buffer(1e-6)
+    x0, y0, x1, y1 = (float(v) for v in area.bounds)
+    for heading in DEPLOY_HEADINGS:
+        for i in range(int(x1 - x0) + 1):
+            for j in range(int(y1 - y0) + 1):
+                hull = geo.Hull(geo.Pose(x0 + i, y0 + j, heading), ship.beam, ship.length).polygon
+                if inside.contains(hull) and _placement_problem(state, rules, ship, hull) is None:
+                    return True
+    return False
+
+
+def deployment_area(state: Game, rules: RulesData, ship_id: str) -> Polygon:
+    """Where the ship may deploy: its zone, or, when the zone has no legal place left for it (ships,
+    land and the Cannon Shot rule can fill a small zone), the whole strip along its own edge as deep
+    as the zone or 6", whichever is deeper."""
+    ship = state.ship(ship_id)
+    area = zone(state, ship.owner, rules)
+    if _has_room(state, rules, ship, area):
+        return area
+    assert state.prep is not None
+    x0, y0, x1, y1 = (float(v) for v in area.bounds)
+    w, h = state.table.width, state.table.height
+    depth = max(DEFAULT_DEPTH, x1 - x0 if state.prep.edge_of(ship.owner) in ("E", "W") else y1 - y0)
+    return {"S": box(0, 0, w, depth), "N": box(0, h - depth, w, h),
+            "W": box(0, 0, depth, h), "E": box(w - depth, 0, w, h)}[state.prep.edge_of(ship.owner)]
 
 
 def _begin_battle(ctx: Decision) -> None:

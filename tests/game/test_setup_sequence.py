@@ -249,3 +249,23 @@ def test_setup_notation_round_trips() -> None:
         cmd = parse(line, t.state if "island" not in line else None)
         assert format_command(cmd) == line
     assert parse("A: draft well prov", t.state) == Draft("A", "Well Provisioned")
+
+
+def test_a_zone_with_no_room_left_widens_to_the_strip_along_the_edge() -> None:
+    from game.model import Terrain, TerrainKind
+    from game.phases.preparation import deployment_area
+
+    t = enlisted(list(DRAWS))
+    for cmd in SCRIPT[:15]:  # up to the deployment
+        t.do(cmd)
+    prep = t.state.prep
+    assert prep is not None and (prep.step, prep.to_act) == ("deploy", "B")
+    drafted = tuple(d if d[:2] != ("B", "deployment") else ("B", "deployment", "Corner Approach") for d in prep.drafted)
+    corner = replace(t.state, prep=replace(prep, drafted=drafted))  # B's zone: 10" at the north-west corner
+    t.state = corner
+    t.refused(Deploy("B", "Lion", 20, 33, 180), IllegalAction, "not wholly inside the deployment zone")
+    rock = Terrain("rock-9", TerrainKind.ROCK, ((0, 26), (10, 26), (10, 36), (0, 36)))  # fills the corner
+    t.state = replace(corner, table=replace(corner.table, terrain=(*corner.table.terrain, rock)))
+    assert deployment_area(t.state, RULES, "Lion").bounds == (0, 26, 36, 36)  # the edge, as deep as the zone
+    t.do(Deploy("B", "Lion", 20, 33, 180))
+    assert t.state.ship("Lion").on_table
