@@ -1,0 +1,19 @@
+"""What one player, the referee or a spectator may see of a Captain's Sea game: everything but the
+maneuver blocks still face down (their owners see their own)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.model import evolve
+from game.systems.captains_sea.model import CSGame
+from game.systems.common import sees_all
+from game.systems.orders import order_event_for
+
+
+def view(state: CSGame, viewer: str | None) -> CSGame:
+    return evolve(state, orders=state.orders.seen_by(viewer, sees_all(state, viewer)), seed=0)
+
+
+def event_for(event: Any, viewer: str | None) -> Any:
+    return order_event_for(event, viewer)

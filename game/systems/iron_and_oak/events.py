@@ -1,0 +1,36 @@
+"""What happened in an Iron & Oak game. Events carry resulting values, so `apply` needs no rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.systems.common import registry
+from game.systems.iron_and_oak.model import IOShip, Position, Procedure
+
+EVENTS = registry()
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class ShipChanged:
+    ship: IOShip
+    what: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class ProcedureChanged:
+    procedure: Procedure | None
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class PositionsChanged:
+    positions: tuple[Position, ...]
+    what: str = ""
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class DriftChecked:
+    ships: tuple[str, ...]  # every ship whose fouled group has checked for drift this turn

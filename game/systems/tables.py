@@ -1,0 +1,424 @@
+"""Play-aid tables as data: keys that are numbers, ranges, open bounds or labels; provenance and a
+`verified` flag per table and per cell (docs/systems/README.md).
+
+A cell the seed text garbled answers `ReadPrinted` (read the printed table) instead of a number,
+unless the referee has entered what the group's printed copy says (a `PrintedEntry`).
+
+    provisional = "…"                 # the whole file is a reading, not a proof-read printed table
+    [[table]]
+    name = "fire_base"                # how code and the `/rules` look-up name it
+    title = "Fire Base"
+    printed = "FIRE BASE"             # the heading on the printed play aid
+    seed = "002"
+    verified = true
+    rows = { name = "guns", keys = ["1", "2", "3"], domain = [1, 14] }
+    columns = { name = "range", keys = ["1", "2", "3-5", "6+"] }
+    cells = [[2, 2, 1, ""], ...]      # "" is a blank cell (no entry on the printed table)
+    [[table.flag]]                    # cells known to be unreliable, with the reason
+    rows = ["6+"]                     # omitted: every row; columns likewise
+    reason = "…"
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from game.errors import IllegalAction, UnknownName
+from game.notation import fold
+
+Value = int | str
+UNBOUNDED = None
+
+
+class TableError(ValueError):
+    """A table file that does not hold what the engine needs; names the file, table and field."""
+
+    def __init__(self, file: str, table: str, field_: str, problem: str) -> None:
+        super().__init__(f"{file}: table {table!r}, {field_}: {problem}")
+
+
+class OffTable(IllegalAction):
+    """The value falls outside every row (or column) the printed table has."""
+
+    code = "off-table"
+
+
+@dataclass(frozen=True)
+class Key:
+    """One row or column heading: a range of whole numbers (either end may be open) or a label."""
+
+    text: str
+    low: int | None = None
+    high: int | None = None
+    label: str = ""
+
+    @property
+    def numeric(self) -> bool:
+        return not self.label
+
+    def matches(self, value: Value) -> bool:
+        if self.label:
+            return isinstance(value, str) and fold(value) == fold(self.label)
+        if isinstance(value, str):
+            if not re.fullmatch(r"[+-]?\d+", value.strip()):
+                return False
+            value = int(value)
+        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+
+
+_LE = re.compile(r"^(?:≤|<=)\s*([+-]?\d+)$|^([+-]?\d+)\s*(?:or less|-)$")
+_LT = re.compile(r"^<\s*([+-]?\d+)$")
+_GE = re.compile(r"^(?:≥|>=)\s*([+-]?\d+)$|^([+-]?\d+)\s*(?:or more|\+|\(\+\))$")
+_GT = re.compile(r"^>\s*([+-]?\d+)$")
+_RANGE = re.compile(r"^([+-]?\d+)\s*[-–]\s*([+-]?\d+)$")
+_ONE = re.compile(r"^[+-]?\d+$")
+
+
+def parse_key(text: str) -> Key:
+    """`12`, `3-5`, `7 or less`, `≤0`, `<0` (= ≤ -1), `57+`, `57 (+)`, `≥21`, `>21` (= ≥ 22), else a label."""
+    t = text.strip()
+    if _ONE.match(t):
+        return Key(t, int(t), int(t))
+    if m := _RANGE.match(t):
+        lo, hi = int(m.group(1)), int(m.group(2))
+        if lo > hi:
+            raise ValueError(f"the range {t!r} runs backwards")
+        return Key(t, lo, hi)
+    if m := _LE.match(t):
+        return Key(t, None, int(m.group(1) or m.group(2)))
+    if m := _LT.match(t):
+        return Key(t, None, int(m.group(1)) - 1)
+    if m := _GE.match(t):
+        return Key(t, int(m.group(1) or m.group(2)), None)
+    if m := _GT.match(t):
+        return Key(t, int(m.group(1)) + 1, None)
+    if not t:
+        raise ValueError("an empty key")
+    return Key(t, label=t)
+
+
+@dataclass(frozen=True)
+class Axis:
+    name: str
+    keys: tuple[Key, ...]
+    domain: tuple[int, int] | None = None  # the numbers the axis must answer for (closed tables)
+
+    @property
+    def numeric(self) -> bool:
+        return all(k.numeric for k in self.keys)
+
+    def index(self, value: Value) -> int | None:
+        """The key a value falls under; a heading as printed ("57+", "7 or less") names its own key."""
+        if isinstance(value, str):
+            named = [i for i, k in enumerate(self.keys) if fold(k.text) == fold(value)]
+            if named:
+                return named[0]
+        hits = [i for i, k in enumerate(self.keys) if k.matches(value)]
+        return hits[0] if len(hits) == 1 else None
+
+    def span(self) -> str:
+        return ", ".join(k.text for k in self.keys)
+
+
+@dataclass(frozen=True)
+class Flag:
+    rows: frozenset[str]  # empty: every row
+    columns: frozenset[str]  # empty: every column
+    reason: str
+
+    def covers(self, row: str, column: str) -> bool:
+        return (not self.rows or row in self.rows) and (not self.columns or column in self.columns)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A value read from the table. `entered` marks a value the referee read from the printed copy."""
+
+    table: str
+    row: str
+    column: str
+    value: Value
+    entered: bool = False
+
+    @property
+    def blank(self) -> bool:
+        return self.value == ""
+
+
+@dataclass(frozen=True)
+class ReadPrinted:
+    """No trustworthy value here: the players read it from their own printed table."""
+
+    table: str
+    printed: str
+    row: str
+    column: str
+    reason: str
+
+    def text(self) -> str:
+        where = f"row {self.row}" + (f", column {self.column}" if self.column != "value" else "")
+        return f"Read the printed {self.printed}, {where}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class PrintedEntry:
+    """What the referee read from the group's printed copy for one unverified cell."""
+
+    table: str
+    row: str
+    column: str
+    value: str
+
+
+def cell_value(text: str) -> Value:
+    t = text.strip()
+    return int(t) if re.fullmatch(r"[+-]?\d+", t) else t
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    title: str
+    printed: str
+    seed: str
+    verified: bool
+    rows: Axis
+    columns: Axis
+    cells: tuple[tuple[Value, ...], ...]
+    flags: tuple[Flag, ...] = ()
+    note: str = ""
+    file: str = ""
+    provisional: str = ""  # why the whole file is the project's reading, not a proof-read printed table
+
+    def flag_for(self, row: str, column: str) -> Flag | None:
+        if not self.verified:
+            return Flag(frozenset(), frozenset(), self.note or "the whole table is unverified")
+        return next((f for f in self.flags if f.covers(row, column)), None)
+
+    def cell_verified(self, row: str, column: str) -> bool:
+        return self.flag_for(row, column) is None
+
+    def locate(self, row: Value, column: Value | None = None) -> tuple[int, int]:
+        r = self.rows.index(row)
+        if r is None:
+            raise OffTable(
+                f"The {self.title} has no row for {self.rows.name} {row}.", f"Its rows are {self.rows.span()}."
+            )
+        if column is None:
+            if len(self.columns.keys) != 1:
+                raise OffTable(f"The {self.title} needs a {self.columns.name}.", f"Its columns are {self.columns.span()}.")
+            return r, 0
+        c = self.columns.index(column)
+        if c is None:
+            raise OffTable(
+                f"The {self.title} has no column for {self.columns.name} {column}.",
+                f"Its columns are {self.columns.span()}.",
+            )
+        return r, c
+
+    def lookup(self, row: Value, column: Value | None = None, printed: Iterable[PrintedEntry] = ()) -> Cell | ReadPrinted:
+        r, c = self.locate(row, column)
+        rk, ck = self.rows.keys[r].text, self.columns.keys[c].text
+        flag = self.flag_for(rk, ck)
+        if flag is None:
+            return Cell(self.name, rk, ck, self.cells[r][c])
+        for p in printed:
+            if p.table == self.name and p.row == rk and p.column == ck:
+                return Cell(self.name, rk, ck, cell_value(p.value), entered=True)
+        return ReadPrinted(self.name, self.printed, rk, ck, flag.reason)
+
+    def keys_of(self, row: Value, column: Value | None = None) -> tuple[str, str]:
+        r, c = self.locate(row, column)
+        return self.rows.keys[r].text, self.columns.keys[c].text
+
+    def render(self, printed: Iterable[PrintedEntry] = ()) -> str:
+        """The table as text, unverified cells shown as `?` (or as the referee entered them, with `*`)."""
+        entered = {(p.row, p.column): p.value for p in printed if p.table == self.name}
+        head = [self.rows.name] + [k.text for k in self.columns.keys]
+        lines = [f"{self.title} (seed {self.seed}{'' if self.verified else ', unverified'})", " | ".join(head)]
+        for r, rk in enumerate(self.rows.keys):
+            row = [rk.text]
+            for c, ck in enumerate(self.columns.keys):
+                if self.cell_verified(rk.text, ck.text):
+                    v = self.cells[r][c]
+                    row.append(str(v) if v != "" else "–")
+                elif (rk.text, ck.text) in entered:
+                    row.append(entered[(rk.text, ck.text)] + "*")
+                else:
+                    row.append("?")
+            lines.append(" | ".join(row))
+        reasons = dict.fromkeys(f.reason for f in self.flags)
+        lines.extend(f"? {reason}" for reason in reasons)
+        if self.note:
+            lines.append(self.note)
+        if self.provisional:
+            lines.append(f"Provisional: {self.provisional}")
+        return "\n".join(lines)
+
+
+class TableSet(Mapping[str, Table]):
+    """A system's tables by name."""
+
+    def __init__(self, system: str, tables: Iterable[Table] = ()) -> None:
+        self.system = system
+        self.tables = tuple(tables)
+        self._by_name = {t.name: t for t in self.tables}
+
+    def __getitem__(self, name: str) -> Table:
+        return self._by_name[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_name)
+
+    def __len__(self) -> int:
+        return len(self._by_name)
+
+    def find(self, query: str) -> Table:
+        """A table by its name or title, in any case, or a unique prefix (for a `/rules` look-up)."""
+        q = fold(query).replace(" ", "_")
+        for t in self.tables:
+            if q in (fold(t.name), fold(t.title).replace(" ", "_")):
+                return t
+        prefix = [t for t in self.tables if fold(t.name).startswith(q) or fold(t.title).replace(" ", "_").startswith(q)]
+        if len(prefix) == 1:
+            return prefix[0]
+        known = ", ".join(t.name for t in self.tables)
+        if prefix:
+            raise UnknownName(f"{query!r} could be any of {', '.join(t.name for t in prefix)}.", f"Tables: {known}.")
+        raise UnknownName(f"There is no table called {query!r}.", f"Tables: {known}.")
+
+
+# ---------------------------------------------------------------- loading
+
+
+def tables_from_texts(system: str, texts: Mapping[str, str]) -> TableSet:
+    tables: list[Table] = []
+    for file, text in sorted(texts.items()):
+        try:
+            doc = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise TableError(file, "-", "TOML", str(exc)) from None
+        provisional = doc.get("provisional", "")
+        if not isinstance(provisional, str):
+            raise TableError(file, "-", "provisional", "must be text saying why")
+        for raw in doc.get("table", []):
+            tables.append(replace(_table(file, raw), provisional=provisional))
+    names = [t.name for t in tables]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise TableError("-", dupes[0], "name", "defined twice")
+    return TableSet(system, tuple(tables))
+
+
+def system_texts(system: str) -> dict[str, str]:
+    pkg = resources.files("game.data").joinpath(system)
+    return {f.name: f.read_text(encoding="utf-8") for f in pkg.iterdir() if f.name.endswith(".toml")}
+
+
+@cache
+def load_tables(system: str) -> TableSet:
+    return tables_from_texts(system, system_texts(system))
+
+
+def _need(raw: Mapping[str, Any], key: str, kind: type, file: str, table: str) -> Any:
+    if key not in raw:
+        raise TableError(file, table, key, "missing")
+    value = raw[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise TableError(file, table, key, f"must be {kind.__name__}, got {value!r}")
+    return value
+
+
+def _axis(raw: Any, file: str, table: str, what: str) -> Axis:
+    if not isinstance(raw, dict):
+        raise TableError(file, table, what, "must be a table with name and keys")
+    name = _need(raw, "name", str, file, table)
+    texts = _need(raw, "keys", list, file, table)
+    try:
+        keys = tuple(parse_key(str(k)) for k in texts)
+    except ValueError as exc:
+        raise TableError(file, table, f"{what}.keys", str(exc)) from None
+    domain = raw.get("domain")
+    if domain is not None and (
+        not isinstance(domain, list) or len(domain) != 2 or not all(isinstance(d, int) for d in domain)
+    ):
+        raise TableError(file, table, f"{what}.domain", "must be [low, high]")
+    axis = Axis(name, keys, (domain[0], domain[1]) if domain else None)
+    _check_axis(axis, file, table, what)
+    return axis
+
+
+def _check_axis(axis: Axis, file: str, table: str, what: str) -> None:
+    labels = [fold(k.text) for k in axis.keys]
+    if len(set(labels)) != len(labels):
+        raise TableError(file, table, f"{what}.keys", "a heading appears twice")
+    numeric = [k for k in axis.keys if k.numeric]
+    if numeric and len(numeric) != len(axis.keys):
+        raise TableError(file, table, f"{what}.keys", "mixes numbers and labels")
+    if not numeric:
+        return
+    ordered = sorted(numeric, key=lambda k: (k.low is not None, k.low if k.low is not None else 0))
+    for a, b in zip(ordered, ordered[1:], strict=False):
+        if a.high is None or b.low is None or b.low <= a.high:
+            raise TableError(file, table, f"{what}.keys", f"{a.text!r} and {b.text!r} overlap")
+        if b.low != a.high + 1:
+            raise TableError(file, table, f"{what}.keys", f"nothing covers the numbers between {a.text!r} and {b.text!r}")
+    if axis.domain is not None:
+        lo, hi = axis.domain
+        first, last = ordered[0], ordered[-1]
+        if (first.low is not None and first.low > lo) or (last.high is not None and last.high < hi):
+            raise TableError(file, table, f"{what}.domain", f"the keys do not cover {lo}..{hi}")
+
+
+def _table(file: str, raw: Any) -> Table:
+    if not isinstance(raw, dict):
+        raise TableError(file, "-", "table", "must be a table")
+    name = _need(raw, "name", str, file, "-")
+    rows = _axis(raw.get("rows"), file, name, "rows")
+    columns = (
+        _axis(raw["columns"], file, name, "columns") if "columns" in raw else Axis("value", (Key("value", label="value"),))
+    )
+    cells_raw = _need(raw, "cells", list, file, name)
+    if "columns" not in raw:
+        cells_raw = [[c] for c in cells_raw]
+    if len(cells_raw) != len(rows.keys):
+        raise TableError(file, name, "cells", f"{len(cells_raw)} rows for {len(rows.keys)} row keys")
+    cells: list[tuple[Value, ...]] = []
+    for i, row in enumerate(cells_raw):
+        if not isinstance(row, list) or len(row) != len(columns.keys):
+            raise TableError(file, name, f"cells row {rows.keys[i].text}", f"needs {len(columns.keys)} cells")
+        for v in row:
+            if isinstance(v, bool) or not isinstance(v, int | str):
+                raise TableError(file, name, f"cells row {rows.keys[i].text}", f"{v!r} is not a number or text")
+        cells.append(tuple(row))
+    row_names = {k.text for k in rows.keys}
+    col_names = {k.text for k in columns.keys}
+    flags: list[Flag] = []
+    for f in raw.get("flag", []):
+        fr = frozenset(str(x) for x in f.get("rows", []))
+        fc = frozenset(str(x) for x in f.get("columns", []))
+        if fr - row_names or fc - col_names:
+            raise TableError(file, name, "flag", f"names unknown keys {sorted((fr - row_names) | (fc - col_names))}")
+        reason = f.get("reason")
+        if not isinstance(reason, str) or not reason:
+            raise TableError(file, name, "flag", "needs a reason")
+        flags.append(Flag(fr, fc, reason))
+    return Table(
+        name=name,
+        title=_need(raw, "title", str, file, name),
+        printed=_need(raw, "printed", str, file, name),
+        seed=_need(raw, "seed", str, file, name),
+        verified=_need(raw, "verified", bool, file, name),
+        rows=rows,
+        columns=columns,
+        cells=tuple(cells),
+        flags=tuple(flags),
+        note=raw.get("note", ""),
+        file=file,
+    )

@@ -1,0 +1,234 @@
+"""The CB fire calculator, ammunition, critical hits with their sub-rolls, destroyed hulls, melee,
+grappling and fouling, repairs, blasts, and what other players may see of a ship log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from game.dice import ScriptedDice
+from game.model import evolve
+from game.systems.common import Step
+from game.systems.tables import load_tables
+from game.systems.wsim import SYSTEM
+from game.systems.wsim import events as ev
+from game.systems.wsim.apply import apply
+from game.systems.wsim.combat import apply_critical
+from game.systems.wsim.fire import calculate, parse_hits
+from game.systems.wsim.model import Broadside, Fire, Melee, Options, Party, Wind, WsimGame
+from tests.systems.helpers import Table
+from tests.systems.wsim.conftest import at
+
+T = load_tables("wsim")
+
+
+def test_every_modifier_of_the_mfn(table: Table) -> None:
+    v = evolve(
+        table.state.ship("Victory"), hull_lost=9, crew_lost=(10, 0, 0), anchored="A", captured=True,
+        broadsides_fired=10, fire_turns=2, fire_penalty=4,
+        broadsides=(Broadside("left", "R", obscured=2, initial_used=True), Broadside("right", "R")),
+    )
+    calc = calculate(v, "left", table.state.ship("Redoutable"), 3, True, "", 1, Wind(1, 6), Options(fatigue=True), T, ())
+    assert calc.parts == (
+        ("Fire Base (half broadside)", 8), ("2 carronade(s)", 2), ("crew Cr", 4), ("9 hull lost", -2),
+        ("1 crew section(s) lost", -2), ("captured", -3), ("anchored", 3), ("fatigue", -2), ("broadside obscured", -2),
+        ("storm", -4), ("fire on board", -4), ("other (referee)", 1),
+    )
+    assert calc.mfn == -1
+
+
+def test_grape_shot_needs_no_roll(table: Table) -> None:
+    t = at(table, "H", Victory={"broadsides": (Broadside("left", "G"), Broadside("right", "R"))},
+           Redoutable={"parties": (Party("DBP", (1,)),)})
+    assert "reaches 1 hex" in t.refused("British: fire Victory left Redoutable range 2").text
+    events = t.play("British: fire Victory left Redoutable range 1")
+    # 20 + carronades 4 + Crack 4 + initial 4 = 32: Critical Number 5 = five crew hits, no critical roll
+    assert t.state.fire(1) == Fire(1, "Victory", "left", "Redoutable", 1, "crew", "G", "", 32, 32, 5, "5C")
+    assert "grape shot" in t.lines(events)[0]
+    t.play("Umpire: next")
+    assert t.state.ship("Redoutable").crew_lost == (6, 0, 0)  # 5, and 1 more for the boarding party (2nd ed.)
+
+
+def test_chain_shot_aims_at_rigging_and_its_hull_hits_do_not_count(table: Table) -> None:
+    t = at(table, "H", Victory={"broadsides": (Broadside("left", "C"), Broadside("right", "R"))})
+    assert "reaches 3 hex" in t.refused("British: fire Victory left Redoutable range 4").text
+    t.play("British: fire Victory left Redoutable range 3", 1, 1, 1)
+    f = t.state.fire(1)
+    assert f is not None and f.aim == "rigging" and f.mfn == 16 + 2 + 4 + 3 + 3  # chain +3
+    t.play("Umpire: hits 1 2H1R")
+    t.play("Umpire: next")
+    assert t.state.ship("Redoutable").hull_lost == 0 and t.state.ship("Redoutable").rigging_lost == (1, 0, 0, 0)
+
+
+def test_aim_rules(table: Table) -> None:
+    t = at(table, "H", Victory={"grappled": ("Redoutable",)}, Redoutable={"grappled": ("Victory",)})
+    assert "aimed at the rigging" in t.refused("British: fire Victory left Redoutable range 6 aim hull").text
+    assert "each other's rigging" in t.refused("British: fire Victory left Redoutable range 1 aim rigging").text
+    assert "friendly" in t.refused("British: fire Victory left Victory range 1").text
+    at(t, "H", Victory={"guns": 1, "grappled": ()})
+    assert "1 gun(s) cannot fire at range 7" in t.refused("British: fire Victory left Redoutable range 7").text
+
+
+def _critical(state: WsimGame, fire: Fire, *faces: int) -> tuple[WsimGame, list[Any]]:
+    step = Step(state, ScriptedDice(str(f) for f in faces), apply)
+    apply_critical(step, fire, T)
+    return step.state, step.events
+
+
+def _fire(effect: str, roll: int, aim: str = "hull", rng: int = 2, rake: str = "", hits: str = "0") -> Fire:
+    return Fire(1, "Victory", "left", "Redoutable", rng, aim, "R", rake, 20, 30, 4, hits, roll, effect)
+
+
+def test_critical_sub_rolls(table: Table) -> None:
+    s = table.state
+    new, _ = _critical(s, _fire("Broadside Obscured", 3, "rigging"), 3)
+    r = new.ship("Redoutable")
+    assert r.broadside("left").obscured == 3 and r.rigging_lost == (2, 0, 0, 0)
+    new, _ = _critical(s, _fire("Fire Breaks Out", 14), 4)
+    assert (new.ship("Redoutable").fire_turns, new.ship("Redoutable").fire_penalty) == (4, 8)
+    new, events = _critical(s, _fire("Fire Breaks Out", 14), 6)
+    assert new.ship("Redoutable").status == "exploded" and any("blast Redoutable" in getattr(e, "text", "") for e in events)
+    new, _ = _critical(s, _fire("Magazine may Explode", 11, rng=2), 2)
+    assert new.ship("Redoutable").status == "exploded"
+    new, _ = _critical(s, _fire("Magazine may Explode", 11, rng=2), 3)
+    assert new.ship("Redoutable").status == ""
+    new, _ = _critical(s, _fire("Mast May Fall", 8, "rigging", rng=2), 6, 6)
+    assert new.ship("Redoutable").rigging_lost == (0, 0, 0, 0)
+    new, _ = _critical(s, _fire("Mast May Fall", 8, "rigging", rng=2), 3, 4, 1, 2)  # falls; optional VIII: over the right
+    assert new.ship("Redoutable").rigging_lost == (6, 0, 0, 0) and new.ship("Redoutable").mast_over == "right"
+    new, _ = _critical(s, _fire("Steering Damage", 8), 5)
+    assert new.ship("Redoutable").turning_lost == 1
+    new, _ = _critical(s, _fire("Steering Damage", 8), 2)
+    assert new.ship("Redoutable").turning_lost == 0
+    new, _ = _critical(s, _fire("Crew Demoralized", 7), 3)  # 3 + Average 3 - 0 = 6: drops a level
+    assert new.ship("Redoutable").quality == "Gr"
+    new, _ = _critical(s, _fire("Crew Demoralized", 7), 4)
+    assert new.ship("Redoutable").quality == "Av"
+    new, _ = _critical(s, _fire("Leader Casualty", 3, rng=1), 6, 1)  # 7 + 5 at range 1 = 12: Lucas dies
+    assert new.ship("Redoutable").leaders == ()
+    anchored = s.with_ship(evolve(s.ship("Redoutable"), anchored="AB"))
+    new, _ = _critical(anchored, _fire("Anchor Cable", 4))
+    assert new.ship("Redoutable").anchored == "" and new.ship("Redoutable").anchor_lost
+
+
+def test_rake_bonus_readings(table: Table) -> None:
+    s = table.state
+    new, _ = _critical(s, _fire("Rake Bonus", 2, rng=3, rake="stern", hits="2H1C"))
+    assert new.ship("Redoutable").hull_lost == 2 and new.ship("Redoutable").crew_lost == (1, 0, 0)
+    new, events = _critical(s, _fire("Rake Bonus", 2, rng=4, rake="stern", hits="2H1C"))
+    assert new.ship("Redoutable") == s.ship("Redoutable") and "more than 3" in events[0].outcome
+    new, events = _critical(s, _fire("Rake Bonus", 7, "rigging", rng=5))
+    assert "not a rake" in events[0].outcome
+    new, _ = _critical(s, _fire("Rake Bonus", 13, "rigging", rng=5, rake="bow"), 3)  # the mast falls free
+    assert new.ship("Redoutable").rigging_lost == (6, 0, 0, 0) and new.ship("Redoutable").mast_over == ""
+    new, _ = _critical(s, _fire("Rake Bonus", 1, "rigging", rng=4, rake="bow"))
+    assert new.ship("Redoutable").rigging_lost == (0, 0, 0, 0)
+
+
+def test_criticals_apply_in_random_order_after_all_hits(table: Table) -> None:
+    t = at(table, "H")
+    t.state = evolve(t.state, fires=(
+        _fire("Steering Damage", 8, hits="1H"),
+        Fire(2, "Redoutable", "left", "Victory", 2, "hull", "R", "", 15, 20, 2, "1C", 8, "Steering Damage"),
+    ))
+    # a d2 picks which critical comes first (the second: Victory's steering, a 1), then Redoutable's (a 2)
+    events = t.play("Umpire: next", 2, 1, 2)
+    kinds = [type(e).__name__ for e in events]
+    assert kinds.index("DamageMarked") < kinds.index("ShipChanged") < kinds.index("CriticalApplied")
+    assert ev.CriticalApplied("Redoutable", "Steering Damage", "the steering holds") in events
+    assert t.state.ship("Victory").turning_lost == 1 and t.state.ship("Redoutable").turning_lost == 0
+
+
+def test_destroyed_hull_and_sinking_in_a_later_unfouling_phase(table: Table) -> None:
+    t = at(table, "H", Redoutable={"hull_lost": 18})
+    t.play("Umpire: mark Redoutable 2H", 5)
+    assert (t.state.ship("Redoutable").status, t.state.ship("Redoutable").doom) == ("struck", "may sink")
+    assert "no one may fire" in t.refused("British: fire Victory left Redoutable range 2").text
+    at(t, "B", turn=2)
+    events = t.play("Umpire: next", 6)
+    assert t.state.ship("Redoutable").status == "sunk" and "it sinks" in " ".join(t.lines(events))
+
+
+def test_melee_to_three_to_one(table: Table) -> None:
+    t = at(table, "I", Victory={"grappled": ("Redoutable",), "parties": (Party("OBP", (1, 2), "Redoutable"),)},
+           Redoutable={"grappled": ("Victory",)})
+    # Victory: 20 Crack squares = 80; rolls 2 +1 (OBP vs DBP) -1 (class 1 vs 3) = 2: 4 squares lost
+    # Redoutable's first section (8 Average = 24) defends: rolls 6 -2 (DBP) +2 (class 3 vs 1) = 6: none lost
+    events = t.play("British: melee Victory Redoutable", 2, 6)
+    assert ev.MeleeRound("Victory", "Redoutable", 1, 80, 24, 0, 4) in events
+    assert t.state.ship("Redoutable").status == "captured" and t.state.melees == ()
+
+
+def test_a_melee_carries_on_next_turn(table: Table) -> None:
+    t = at(table, "I", Victory={"grappled": ("Redoutable",), "parties": (Party("OBP", (1,), "Redoutable"),), "quality": "Av"},
+           Redoutable={"grappled": ("Victory",), "ship_class": 1})
+    # 30 against 24, equal classes; three rounds of 5s and 6s: no losses, no decision
+    t.play("British: melee Victory Redoutable", 5, 6, 5, 6, 5, 6)
+    assert t.state.melees == (Melee("Victory", "Redoutable", (1,), (1,), 3),)
+    assert "three rounds" in t.refused("British: melee Victory Redoutable").text
+    at(t, "H", turn=2)
+    t.play("Umpire: next")
+    assert t.state.melees[0].rounds == 0
+
+
+def test_grappling_and_fouling(table: Table) -> None:
+    t = at(table, "F")
+    t.play("British: grapple Victory Redoutable motionless 1", 3)  # 3 - 1 = 2: succeeds
+    assert t.state.ship("Redoutable").grappled == ("Victory",)
+    t.play("French: ungrapple Redoutable Victory", 5)
+    assert t.state.ship("Redoutable").grappled == ("Victory",)
+    at(t, "E")
+    t.play("Umpire: collide Victory Redoutable", 2)
+    assert t.state.ship("Victory").fouled == ("Redoutable",)
+    at(t, "C")
+    t.play("French: unfoul Redoutable Victory", 1)
+    assert t.state.ship("Victory").fouled == ()
+
+
+def test_repairs_take_three_turns(table: Table) -> None:
+    t = at(table, "J", Victory={"hull_lost": 5})
+    t.play("British: repair Victory hull")
+    assert "under repair" in t.refused("British: load Victory left R").text
+    for turn in (2, 3):
+        at(t, "I", turn=turn)
+        t.play("Umpire: next")
+    assert t.state.ship("Victory").hull_lost == 3 and t.state.ship("Victory").repair == ""
+
+
+def test_a_blast_under_optional_rule_x(table: Table) -> None:
+    t = at(table, "I", Redoutable={"status": "exploded"})
+    events = t.play("Umpire: blast Redoutable Victory", 3, 3, 2)
+    f = t.state.fire(1)
+    # twice the Fire Base of 9 guns at range 1 (13): 26 + 6 = 32; rigging hits from the printed row
+    assert f is not None and (f.mfn, f.ffn, f.hits, f.blast) == (26, 32, None, True)
+    assert t.state.ship("Victory").fire_turns == 2
+    assert any("FFN 32, rigging column" in x for x in t.lines(events))
+    t.play("Umpire: hits 1 2R1C")
+    assert t.state.ship("Victory").rigging_lost == (2, 0, 0) and t.state.ship("Victory").crew_lost == (1, 0, 0)
+
+
+def test_other_players_never_see_a_load(table: Table) -> None:
+    t = at(table, "J", Victory={"broadsides": (Broadside("left"), Broadside("right", "R"))})
+    events = t.play("British: load Victory left G")
+    french = SYSTEM.view(t.state, "French").ship("Victory")
+    assert [b.load for b in french.broadsides] == ["?", "?"]
+    assert [b.load for b in SYSTEM.view(t.state, None).ship("Victory").broadsides] == ["?", "?"]
+    assert [b.load for b in SYSTEM.view(t.state, "British").ship("Victory").broadsides] == ["G", "R"]
+    assert [b.load for b in SYSTEM.view(t.state, "Umpire").ship("Victory").broadsides] == ["G", "R"]
+    assert SYSTEM.event_for(events[0], "French").load == "?"
+    assert SYSTEM.view(t.state, "French").seed == 0
+
+
+@pytest.mark.parametrize(("text", "hits"), [("2H1C1R", (2, 1, 1)), ("1r3h", (3, 0, 1)), ("0", (0, 0, 0)), ("none", (0, 0, 0))])
+def test_hit_notation(text: str, hits: tuple[int, int, int]) -> None:
+    h = parse_hits(text)
+    assert (h.hull, h.crew, h.rigging) == hits
+
+
+@pytest.mark.parametrize("bad", ["2G", "H", "2H2H", "x"])
+def test_bad_hit_notation(bad: str) -> None:
+    from game.errors import ParseError
+
+    with pytest.raises(ParseError):
+        parse_hits(bad)
