@@ -16,7 +16,8 @@ from game.model import Game
 from game.phases.common import hull
 from game.rules_data import RulesData, load_rules
 from game.views import View
-from render.board import AttackLine, Pose, Preview
+from render.guide import in_paths
+from render.options import AttackLine, Pose, Preview
 
 
 def last_move(events: Iterable[Any]) -> tuple[str, tuple[Pose, ...]] | None:
@@ -40,7 +41,7 @@ def last_attacks(events: Iterable[Any]) -> tuple[AttackLine, ...]:
         if isinstance(e, ev.AttackResolved):
             extra = f", {e.rake} rake" if e.rake else ""
             label = f"{e.hits} hit{'s' if e.hits != 1 else ''}, {e.damage} dmg, {e.fatigue} fat{extra}"
-            out.append(AttackLine(e.ship, e.target, e.hits, label))
+            out.append(AttackLine(e.ship, e.target, e.hits, label, e.side if e.side in ("port", "starboard") else ""))
     return tuple(out)
 
 
@@ -117,17 +118,4 @@ def _contact_point(game: Game, ship_id: str, end: Pose, other: str) -> tuple[flo
 
 
 def _in_arc(state: Game, ship_id: str, rules: RulesData) -> tuple[tuple[str, str, str], ...]:
-    ship = state.ship(ship_id)
-    me = hull(ship)
-    out = []
-    for s in state.ships:
-        if state.allied(s.controller, ship.controller) or not s.on_table or not s.can_act:
-            continue
-        other = hull(s)
-        band = rules.band_for(geo.distance(me.polygon, other.polygon))
-        if band is None:
-            continue
-        for side in ("port", "starboard"):
-            if geo.in_broadside_path(me, side, other):
-                out.append((side, s.id, band.label))
-    return tuple(out)
+    return tuple((p.side, p.target, p.band) for p in in_paths(state, ship_id, rules))

@@ -22,10 +22,10 @@ class SideStyle:
 
 
 SIDES = (
-    SideStyle(fill="#0072B2", edge="#002b45", linestyle="solid", label="blue, solid outline"),
-    SideStyle(fill="#E69F00", edge="#5c3d00", linestyle="dashed", label="orange, dashed outline"),
-    SideStyle(fill="#009E73", edge="#003d2c", linestyle="dotted", label="green, dotted outline"),
-    SideStyle(fill="#CC79A7", edge="#4d2a3e", linestyle="dashdot", label="pink, dash-dot outline"),
+    SideStyle(fill="#0072B2", edge="#002b45", linestyle="solid", label="blue, solid"),
+    SideStyle(fill="#E69F00", edge="#5c3d00", linestyle="dashed", label="orange, dashed"),
+    SideStyle(fill="#009E73", edge="#003d2c", linestyle="dotted", label="green, dotted"),
+    SideStyle(fill="#CC79A7", edge="#4d2a3e", linestyle="dashdot", label="pink, dash-dot"),
 )
 
 TERRAIN = {
@@ -36,17 +36,30 @@ TERRAIN = {
     "fog_bank": {"facecolor": "#ffffff", "edgecolor": "#8a8a8a", "hatch": "//", "alpha": 0.55},
 }
 
-DAMAGE = "#8b0000"
-FATIGUE = "#d4a017"
-PIP_EMPTY = "#ffffff"
-RELOAD = "#c0392b"
+OFF_TABLE = "#eeeeee"
 WAKE = "#6f8fa8"
 MOVE_TRAIL = "#333333"
-ATTACK_LINE = "#c0392b"
-BANDS = {"pistol": "#c0392b", "musket": "#e67e22", "cannon": "#7f8c8d"}
-ARC = "#2c3e50"
+# Okabe-Ito as well: attack arrows vermillion, reload markers black, enemies in a path marked
+# yellow (a highlighter behind the hull and behind the label line that names the path)
+ATTACK_LINE = "#D55E00"
+RELOAD = "#000000"
+TARGET = "#F0E442"
+ARC = "#2c3e50"  # broadside paths and range rings
+BAND_ALPHA = 0.08  # each range band of a broadside path adds a layer: Yard Arm shows four, Cannon Shot one
 PREVIEW = "#8e44ad"
+LEADER = "#444444"
+DONE_TINT = 0.55  # a ship that has had its activation this phase: its colour mixed this much with white
 
-FONT_SMALL = 9
-FONT = 11
-FONT_HEADER = 15
+# Text sizes in points at the default width (1080 px, 100 dpi); they scale with the width, so the
+# board reads the same on a phone whatever width it is drawn at. 18 pt is a line 25 px high: shown
+# 400 px wide, 9.3 px.
+WIDTH = 1080
+FONT = 18.0
+FONT_TITLE = 22.0
+
+
+def tint(colour: str, amount: float) -> str:
+    """The colour mixed with white (amount 0: unchanged, 1: white)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    mix = [round(c + (255 - c) * amount) for c in (r, g, b)]
+    return "#" + "".join(f"{c:02x}" for c in mix)
