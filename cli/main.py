@@ -1,4 +1,4 @@
-"""`quarterdeck` command line: table, script, demo, audit."""
+"""`quarterdeck` command line: table, script, demo, audit, verify."""
 
 from __future__ import annotations
 
@@ -8,53 +8,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
-
-from game.rules_data import DataError
-from game.scenario import builtin_scenarios
-
-HELP = """Commands (docs/notation.md):
-  fire SHIP SIDE TARGET [aim hull|rigging|crew] [SIDE TARGET …] [helm SIDE]   Broadside(s)
-  partial SHIP TARGET [aim …]          Partial Fire     melee SHIP TARGET [landing]   Close Combat
-  free fire|partial …  | decline       a free attack a card offers
-  freeturn SHIP SIDE DEG | freeturn SHIP skip | capture|destroy|spare SHIP
-  transfer FLAGSHIP SHIP | newflag FLAGSHIP SHIP [drop CARD, …]
-  pick PLAYER CARD                     choose an initiative card face down
-  move SHIP [as large|windward] [heading SIDE DEG | adjust +1|-1 | cutfree]
-       [ahead|back|port|starboard|hold] [turn start|end SIDE DEG] [crew ACTION …]
-  seamanship SHIP …   advance SHIP …   crew SHIP ACTION …   done SHIP      one step at a time
-  crew actions: reload SIDE | rally | repair | repair aground | sail up|down | board SHIP [edge E]
-                | row | flag SHIP | landing X Y
-  reroll N [N …] | fortune | keep      answer a failed Skill Test
-  pass SHIP                            Attack Phase activation without an attack
-  dice FACE …                          test scenarios only: fix the next dice
-Table only: state, json, log, help, quit"""
-
-
-def scenario_source(scenario: str | None, base: Path | None = None) -> tuple[str, str]:
-    """(TOML text, file name) of a built-in scenario by name, or of a scenario file by path."""
-    if scenario is None or scenario in builtin_scenarios():
-        name = scenario or "quickstart"
-        return builtin_scenarios()[name], f"{name}.toml"
-    path = Path(scenario)
-    if base is not None and not path.is_absolute() and not path.exists():
-        path = base / path
-    try:
-        return path.read_text(encoding="utf-8"), path.name
-    except OSError as exc:
-        raise DataError(str(path), "(file)", "(file)", f"cannot be read: {exc.strerror}") from None
-
-
-
-def _directive_scenario(lines: Sequence[str]) -> str | None:
-    for line in lines:
-        text = line.split("#", 1)[0].strip()
-        if not text:
-            continue
-        if text.lower().startswith("scenario "):
-            return text.split(None, 1)[1].strip()
-        return None
-    return None
-
 
 TURN_LOG_EVENTS = ("InitiativeWon", "ShipMoved", "AttackResolved", "StatusGained", "Collided",
                    "StrikePointsCounted", "GameEnded", "ControlChanged", "OfficerLost", "FlagTransferred")
@@ -139,7 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_table.add_argument("--scenario")
     p_table.add_argument("--seed", type=int)
     p_table.add_argument("--vs-ai", metavar="PLAYER", help="the computer captain plays this side (A or B)")
-    p_table.add_argument("--new", action="store_true", help="start a new game instead of resuming")
+    p_table.add_argument("--new", action="store_true", help="start a new game (with --scenario, --vs-ai, --seed)")
+    p_table.add_argument("--game", type=int, help="open this stored offline game (they are listed at the start)")
     p_table.add_argument("--db", help="database URL (default: DATABASE_URL or sqlite quarterdeck.db)")
     p_table.add_argument("--out", type=Path, default=Path("out"), help="folder for the PNG after each activation")
     p_demo = sub.add_parser("demo", help="computer captains play the quick start against each other")
@@ -152,6 +106,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_audit = sub.add_parser("audit", help="replay every game's log and report any mismatch")
     p_audit.add_argument("games", nargs="*", type=int)
     p_audit.add_argument("--db")
+    p_verify = sub.add_parser("verify", help="recompute every roll of a finished game from its revealed seed")
+    p_verify.add_argument("game", nargs="?", type=int, help="a game in the database")
+    p_verify.add_argument("--file", type=Path, help="a log file attached by /game verify")
+    p_verify.add_argument("--db")
     args = parser.parse_args(argv)
     if args.command == "script":
         return play.run_script(args.file, args.json, args.scenario, args.seed, sys.stdout, args.db)
@@ -159,8 +117,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_demo(args.seed, args.games, args.json, sys.stdout, args.images, args.out)
     if args.command == "audit":
         return play.run_audit(args.games, args.db, sys.stdout)
-    return play.run_table(args.scenario, args.seed, sys.stdin, sys.stdout, sys.stdin.isatty(), args.vs_ai,
-                          new=args.new, db=args.db, out_dir=args.out)
+    if args.command == "verify":
+        from cli.verify import run_verify
+
+        return run_verify(args.game, args.file, args.db, sys.stdout)
+    from cli.table import run_table
+
+    return run_table(args.scenario, args.seed, sys.stdin, sys.stdout, sys.stdin.isatty(), args.vs_ai,
+                     new=args.new, db=args.db, out_dir=args.out, game=args.game)
 
 
 if __name__ == "__main__":

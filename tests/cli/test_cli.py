@@ -5,10 +5,13 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from cli.main import main
-from cli.play import run_audit, run_script, run_table
+from cli.play import run_audit, run_script
+from cli.table import run_table
 from game.rules_data import load_rules
 from game.scenario import quickstart
 
@@ -139,7 +142,7 @@ def test_offline_table_resumes_its_game_and_the_audit_passes(tmp_path: Path) -> 
     run_table(None, None, iter(["pick A Down!", "pick B Take Courage", "quit"]), first, False, db=db)
     second = io.StringIO()
     run_table(None, None, iter(["pick A Careful Aim", "pick B Reload!", "move Otter", "quit"]), second, False, db=db)
-    assert "Resuming the offline game #1" in second.getvalue()
+    assert "Resuming game #1" in second.getvalue()
     assert "Otter move to" in second.getvalue()
     out = io.StringIO()
     assert run_audit([], db, out) == 0
@@ -166,3 +169,75 @@ def test_table_writes_the_board_after_each_activation(tmp_path: Path) -> None:
     written = sorted((tmp_path / "boards" / "table-game1").glob("*.png"))
     assert [p.name for p in written] == ["0001-turn01-movement-Otter.png"]
     assert f"board: {written[0]}" in out.getvalue()
+
+
+def _newcomer(out: io.StringIO, seen: list[str]) -> Iterator[str]:
+    """A player who reads only the prompt: picks the first card listed, takes the move offered to
+    bring guns to bear (else the first ship's order), fires the first attack listed, keeps rolls."""
+    for _ in range(400):
+        prompt = out.getvalue().rsplit("Player A — ", 1)[-1]
+        seen.append(prompt)
+        if "Game over" in out.getvalue():
+            break
+        orders = re.findall(r"`([^`]+)`", prompt)
+        if "Choose an initiative card" in prompt:
+            card = re.search(r"face down: ([^(]+) \(", prompt)
+            assert card, prompt
+            yield f"pick A {card.group(1).strip()}"
+        elif "Decide on" in prompt:
+            yield "keep"
+        elif "bring guns to bear" in prompt:
+            yield next(o for o in orders if o.startswith("move") and " turn " in o)
+        elif orders:
+            yield orders[0]
+        else:
+            break
+    yield "quit"
+
+
+def test_a_newcomer_against_the_computer_fires_a_broadside_in_turn_one_from_the_prompts(tmp_path: Path) -> None:
+    db = f"sqlite+aiosqlite:///{tmp_path / 'table.db'}"
+    out = io.StringIO()
+    seen: list[str] = []
+    assert run_table(None, 2, _newcomer(out, seen), out, interactive=False, vs_ai="B", db=db, new=True) == 0
+    text = out.getvalue()
+    turn_one = text.split("Turn 2:")[0]
+    assert re.search(r"(Kestrel|Amazone)'s (port|starboard) Broadside at (Otter|Hoorn)", turn_one), turn_one[-3000:]
+    attack_prompts = [p for p in seen if p.startswith("Attack Phase")]
+    assert attack_prompts and all("Broadside at" in p or "Partial Fire at" in p or "no target" in p
+                                  for p in attack_prompts)
+    assert "refused" not in turn_one
+
+
+def test_the_table_lists_its_games_opens_the_one_asked_for_and_suggests_a_command(tmp_path: Path) -> None:
+    db = f"sqlite+aiosqlite:///{tmp_path / 'table.db'}"
+    run_table(None, None, iter(["quit"]), io.StringIO(), False, db=db)
+    run_table("fleet_battle", None, iter(["quit"]), io.StringIO(), False, db=db, new=True, vs_ai="B1")
+    out = io.StringIO()
+    run_table("fleet_battle", None, iter(["mvoe Kestrel", "hand A", "hand B", "options", "quit"]), out, False,
+              db=db, game=1)
+    text = out.getvalue()
+    assert "#1 Quick start" in text and "#2 " in text and "Opening game #1." in text
+    assert "note: --scenario and --vs-ai choose a new game" in text
+    assert "Did you mean `move`?" in text
+    assert "Player A's hand: Down! (" in text and "Player B's hand: Fire as She Bears (" in text
+    resumed = io.StringIO()
+    run_table(None, None, iter(["hand B1", "quit"]), resumed, False, db=db, game=2)
+    assert "player B1's hand is not yours to see" in resumed.getvalue()  # the computer's side
+
+
+def test_undo_at_the_table_against_the_computer_and_at_a_shared_screen(tmp_path: Path) -> None:
+    db = f"sqlite+aiosqlite:///{tmp_path / 'table.db'}"
+    out = io.StringIO()
+    picks = ["pick A Down!", "pick B Take Courage", "pick A Careful Aim", "pick B Reload!"]
+    run_table(None, 1, iter([*picks, "move Otter", "undo", "state", "quit"]), out, False, db=db, new=True)
+    text = out.getvalue()
+    assert "Otter move to" in text
+    assert "The last activation is taken back (undone with player " in text
+    after = text.rsplit("taken back", 1)[1]
+    assert re.search(r"B Otter +Corvette +\( 24\.95, 33\.30\)", after)  # back where it started
+    vs_ai = io.StringIO()
+    run_table(None, None, iter(["pick A Down!", "pick A Careful Aim", "options", "undo", "quit"]), vs_ai, False,
+              db=db, new=True, vs_ai="B")
+    assert "cannot be taken back" in vs_ai.getvalue() or "taken back (undone with the computer captain's consent)" \
+        in vs_ai.getvalue()

@@ -1,0 +1,92 @@
+"""What the command-line front ends share: the notation help, where a scenario comes from, the local
+actor (one person at one screen), the service on a database, and how a game is printed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from game.account import account
+from game.report import describe, summary
+from game.rules_data import DataError
+from game.scenario import builtin_scenarios
+from game.service.db import make_engine, upgrade_to_head
+from game.service.game_service import LOCAL_GUILD, Actor, GameService
+
+# the offline table and the script runner: both sides share the screen, and undo needs no one's consent
+LOCAL = Actor("local", LOCAL_GUILD, gm=True)
+
+HELP = """Commands (docs/notation.md):
+  fire SHIP SIDE TARGET [aim hull|rigging|crew] [SIDE TARGET …] [helm SIDE]   Broadside(s)
+  partial SHIP TARGET [aim …]          Partial Fire     melee SHIP TARGET [landing]   Close Combat
+  free fire|partial …  | decline       a free attack a card offers
+  freeturn SHIP SIDE DEG | freeturn SHIP skip | capture|destroy|spare SHIP
+  transfer FLAGSHIP SHIP | newflag FLAGSHIP SHIP [drop CARD, …]
+  pick PLAYER CARD                     choose an initiative card face down
+  move SHIP [as large|windward] [heading SIDE DEG | adjust +1|-1 | cutfree]
+       [ahead|back|port|starboard|hold] [turn start|end SIDE DEG] [crew ACTION …]
+  seamanship SHIP …   advance SHIP …   crew SHIP ACTION …   done SHIP      one step at a time
+  crew actions: reload SIDE | rally | repair | repair aground | sail up|down | board SHIP [edge E]
+                | row | flag SHIP | landing X Y
+  reroll N [N …] | fortune | keep      answer a failed Skill Test
+  pass SHIP                            Attack Phase activation without an attack
+  dice FACE …                          test scenarios only: fix the next dice
+Table only: options [SHIP] (what you can do now), hand [PLAYER], preview ORDER (what a move would do),
+            undo, games, state, json, log, help, quit"""
+
+
+def scenario_source(scenario: str | None, base: Path | None = None) -> tuple[str, str]:
+    """(TOML text, file name) of a built-in scenario by name, or of a scenario file by path."""
+    if scenario is None or scenario in builtin_scenarios():
+        name = scenario or "quickstart"
+        return builtin_scenarios()[name], f"{name}.toml"
+    path = Path(scenario)
+    if base is not None and not path.is_absolute() and not path.exists():
+        path = base / path
+    try:
+        return path.read_text(encoding="utf-8"), path.name
+    except OSError as exc:
+        raise DataError(str(path), "(file)", "(file)", f"cannot be read: {exc.strerror}") from None
+
+
+
+def _directive_scenario(lines: Sequence[str]) -> str | None:
+    for line in lines:
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        if text.lower().startswith("scenario "):
+            return text.split(None, 1)[1].strip()
+        return None
+    return None
+
+
+async def open_service(url: str) -> tuple[Any, GameService]:
+    await upgrade_to_head(url)
+    engine = make_engine(url)
+    return engine, GameService(engine)
+
+
+async def seat_everyone(service: GameService, game_id: int, ai: str | None = None) -> None:
+    info = await service.info(game_id)
+    for player, user, _, is_ai in info.seats:
+        if user is None and not is_ai:
+            await service.join(LOCAL, game_id, player, "local", ai=(player == ai))
+
+
+async def print_state(service: GameService, game_id: int, as_json: bool, out: TextIO) -> None:
+    state = await service.state_for_audit(game_id)  # hot-seat: both sides share the screen
+    if as_json:
+        json.dump(summary(state, service.rules), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    else:
+        print(describe(state, service.rules), file=out)
+
+
+def print_events(events: Iterable[Any], out: TextIO) -> None:
+    for e in events:
+        text = account(e)
+        if text:
+            print("  " + text, file=out)

@@ -1,0 +1,283 @@
+"""The offline table: a real client of the game service at one screen. It keeps its games in the
+embedded SQLite database (or DATABASE_URL), lists them and opens the one asked for, says at every
+prompt what the player to act can do, and offers what the bot offers: options, hand, preview, undo.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from cli.common import HELP, LOCAL, open_service, print_events, print_state, scenario_source, seat_everyone
+from game.errors import ParseError, RulesError
+from game.model import Phase
+from game.notation import VERBS, parse
+from game.rules_data import DataError
+from game.service.game_service import GameInfo, GameService
+from game.service.settings import Settings
+
+TABLE_WORDS = ("state", "json", "log", "help", "quit", "exit", "options", "hand", "preview", "undo", "games")
+
+
+def run_table(
+    scenario: str | None,
+    seed: int | None,
+    inp: Iterable[str],
+    out: TextIO,
+    interactive: bool,
+    vs_ai: str | None = None,
+    new: bool = False,
+    db: str | None = None,
+    out_dir: Path | None = None,
+    game: int | None = None,
+) -> int:
+    url = db or Settings.from_env().database_url
+    return asyncio.run(_table(url, scenario, seed, inp, out, interactive, vs_ai, new, out_dir, game))
+
+
+async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable[str], out: TextIO,
+                 interactive: bool, vs_ai: str | None, new: bool, out_dir: Path | None, game: int | None) -> int:
+    engine, service = await open_service(url)
+    try:
+        game_id = await _choose_game(service, scenario, seed, vs_ai, new, game, out)
+        if game_id is None:
+            return 2
+        print(f"Quarterdeck offline table, saved in {url}. Type `help` for the commands, `quit` to leave.",
+              file=out)
+        ai = [p for p, _, _, is_ai in (await service.info(game_id)).seats if is_ai]
+        if ai:
+            print(f"The computer captain commands player {', '.join(ai)}.", file=out)
+        images = _Images(service, game_id, out_dir / f"table-game{game_id}" if out_dir else None, out)
+        await _ai_turns(service, game_id, out, images)
+        await print_state(service, game_id, False, out)
+        await _print_options(service, game_id, out)
+        for raw in _prompted(inp, out, interactive):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            if line.lower() in ("quit", "exit"):
+                break
+            if await _table_word(service, game_id, line, out, images):
+                continue
+            try:
+                outcome = await service.submit(LOCAL, game_id, line)
+            except RulesError as exc:
+                print(f"refused: {exc.text}{_suggestion(line, exc)}", file=out)
+                continue
+            print_events(outcome.events, out)
+            await images.after(outcome.events)
+            await _ai_turns(service, game_id, out, images)
+            await print_state(service, game_id, False, out)
+            await _print_options(service, game_id, out)
+        return 0
+    finally:
+        await engine.dispose()
+
+
+async def _choose_game(service: GameService, scenario: str | None, seed: int | None, vs_ai: str | None,
+                       new: bool, game: int | None, out: TextIO) -> int | None:
+    """The game to open: `--game N`, else a new one with `--new` (or when there is none), else the
+    newest unfinished one. The stored games are listed first."""
+    games = await service.list_games(LOCAL.guild_id)
+    if games and not new:
+        print("Offline games:", file=out)
+        for g in games:
+            print("  " + _describe(g), file=out)
+    if game is not None:
+        if game not in [g.id for g in games]:
+            print(f"error: there is no offline game #{game}; the games are listed above.", file=sys.stderr)
+            return None
+        if scenario is not None or vs_ai is not None:
+            print("note: --scenario and --vs-ai choose a new game (with --new); an existing game keeps its own.",
+                  file=out)
+        print(f"Opening game #{game}.", file=out)
+        return game
+    unfinished = [g for g in games if g.status != "over"]
+    if unfinished and not new:
+        chosen = unfinished[-1]
+        if scenario is not None or vs_ai is not None or seed is not None:
+            print("note: --scenario, --vs-ai and --seed choose a new game: add --new to start one. Resuming.",
+                  file=out)
+        print(f"Resuming game #{chosen.id} ({chosen.name}); `--game N` opens another, `--new` starts one.",
+              file=out)
+        return chosen.id
+    try:
+        text, name = scenario_source(scenario)
+        info = await service.create_game(LOCAL, f"table-{len(games) + 1}", scenario=name.removesuffix(".toml"),
+                                         scenario_text=text, seed=seed)
+    except (DataError, RulesError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+    if vs_ai is not None and vs_ai not in [s[0] for s in info.seats]:
+        print(f"error: --vs-ai names a player of the game: {', '.join(s[0] for s in info.seats)}", file=sys.stderr)
+        return None
+    await seat_everyone(service, info.id, vs_ai)
+    print(f"New game #{info.id} ({info.name}).", file=out)
+    return info.id
+
+
+def _describe(g: GameInfo) -> str:
+    sides = ", ".join(f"{p}: {'computer' if ai else 'you'}" for p, _, _, ai in g.seats)
+    where = "finished" if g.status == "over" else f"turn {g.turn}, {g.phase}"
+    return f"#{g.id} {g.name} — {where} ({sides})"
+
+
+async def _table_word(service: GameService, game_id: int, line: str, out: TextIO, images: _Images) -> bool:
+    """The table's own commands (not game orders). True when the line was one of them."""
+    word, _, rest = line.partition(" ")
+    word, rest = word.lower(), rest.strip()
+    if word == "help":
+        print(HELP, file=out)
+    elif word in ("state", "json"):
+        await print_state(service, game_id, word == "json", out)
+    elif word == "log":
+        print_events(await service.log(LOCAL, game_id), out)
+    elif word == "games":
+        for g in await service.list_games(LOCAL.guild_id):
+            print("  " + _describe(g), file=out)
+    elif word == "options":
+        await _print_options(service, game_id, out, rest or None, always=True)
+    elif word == "hand":
+        await _print_hands(service, game_id, out, rest.upper() or None)
+    elif word == "preview":
+        await _preview(service, game_id, rest, out, images)
+    elif word == "undo":
+        try:
+            outcome = await service.request_undo(LOCAL, game_id)
+            if any(type(e).__name__ == "UndoRequested" for e in outcome.events):
+                outcome = await service.approve_undo(LOCAL, game_id)  # at one screen the opponent is here too
+        except RulesError as exc:
+            print(f"refused: {exc.text}", file=out)
+        else:
+            print_events(outcome.events, out)
+            await print_state(service, game_id, False, out)
+            await _print_options(service, game_id, out)
+    else:
+        return False
+    return True
+
+
+async def _humans(service: GameService, game_id: int) -> list[str]:
+    return [p for p, _, _, ai in (await service.info(game_id)).seats if not ai]
+
+
+async def _print_options(service: GameService, game_id: int, out: TextIO, ship: str | None = None,
+                         always: bool = False) -> None:
+    """What each human side the game waits for can do. Against the computer the one human's hand is
+    listed at a pick; at a shared screen it is not (`hand A` shows it while the other looks away)."""
+    from game.options import options_for, public_options
+
+    humans = await _humans(service, game_id)
+    rules = await service.rules_of_game(game_id)
+    printed = False
+    for player in humans:
+        view = await service.view(LOCAL, game_id, player=player)
+        found = options_for(view, rules, ship) if len(humans) == 1 else public_options(view, rules)
+        if len(humans) > 1 and found.summary and view.game.phase in (Phase.SETUP, Phase.INITIATIVE) \
+                and view.game.pending is None and not view.game.choices:
+            found = type(found)(player, f"Choose an initiative card face down: `hand {player}` shows your hand, "
+                                        f"then `pick {player} CARD`.")
+        if not found.summary:
+            continue
+        printed = True
+        print(f"Player {player} — " + "\n  ".join(found.lines(orders=True)), file=out)
+    if always and not printed:
+        print("The game is not waiting for you now.", file=out)
+
+
+async def _print_hands(service: GameService, game_id: int, out: TextIO, player: str | None) -> None:
+    rules = await service.rules_of_game(game_id)
+    humans = await _humans(service, game_id)
+    wanted = [player] if player else humans
+    for p in wanted:
+        if p not in humans:
+            print(f"refused: player {p}'s hand is not yours to see.", file=out)
+            continue
+        q = (await service.view(LOCAL, game_id, player=p)).game.squadron(p)
+        cards = ", ".join(f"{c} ({rules.cards[c].value})" if c in rules.cards else c for c in q.hand) or "empty"
+        down = f"; face down: {q.face_down}" if q.face_down else ""
+        print(f"Player {p}'s hand: {cards}{down}; Fortune {q.fortune}.", file=out)
+
+
+async def _preview(service: GameService, game_id: int, order: str, out: TextIO, images: _Images) -> None:
+    """What a move would do, changing nothing: where it ends, any collision, and what would then be
+    in each broadside path (and the picture, when boards are written)."""
+    from render.overlays import preview_move
+
+    view = await service.view(LOCAL, game_id)
+    try:
+        command = parse(order or "", view.game)
+        pv = preview_move(view, command, await service.rules_of_game(game_id))
+    except RulesError as exc:
+        print(f"refused: {exc.text}", file=out)
+        return
+    arcs = "; ".join(f"{s}: {e} at {b}" for s, e, b in pv.in_arc) or "no enemy in either broadside path"
+    print(f"Preview (not made): {arcs}." + (f" {pv.note}" if pv.note else ""), file=out)
+    await images.preview(view, pv)
+
+
+def _suggestion(line: str, exc: RulesError) -> str:
+    """For a word the table does not know: the nearest command it does."""
+    if not isinstance(exc, ParseError) or not exc.message.startswith("Unknown command"):
+        return ""
+    head = line.split(maxsplit=1)[0].lower()
+    near = difflib.get_close_matches(head, [*VERBS, *TABLE_WORDS], n=2, cutoff=0.6)
+    return f" Did you mean {' or '.join(f'`{w}`' for w in near)}?" if near else ""
+
+
+class _Images:
+    """Writes the board after every activation into a folder and says where."""
+
+    def __init__(self, service: GameService, game_id: int, folder: Path | None, out: TextIO) -> None:
+        self.service, self.game_id, self.folder, self.out = service, game_id, folder, out
+        self.count = len(list(folder.glob("*.png"))) if folder and folder.exists() else 0
+
+    async def after(self, events: Sequence[Any]) -> None:
+        from render.files import ends_an_activation, write_activation
+
+        if self.folder is None or not ends_an_activation(events):
+            return
+        self.count += 1
+        view = await self.service.view(LOCAL, self.game_id)
+        path = await asyncio.to_thread(write_activation, self.folder, self.count, view, events)
+        print(f"  board: {path}", file=self.out)
+
+    async def preview(self, view: Any, pv: Any) -> None:
+        from render.board import RenderOptions, render_board_async
+
+        if self.folder is None:
+            return
+        png = await render_board_async(view, RenderOptions(preview=pv, zoom_ship=pv.ship, zoom_radius=10))
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.folder / "preview.png"
+        await asyncio.to_thread(path.write_bytes, png)
+        print(f"  preview: {path}", file=self.out)
+
+
+async def _ai_turns(service: GameService, game_id: int, out: TextIO, images: _Images | None = None) -> None:
+    for outcome in await service.play_ai(game_id):
+        # the captain's own view shows its pick: keep it off the shared screen
+        shown = [e for e in outcome.events if type(e).__name__ != "CardPicked"]
+        if not shown:
+            print("  [AI] chooses an initiative card face down.", file=out)
+        print_events(shown, out)
+        if images is not None:
+            await images.after(outcome.events)
+        if (await service.state_for_audit(game_id)).phase is Phase.OVER:
+            return
+
+
+def _prompted(inp: Iterable[str], out: TextIO, interactive: bool) -> Iterator[str]:
+    if not interactive:
+        yield from inp
+        return
+    while True:
+        try:
+            yield input("> ")
+        except EOFError:
+            print(file=out)
+            return

@@ -1,0 +1,261 @@
+"""What a player can do now, in words and as orders: the answer every prompt gives (the bot's post, its
+option menu and `/options`, the offline table's prompt).
+
+Everything here is read from the player's own view, judged by the engine's own checks (no rule is
+written twice) and rolls no die.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from game import geometry as geo
+from game.ai.captain import deciders
+from game.commands import Shot
+from game.context import Decision
+from game.dice import SampledDice, ScriptedDice
+from game.errors import RulesError
+from game.model import Activation, Game, Phase, PointOfSail, Ship, ShipSide
+from game.phases import attack as attack_rules
+from game.phases import movement
+from game.phases.common import choice_hint, hull
+from game.phases.preparation import what_now as setup_what_now
+from game.roll_text import ATTACK_LABEL, BAND_LABEL, reroll_offer
+from game.rules_data import RulesData
+from game.views import View
+
+POINT_OF_SAIL = {PointOfSail.LARGE: "Large", PointOfSail.WINDWARD: "Windward", PointOfSail.WINDS_EYE: "In the Wind's Eye"}
+
+
+@dataclass(frozen=True)
+class Option:
+    ship: str  # the ship it concerns ("" for a decision of the whole side)
+    text: str  # what it is, for a player to read
+    order: str = ""  # the order in table notation that carries it out ("" when it needs more from the player)
+
+
+@dataclass(frozen=True)
+class Options:
+    player: str
+    summary: str  # one sentence: what the game waits for from this player
+    items: tuple[Option, ...] = ()
+
+    def lines(self, orders: bool = False) -> list[str]:
+        """One line per ship (its options joined), after the summary; with `orders`, each option's
+        order in table notation too (for a client where orders are typed)."""
+        by_ship: dict[str, list[str]] = {}
+        for o in self.items:
+            shown = o.text if not orders or not o.order or f"`{o.order}`" in o.text else f"{o.text} → `{o.order}`"
+            by_ship.setdefault(o.ship, []).append(shown)
+        out = [self.summary] if self.summary else []
+        for ship, texts in by_ship.items():
+            out.append(f"{ship}: {'; '.join(texts)}" if ship else "; ".join(texts))
+        return out
+
+    def text(self, orders: bool = False) -> str:
+        return "\n".join(self.lines(orders))
+
+
+def options_for(seen: View, rules: RulesData, ship: str | None = None) -> Options:
+    """The options of the player whose view this is (empty when the game does not wait for them)."""
+    player = seen.viewer
+    g = seen.game
+    if player is None or player not in deciders(g):
+        return Options(player or "", "")
+    if g.pending is not None:
+        p = g.pending
+        items = [Option(p.ship, "keep the roll", "keep")]
+        if not p.fortune_used and g.squadron(p.player).fortune > 0:
+            items.append(Option(p.ship, "spend a Fortune Point to re-roll every die", "fortune"))
+        if p.skill > len(p.skill_rerolled):
+            items.append(Option(p.ship, "re-roll dice with Skill: `reroll N …` with their positions"))
+        return Options(player, f"Decide on {p.ship}'s roll: {reroll_offer(g)}; or keep it.", tuple(items))
+    if g.offer is not None:
+        o = g.offer
+        label = ATTACK_LABEL.get(o.attack, o.attack)
+        free = tuple(Option(s, f"free {label} at {o.target}", "") for s in o.ships) + (Option("", "decline it", "decline"),)
+        return Options(player, f"{o.card} offers a free {label} at {o.target}.", free)
+    if g.choices:
+        ch = g.choices[0]
+        return Options(player, f"Decide about {ch.ship} ({ch.kind.replace('_', ' ')}): {choice_hint(ch.kind)}")
+    if g.phase is Phase.PREPARATION:
+        return Options(player, f"Set-up: {setup_what_now(g)}")
+    if g.phase in (Phase.SETUP, Phase.INITIATIVE):
+        hand = g.squadron(player).hand
+        cards = ", ".join(f"{c} ({rules.cards[c].value})" if c in rules.cards else c for c in hand)
+        return Options(player, f"Choose an initiative card face down: {cards or 'your hand is empty'}.")
+    if g.phase is Phase.MOVEMENT:
+        return _movement(g, player, rules, ship)
+    if g.phase is Phase.ATTACK:
+        return _attacks(g, player, rules, ship)
+    return Options(player, "")
+
+
+def public_options(seen: View, rules: RulesData) -> Options:
+    """The options that may be posted in the channel: nothing from a hand, nothing from a plan."""
+    found = options_for(seen, rules)
+    if seen.game.phase in (Phase.SETUP, Phase.INITIATIVE) and seen.game.pending is None and not seen.game.choices:
+        return Options(found.player, "Choose an initiative card face down (press **Choose initiative card**).")
+    return found
+
+
+# ---------------------------------------------------------------- Movement Phase
+
+
+def _movement(g: Game, player: str, rules: RulesData, only: str | None) -> Options:
+    act = g.activation
+    if act is not None:
+        if act.player != player:
+            return Options(player, "")
+        ship = g.ship(act.ship)
+        if act.step == "crew":
+            return Options(player, f"{ship.id} has moved: a Crew Action, or finish.", (
+                Option(ship.id, "finish the activation", f"done {_q(ship.id)}"),))
+        return Options(player, f"{ship.id}'s activation is under way: move it.", (_move_option(g, ship, rules),))
+    ships = [s for s in g.ships_of(player) if s.can_act and s.id not in g.activated and (only in (None, s.id))]
+    items: list[Option] = []
+    for s in ships:
+        items.append(_move_option(g, s, rules))
+        better = _closing_move(g, s, rules)
+        if better is not None:
+            items.append(better)
+    return Options(player, f"Movement Phase, turn {g.turn}: activate one of your ships.", tuple(items))
+
+
+def _move_option(g: Game, ship: Ship, rules: RulesData) -> Option:
+    t = g.table
+    pos = geo.point_of_sail(hull(ship), t.weather_edge, t.width, t.height)
+    if pos is None:
+        pos = PointOfSail.LARGE if ship.large >= ship.windward else PointOfSail.WINDWARD
+    act = Activation(ship.id, ship.controller, pos, movement.activation_speed(g, ship, pos, rules))
+    speed, why = movement.rated_speed(ship, act)
+    blocked = movement.why_no_forward_move(ship, act)
+    where = POINT_OF_SAIL[pos]
+    name = _q(ship.id)
+    if blocked:
+        if pos is PointOfSail.WINDS_EYE and not (ship.entangled or ship.aground or ship.anchored):
+            return Option(ship.id, f"{where}: hold, or turn up to 30° in place", f"move {name} hold turn start port 30")
+        if ship.entangled:
+            return Option(ship.id, f"{where}, Entangled: try to Cut Free, or hold", f"move {name} cutfree")
+        if ship.anchored:
+            return Option(ship.id, f"{where}, Anchored: raise sail (Crew Action), or hold",
+                          f"move {name} hold crew sail up")
+        return Option(ship.id, f"{where}, {blocked.split(' is ', 1)[-1]}: hold", f"move {name} hold")
+    held = f" ({why})" if why else ""
+    aim = _bearing_text(g, ship, rules)
+    return Option(ship.id, f"{where}, speed {speed}{held}{'; ' + aim if aim else ''}", f"move {name}")
+
+
+def _bearings(g: Game, ship: Ship, rules: RulesData) -> list[tuple[str, str, float, str | None]]:
+    """(side, enemy, distance, range band or None beyond Cannon Shot) for each enemy in a broadside path."""
+    me = hull(ship)
+    out = []
+    for other in g.ships:
+        if g.allied(other.controller, ship.controller) or not other.on_table or not other.can_act:
+            continue
+        them = hull(other)
+        for side in ("port", "starboard"):
+            if geo.in_broadside_path(me, side, them):
+                d = float(geo.distance(me.polygon, them.polygon))
+                band = rules.band_for(d)
+                out.append((side, other.id, d, band.name if band else None))
+    return sorted(out, key=lambda b: b[2])
+
+
+def _bearing_text(g: Game, ship: Ship, rules: RulesData) -> str:
+    parts = [f"{side} path: {enemy} {d:.1f}\" ({BAND_LABEL.get(band, band) if band else 'beyond Cannon Shot'})"
+             for side, enemy, d, band in _bearings(g, ship, rules)[:2]]
+    return ", ".join(parts)
+
+
+def _in_reach(g: Game, ship: Ship, rules: RulesData) -> tuple[int, float]:
+    """How good a position is for the next Attack Phase: loaded broadsides that bear within range,
+    then how close the nearest one is."""
+    found = [b for b in _bearings(g, ship, rules) if b[3] is not None and ShipSide(b[0]) not in ship.reload]
+    return len({(side, enemy) for side, enemy, _, _ in found}), -min((b[2] for b in found), default=99.0)
+
+
+def _closing_move(g: Game, ship: Ship, rules: RulesData) -> Option | None:
+    """A move that brings a loaded broadside to bear within range when the plain move does not:
+    tried through the engine itself (no die rolled for the game: these are the player's own trials)."""
+    from game.apply import apply_all
+    from game.commands import Activate, Advance, Turn
+    from game.engine import decide
+
+    def after(cmd: Activate) -> Game | None:
+        try:
+            return apply_all(g, decide(g, cmd, SampledDice(random.Random(0)), rules))
+        except RulesError:
+            return None
+
+    plain = after(Activate(ship.id, player=ship.controller))
+    best = _in_reach(plain, plain.ship(ship.id), rules) if plain is not None and plain.ship(ship.id).on_table else (0, -99.0)
+    choice: tuple[tuple[int, float], Activate] | None = None
+    for when in ("start", "end"):
+        for side in ("port", "starboard"):
+            for degrees in (15.0, 30.0, 45.0):
+                cmd = Activate(ship.id, advance=Advance(ship.id, "ahead", Turn(when, side, degrees)), player=ship.controller)
+                moved = after(cmd)
+                if moved is None or not moved.ship(ship.id).on_table:
+                    continue
+                score = _in_reach(moved, moved.ship(ship.id), rules)
+                if score[0] > best[0] and (choice is None or score > choice[0]):
+                    choice = (score, cmd)
+    if choice is None:
+        return None
+    from dataclasses import replace
+
+    from game.notation import format_command
+
+    order = format_command(replace(choice[1], player=""))
+    moved = after(choice[1])
+    assert moved is not None
+    return Option(ship.id, f"to bring guns to bear: `{order}` ({_bearing_text(moved, moved.ship(ship.id), rules)})", order)
+
+
+# ---------------------------------------------------------------- Attack Phase
+
+
+def attack_options(g: Game, player: str, rules: RulesData, only: str | None = None) -> list[tuple[Ship, list[Option]]]:
+    """Every legal attack of each of the player's ships still to attack, best dice first."""
+    ctx = Decision(g, ScriptedDice(), rules)  # checks only: a roll here would be a bug, and would raise
+    out = []
+    for ship in g.ships_of(player):
+        if not ship.can_act or ship.id in g.activated or only not in (None, ship.id):
+            continue
+        found: list[tuple[int, Option]] = []
+        for target in g.ships:
+            if g.allied(target.controller, player) or not target.on_table:
+                continue
+            for kind, side in (("broadside", "port"), ("broadside", "starboard"), ("partial", ""), ("close", "")):
+                try:
+                    plan = attack_rules.check_shot(ctx, ship, kind, Shot(side, target.id))
+                except RulesError:
+                    continue
+                found.append((plan.dice, _attack_option(ship, kind, plan)))
+        found.sort(key=lambda f: -f[0])
+        out.append((ship, [o for _, o in found]))
+    return out
+
+
+def _attack_option(ship: Ship, kind: str, plan: attack_rules.ShotPlan) -> Option:
+    label = ATTACK_LABEL[kind]
+    side = f"{plan.side} " if plan.side else ""
+    band = "in contact" if kind == "close" else BAND_LABEL.get(plan.band, plan.band)
+    rake = f", {plan.rake} rake" if plan.rake else ""
+    dice = f"{plan.dice} {'die' if plan.dice == 1 else 'dice'}"
+    verb = {"broadside": "fire", "partial": "partial", "close": "melee"}[kind]
+    order = " ".join(x for x in (verb, _q(ship.id), plan.side, _q(plan.target)) if x)
+    return Option(ship.id, f"{side}{label} at {plan.target}, {band}{rake}, {dice}", order)
+
+
+def _attacks(g: Game, player: str, rules: RulesData, only: str | None) -> Options:
+    items: list[Option] = []
+    for ship, found in attack_options(g, player, rules, only):
+        items += found or [Option(ship.id, "no target", f"pass {_q(ship.id)}")]
+    return Options(player, f"Attack Phase, turn {g.turn}: attack with one of your ships, or pass.", tuple(items))
+
+
+def _q(name: str) -> str:
+    return f'"{name}"' if " " in name else name
