@@ -11,7 +11,7 @@ from dataclasses import replace
 from game.ai.legal import candidates
 from game.apply import apply_all
 from game.commands import Activate
-from game.dice import SeededDice
+from game.dice import FairDice, seed_from_number
 from game.engine import decide
 from game.errors import RulesError
 from game.model import Game, Phase
@@ -53,7 +53,7 @@ def to_movement(game: Game) -> Game:
 
     for player, idx in (("A", 0), ("B", 0), ("A", 1), ("B", 1)):
         cmd = PickCard(player, q[player][idx])
-        game = apply_all(game, decide(game, cmd, SeededDice(game.seed, game.log_position)))
+        game = apply_all(game, decide(game, cmd, FairDice(seed_from_number(game.seed), game.log_position)))
     return game
 
 
@@ -69,7 +69,7 @@ def activations_per_second(game: Game, turns: int, rng: random.Random) -> tuple[
             for cmd in opts:
                 t0 = time.perf_counter()
                 try:
-                    events = decide(state, cmd, SeededDice(state.seed, state.log_position))
+                    events = decide(state, cmd, FairDice(seed_from_number(state.seed), state.log_position))
                 except RulesError:
                     continue
                 state = apply_all(state, events)
@@ -77,7 +77,7 @@ def activations_per_second(game: Game, turns: int, rng: random.Random) -> tuple[
                 break
         else:
             cmd = next(iter(candidates(state)))
-            state = apply_all(state, decide(state, cmd, SeededDice(state.seed, state.log_position)))
+            state = apply_all(state, decide(state, cmd, FairDice(seed_from_number(state.seed), state.log_position)))
     return len(times) / sum(times), len(times), times
 
 

@@ -35,7 +35,7 @@ def command_script() -> list[tuple[str, Command]]:
     captains = {p: Captain(p, 1) for p in ("A", "B")}
     while deciders(t.state):
         p = sorted(deciders(t.state))[0]
-        cmd = captains[p].choose(t.state)
+        cmd = captains[p].act(t.state)
         t.submit(cmd)
         out.append((p, cmd))
     assert t.state == session.state

@@ -27,7 +27,7 @@ def set_up(seed: int, size: str) -> tuple[float, int]:
     commands = 0
     while session.state.phase is Phase.PREPARATION:
         player = sorted(deciders(session.state))[0]
-        session.submit(captains[player].choose(session.state))
+        session.submit(captains[player].act(session.state))
         commands += 1
     return time.perf_counter() - t0, commands
 

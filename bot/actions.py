@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from game.errors import RulesError
-from game.service.game_service import Actor, GameService, Outcome
+from game.service.game_service import Actor, GameService, Outcome, PlanRefused
 from game.views import View
 
 log = logging.getLogger(__name__)
@@ -126,10 +126,29 @@ async def after_command(interaction: discord.Interaction, game_id: int, outcome:
         if not ai and not planned:
             break
         for item in ai + planned:
-            if isinstance(item, str):
-                await channel.send(item, allowed_mentions=discord.AllowedMentions(users=True))  # type: ignore[union-attr]
+            if isinstance(item, PlanRefused):
+                await tell_planner(interaction.client, channel, game_id, item)
             else:
                 await publish(channel, service, actor, game_id, item, interaction.client)  # type: ignore[arg-type]
+
+
+async def tell_planner(client: discord.Client, channel: Any, game_id: int, refused: PlanRefused) -> None:
+    """Why a planned order was not carried out concerns its planner's own side: said to them in a DM;
+    the channel only learns that they are needed."""
+    text = f"🗓️ Your planned order `{refused.line[:300]}` for game #{game_id} was not carried out: {refused.reason[:1200]}"
+    private = False
+    if refused.user_id.isdigit():
+        try:
+            user = client.get_user(int(refused.user_id)) or await client.fetch_user(int(refused.user_id))
+            await user.send(text)
+            private = True
+        except discord.HTTPException:
+            log.info("could not DM user %s about a planned order", refused.user_id)
+    note = "details sent to you by DM" if private else "give a new order, or see `/plan`"
+    await channel.send(f"🗓️ <@{refused.user_id}>: your planned order for player {refused.player} could not be "
+                       f"carried out ({note}).",
+                       allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(refused.user_id))])
+                       if refused.user_id.isdigit() else discord.AllowedMentions.none())
 
 
 async def send_line(interaction: discord.Interaction, line: str) -> None:

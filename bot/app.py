@@ -25,7 +25,9 @@ COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "
 class QuarterdeckBot(commands.Bot):
     def __init__(self, service: GameService, dev_guild_id: str = "", sync_commands: bool = True,
                  run_scheduler: bool = True) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
+        # nothing the bot posts pings anyone unless that message names them (the player to act)
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None,
+                         allowed_mentions=discord.AllowedMentions.none())
         self.service = service
         self.dev_guild_id = dev_guild_id
         self.sync_commands = sync_commands
@@ -40,7 +42,9 @@ class QuarterdeckBot(commands.Bot):
         for cog in COGS:
             await self.load_extension(cog)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        await self.service.rebuild_all()
+        report = await self.service.rebuild_all()
+        for game_id, why in report.damaged:
+            log.error("game #%s was not rebuilt: %s", game_id, why)
         if self.sync_commands:
             if self.dev_guild_id:
                 guild = discord.Object(int(self.dev_guild_id))

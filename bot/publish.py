@@ -12,9 +12,9 @@ import discord
 
 from game import events as ev
 from game.account import account
-from game.ai.captain import deciders
 from game.phases.common import choice_hint
 from game.phases.preparation import what_now as setup_what_now
+from game.roll_text import reroll_offer
 from game.service.game_service import Actor, GameService, Outcome
 from game.views import View, event_for
 from render.board import RenderOptions, render_board_async
@@ -23,7 +23,9 @@ from render.overlays import deployment_zones, last_attacks, last_move
 log = logging.getLogger(__name__)
 
 FACES = {"skull": "💀", "cannon": "💥", "musket": "🎯", "pistol": "🔫", "sail": "⛵", "sword": "⚔️"}
+MAX_CONTENT = 2000  # Discord's limit for a message's text
 MAX_ACCOUNT = 1800
+MAX_OPTIONS = 700  # what the player to act can do: the rest is one /options away
 
 
 def faces(text: str) -> str:
@@ -32,13 +34,25 @@ def faces(text: str) -> str:
     return text
 
 
-def account_text(events: Sequence[Any]) -> str:
+def account_text(events: Sequence[Any], limit: int = MAX_ACCOUNT) -> str:
     lines = [faces(account(e)) for e in events if not isinstance(e, ev.CardPicked | ev.ActivePlayer)]
     lines = [line for line in lines if line]
     text = "\n".join(lines)
-    if len(text) > MAX_ACCOUNT:
-        text = text[: MAX_ACCOUNT - 20].rsplit("\n", 1)[0] + "\n… (see /log)"
+    if len(text) > limit:
+        text = text[: max(0, limit - 20)].rsplit("\n", 1)[0] + "\n… (see /log)"
     return text
+
+
+def options_text(lines: Sequence[str], limit: int = MAX_OPTIONS) -> str:
+    """The options of the player to act, one line per ship, cut with "and N more" to fit."""
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        line = line if len(line) <= 300 else line[:297] + "…"
+        if sum(len(x) + 1 for x in out) + len(line) > limit:
+            out.append(f"… and {len(lines) - i} more (`/options`)")
+            break
+        out.append(line)
+    return "\n".join(f"• {x}" if not x.startswith("…") else x for x in out)
 
 
 def seat_user(info_seats: Sequence[tuple[str, str | None, str, bool]], player: str) -> str | None:
@@ -48,14 +62,16 @@ def seat_user(info_seats: Sequence[tuple[str, str | None, str, bool]], player: s
     return None
 
 
-def waiting_text(view: View, seats: Sequence[tuple[str, str | None, str, bool]]) -> tuple[str, list[int]]:
-    """Who the game waits for, with a mention of those players only."""
+def waiting_text(view: View, seats: Sequence[tuple[str, str | None, str, bool]],
+                 due: Sequence[str]) -> tuple[str, list[int]]:
+    """Who the game waits for (`due`, read by the service off the whole state: a spectator's view
+    cannot tell who still holds cards), with a mention of those players only."""
     g = view.game
     if g.winner or g.phase.value == "over":
         return f"🏁 **Game over**: player {g.winner} wins ({g.result}).", []
     users: list[int] = []
     parts = []
-    for player in sorted(deciders(g)):
+    for player in sorted(due):
         user = seat_user(seats, player)
         if user and user.isdigit():
             users.append(int(user))
@@ -69,7 +85,7 @@ def waiting_text(view: View, seats: Sequence[tuple[str, str | None, str, bool]])
     elif g.phase.value in ("setup", "initiative") and not g.pending and not g.choices:
         what = "choose an initiative card (press **Choose initiative card**)"
     elif g.pending is not None:
-        what = f"decide on {g.pending.ship}'s roll (buttons below)"
+        what = f"decide on {g.pending.ship}'s roll (buttons below) — {reroll_offer(g)}, or keep"
     elif g.offer is not None:
         what = f"take or decline a free attack on {g.offer.target}: `/order free fire …` or `/order decline`"
     elif g.choices:
@@ -89,17 +105,25 @@ async def publish(
     client: discord.Client,
 ) -> None:
     """Post the account, the board and the next prompt in the game channel; edit the status."""
-    from bot.views import pick_view, reroll_view
+    from bot.views import options_view, pick_view, reroll_view
 
     info = await service.info(game_id)
     spectator = await service.view(Actor("spectator", info.guild_id), game_id)
     # the account goes to everyone: what the actor alone may see (their own pick) is redacted
     events = [event_for(e, None) for e in outcome.events] if outcome is not None else []
-    text = account_text(events) if events else ""
-    mention, users = waiting_text(spectator, info.seats)
-    body = "\n".join(x for x in (text, mention) if x) or "…"
-    zones = deployment_zones(spectator.game, await service.rules_of_game(game_id))
-    options = RenderOptions(last_move=last_move(events), last_attacks=last_attacks(events), zones=zones)
+    waiting = await service.public_options(game_id)
+    due = [o.player for o in waiting]
+    mention, users = waiting_text(spectator, info.seats, due)
+    what_now = options_text([line for o in waiting for line in o.lines()[1:]])
+    seed = await service.revealed_seed(game_id)
+    reveal = (f"🎲 The dice seed was `{seed}` (its SHA-256 was posted when the game began): `/game verify` "
+              "recomputes every roll." if seed and any(isinstance(e, ev.GameEnded) for e in events) else "")
+    tail = "\n".join(x for x in (mention, what_now, reveal) if x)
+    text = account_text(events, min(MAX_ACCOUNT, MAX_CONTENT - len(tail) - 2)) if events else ""
+    body = "\n".join(x for x in (text, tail) if x) or "…"
+    rules = await service.rules_of_game(game_id)
+    zones = deployment_zones(spectator.game, rules)
+    options = RenderOptions(last_move=last_move(events), last_attacks=last_attacks(events), zones=zones, rules=rules)
     png = await render_board_async(spectator, options)
     view: discord.ui.View | None = None
     g = spectator.game
@@ -107,6 +131,8 @@ async def publish(
         view = reroll_view(game_id, g.pending)
     elif g.phase.value in ("setup", "initiative") and not g.choices and any(not q.picked for q in g.squadrons):
         view = pick_view(game_id)
+    elif len(waiting) == 1 and any(o.order for o in waiting[0].items) and seat_user(info.seats, waiting[0].player):
+        view = options_view(game_id, await service.position(game_id), waiting[0])
     kwargs: dict[str, Any] = {
         "content": body,
         "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users], roles=False,
@@ -120,16 +146,16 @@ async def publish(
         log.warning("cannot attach files in the channel of game %s", game_id)
         await channel.send(body + "\n⚠️ I may not attach files here, so no board image (give me *Attach Files*).",
                            **{k: v for k, v in kwargs.items() if k != "content"})
-    await update_status(channel, service, game_id, info, spectator)
+    await update_status(channel, service, game_id, info, spectator, due)
     await nudge_pickers(client, service, game_id, spectator, info.seats, channel)
 
 
 async def update_status(channel: discord.abc.Messageable, service: GameService, game_id: int, info: Any,
-                        view: View) -> None:
+                        view: View, due: Sequence[str]) -> None:
     """One status message per game, edited in place."""
     g = view.game
     deadline = await service.next_deadline(game_id)
-    waiting = ", ".join(f"player {p}" for p in sorted(deciders(g))) or "nobody"
+    waiting = ", ".join(f"player {p}" for p in sorted(due)) or "nobody"
     when = f" · deadline <t:{int(deadline.timestamp())}:R>" if deadline and g.phase.value != "over" else ""
     result = f" · **player {g.winner} wins** ({g.result})" if g.winner else ""
     content = (f"📋 **{info.name}** (game #{game_id}) — turn {g.turn} · {g.phase.value} phase · "

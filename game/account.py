@@ -5,11 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from game import events as ev
-
-
-def _faces(faces: tuple[str, ...]) -> str:
-    return " ".join(f"[{f}]" for f in faces)
-
+from game import roll_text
 
 _STEPS = {"role": "attacker or defender", "draft": "drafting", "select": "terrain pool", "place": "placing terrain",
           "adjust": "adjusting terrain", "deploy": "deployment"}
@@ -66,19 +62,22 @@ def account(e: Any) -> str:
         case ev.InitiativeWon(player=p, reason=reason):
             why = {"card": "higher card", "admiral": "higher admiral value", "challenge": "Challenge Test"}[reason]
             return f"Player {p} has the initiative ({why})."
-        case ev.DiceRolled(purpose=purpose, faces=faces, successes=n, ship=ship):
-            who = f"{ship} " if ship else ""
-            return f"{who}{purpose.replace('_', ' ')}: {_faces(faces)} — {n} success(es)"
-        case ev.DiceRerolled(ship=ship, faces=faces, successes=n, means=means):
-            return f"{ship} re-rolls with {means}: {_faces(faces)} — {n} success(es)"
-        case ev.RollAwaitsChoice(pending=p):
-            return f"{p.ship}'s test failed; player {p.player} may re-roll (reroll N…, fortune) or keep."
-        case ev.RollSettled(ship=ship, passed=passed, purpose=purpose):
-            return f"{ship}'s {purpose.replace('_', ' ')} test {'passed' if passed else 'failed'}."
+        case ev.DiceRolled():
+            return roll_text.dice_line(e)
+        case ev.DiceRerolled():
+            return roll_text.reroll_line(e)
+        case ev.RollAwaitsChoice():
+            return roll_text.awaits_line(e)
+        case ev.RollSettled():
+            return roll_text.settled_line(e)
+        case ev.AttackResolved():
+            return roll_text.attack_line(e)
         case ev.FortuneSpent(player=p, left=left):
             return f"Player {p} spends a Fortune Point ({left} left)."
-        case ev.ActivationBegan(activation=a):
-            speed = "In the Wind's Eye" if a.point_of_sail.value == "winds_eye" else f"speed {a.speed}"
+        case ev.ActivationBegan(activation=a, speed_rating=rating, speed_limited_by=why):
+            speed = f"speed {a.speed if rating is None else rating}" + (f" ({why})" if why else "")
+            if a.point_of_sail.value == "winds_eye":
+                speed = "In the Wind's Eye"
             return f"{a.ship} activates: {a.point_of_sail.value.replace('_', ' ')}, {speed}."
         case ev.SeamanshipDone(ship=ship, action=action, passed=passed):
             return f"{ship}: {action} {'succeeds' if passed else 'fails'}."
@@ -113,4 +112,14 @@ def account(e: Any) -> str:
             return "Strike Points: " + ", ".join(f"{p} {n}" for p, n in points)
         case ev.GameEnded(winner=w, reason=reason):
             return f"Game over: {'player ' + w if w else 'no one'} wins ({reason})."
+        case ev.ActedFor(player=p, by=by, reason=why):
+            return f"A GM ({_user(by)}) gives player {p}'s next order ({why})."
+        case ev.StateRestored(reason=why):
+            return f"↩️ The last activation is taken back ({why})."
+        case ev.UndoRequested(player=p):
+            return f"Player {p} asks to take back the last activation; the opponent may consent with /game approve-undo."
     return ""
+
+
+def _user(user_id: str) -> str:
+    return f"<@{user_id}>" if user_id.isdigit() else user_id

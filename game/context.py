@@ -7,7 +7,7 @@ from typing import Any
 
 from game import events as ev
 from game.apply import apply
-from game.dice import DiceSource
+from game.dice import DiceSource, drawn
 from game.model import Game
 from game.rules_data import RulesData
 
@@ -45,12 +45,22 @@ class Decision:
         player: str = "",
         ship: str = "",
         success: frozenset[str] | None = None,
+        needed: int = 0,
+        target: str = "",
+        kept: tuple[str, ...] = (),
     ) -> tuple[str, ...]:
-        faces = self.dice.roll(n, self.rules.die.sides)
+        faces, at = self.draw(n, self.rules.die.sides)
         self.rolled = True
         wanted = success if success is not None else self.rules.die.success[kind]
-        self.emit(ev.DiceRolled(purpose, kind, faces, sum(1 for f in faces if f in wanted), player, ship))
+        self.emit(ev.DiceRolled(purpose, kind, faces, sum(1 for f in faces if f in wanted), player, ship, at,
+                                needed=needed, target=target, kept=kept))
         return faces
+
+    def draw(self, n: int, sides: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
+        """n faces from the dice source, and how many dice it had handed out before them: the event
+        that records the faces keeps that number, so the verifier can recompute each die."""
+        at = drawn(self.dice)
+        return self.dice.roll(n, sides), at
 
     def successes(self, kind: str, faces: Sequence[str]) -> int:
         return self.rules.die.successes(kind, tuple(faces))

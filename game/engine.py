@@ -57,6 +57,8 @@ def decide(state: Game, command: Command, dice: DiceSource, rules: RulesData | N
         if isinstance(command, Reroll | UseFortune | KeepRoll):
             _answer_roll(ctx, command)
         elif isinstance(command, Activate):
+            if command.seamanship is None and command.advance is None and command.crew is None:
+                movement.refuse_idle_move(ctx, command.ship, command.player, command.point_of_sail)
             _run_order(ctx, _steps_of(command))
         elif isinstance(command, Seamanship | Advance | Crew | EndActivation | Attack):
             _run_order(ctx, [command])
@@ -171,11 +173,12 @@ def _answer_roll(ctx: Decision, cmd: Reroll | UseFortune | KeepRoll) -> None:
                 f"{ship.id} has Skill {p.skill}: {max(0, left)} Skill re-roll(s) left for this roll.",
                 "Choose fewer dice, spend a Fortune Point (fortune) or keep.",
             )
-        new = ctx.dice.roll(len(positions), ctx.rules.die.sides)
+        new, at = ctx.draw(len(positions), ctx.rules.die.sides)
         faces = list(p.faces)
         for pos, face in zip(positions, new, strict=True):
             faces[pos] = face
-        ctx.emit(ev.DiceRerolled(p.player, p.ship, tuple(positions), tuple(faces), _count(p, faces), "skill"))
+        ctx.emit(ev.DiceRerolled(p.player, p.ship, tuple(positions), tuple(faces), _count(p, faces), "skill", at,
+                                 purpose=p.purpose, kind=p.kind, needed=p.needed))
     elif isinstance(cmd, UseFortune):
         if p.fortune_used:
             raise IllegalAction("A Fortune Point has already been spent on this roll.", "Keep the roll or use Skill.")
@@ -183,8 +186,9 @@ def _answer_roll(ctx: Decision, cmd: Reroll | UseFortune | KeepRoll) -> None:
         if q.fortune <= 0:
             raise IllegalAction(f"Player {p.player} has no Fortune Points left.", "Keep the roll or use Skill.")
         ctx.emit(ev.FortuneSpent(p.player, q.fortune - 1))
-        faces_t = ctx.dice.roll(len(p.faces), ctx.rules.die.sides)
-        ctx.emit(ev.DiceRerolled(p.player, p.ship, tuple(range(len(p.faces))), faces_t, _count(p, faces_t), "fortune"))
+        faces_t, at = ctx.draw(len(p.faces), ctx.rules.die.sides)
+        ctx.emit(ev.DiceRerolled(p.player, p.ship, tuple(range(len(p.faces))), faces_t, _count(p, faces_t), "fortune",
+                                 at, purpose=p.purpose, kind=p.kind, needed=p.needed))
     now = ctx.state.pending
     assert now is not None
     hits = _count(now, now.faces)

@@ -59,3 +59,18 @@ class GameOver(RulesError):
 
 class DiceNotAllowed(RulesError):
     code = "dice-not-allowed"
+
+
+class DataError(RulesError, ValueError):
+    """A file a user wrote (data file, scenario, squadron list) is refused. Names the file, the entry
+    and the field so it can be fixed; like every RulesError, nothing was changed. (Also a ValueError,
+    as it was before loader errors became rules errors.)"""
+
+    code = "data"
+
+    def __init__(self, file: str, entry: str, field_name: str, problem: str) -> None:
+        self.file = file
+        self.entry = entry
+        self.field = field_name
+        self.problem = problem
+        super().__init__(f"{file}: entry {entry!r}, field {field_name!r}: {problem}")

@@ -27,8 +27,6 @@ from game.model import (
 
 EVENTS = TaggedRegistry()
 
-# events whose content only one player may see before the reveal
-SECRET_EVENTS = frozenset({"CardPicked"})
 
 
 @EVENTS.register
@@ -102,6 +100,10 @@ class DiceRolled:
     successes: int
     player: str = ""
     ship: str = ""
+    at: int = -1  # the dice the decision had drawn before these (-1: not recorded, before verifiable dice)
+    needed: int = 0  # successes a test needs to pass (0: not a pass-or-fail test)
+    target: str = ""  # the ship the roll is made against (attacks, criticals, collisions)
+    kept: tuple[str, ...] = ()  # a re-roll of some dice of a check: the faces kept from before
 
 
 @EVENTS.register
@@ -113,12 +115,17 @@ class DiceRerolled:
     faces: tuple[str, ...]  # every die after the re-roll
     successes: int
     means: str  # skill | fortune
+    at: int = -1  # as DiceRolled.at: the new dice are drawn in the order of `positions`
+    purpose: str = ""  # the roll's purpose and kind, as in its DiceRolled
+    kind: str = ""
+    needed: int = 0  # successes a test needs to pass (0: not a pass-or-fail test)
 
 
 @EVENTS.register
 @dataclass(frozen=True)
 class RollAwaitsChoice:
     pending: PendingRoll
+    fortune_left: int = -1  # the roller's Fortune Points (-1 in logs written before it was kept)
 
 
 @EVENTS.register
@@ -141,6 +148,8 @@ class FortuneSpent:
 @dataclass(frozen=True)
 class ActivationBegan:
     activation: Activation
+    speed_rating: int | None = None  # the speed the ship has (None in logs written before it was kept)
+    speed_limited_by: str = ""  # Aground, Anchored, Crippled: what holds the speed rating down
 
 
 @EVENTS.register
@@ -351,6 +360,17 @@ class UndoRequested:
 
 @EVENTS.register
 @dataclass(frozen=True)
+class ActedFor:
+    """Someone other than the seated player gave the order that follows (a GM for a player past the
+    deadline): the log says who, and why."""
+
+    player: str
+    by: str  # the user who gave the order
+    reason: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
 class StateRestored:
     """Undo: the game goes back to an earlier state (the log itself stays append-only)."""
 
@@ -380,6 +400,7 @@ class AttackResolved:
     damage: int
     fatigue: int
     rake: str = ""
+    contact: str = ""  # close combat: the attacker's edge in contact (bow, stern, port, starboard), or boat
 
 
 @EVENTS.register
@@ -408,7 +429,8 @@ class SquadronEnlisted:
 class SetupCardsDrawn:
     objective: str | None
     offered: tuple[str, ...]  # setting, deployment and advantage cards to draft from
-    event_deck: tuple[str, ...]  # the shuffled event deck
+    event_deck: tuple[str, ...]  # the shuffled event deck: secret, never in anyone's view of the event
+    at: int = -1  # as DiceRolled.at: every card here was drawn by the dice source, objective first
 
 
 @EVENTS.register

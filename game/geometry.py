@@ -462,6 +462,20 @@ def in_broadside_path(firer: Hull, side: str, target: Hull) -> bool:
     return bool(broadside_path(firer, side).intersection(target.polygon).area > 1e-9)
 
 
+def broadside_bands(hull: Hull, side: str, reaches: Sequence[float]) -> list[BaseGeometry]:
+    """The broadside path cut into range bands: piece i holds the points whose distance from the
+    base lies between reaches[i - 1] (0 for the first) and reaches[i], the reaches in increasing order."""
+    path = broadside_path(hull, side)
+    out: list[BaseGeometry] = []
+    inner: BaseGeometry | None = None
+    for reach in reaches:
+        ring = hull.polygon.buffer(reach, quad_segs=16)
+        piece = path.intersection(ring)
+        out.append(piece if inner is None else piece.difference(inner))
+        inner = ring
+    return out
+
+
 def rake(firer: Hull, side: str, target: Hull) -> str | None:
     """'stern' or 'bow' when the perpendicular from the firing side's mid-point crosses both the
     target's bow and stern edges (named by the edge it enters first); otherwise None."""
@@ -558,18 +572,28 @@ def formation_chain(
 
 
 def nearest_edge(hull: Hull, other: BaseGeometry) -> list[str]:
-    """The edge(s) of hull nearest to other (more than one when equally near)."""
-    ds = {e: LineString(hull.edge(e)).distance(other) for e in EDGES}
-    m = min(ds.values())
-    return [e for e in EDGES if ds[e] - m < 1e-6]
+    """The edge(s) of hull nearest to other (more than one when equally near). Edges meeting at a
+    touching corner are all at distance 0: of those, the nearer edge is the one whose mid-point
+    lies nearer, so a side lying along the other base beats the bow that only touches it at a
+    corner."""
+
+    def key(e: str) -> tuple[float, float]:
+        return (round(LineString(hull.edge(e)).distance(other), 6),
+                round(Point(hull.edge_midpoint(e)).distance(other), 6))
+
+    best = min(key(e) for e in EDGES)
+    return [e for e in EDGES if key(e) == best]
 
 
 def boarding_placement(
     boarder: Hull, target: Hull, obstacles: Obstacles, target_edge: str | None = None
 ) -> tuple[Pose, str, str] | None:
-    """Move the boarder straight toward the target until the bases touch, then lay its leading edge
-    flush against the target's nearest edge. Returns (pose, boarder edge, target edge), or None
-    when flush contact is impossible. `obstacles` holds everything but the two ships."""
+    """Move the boarder straight toward the target until the bases touch, then pivot it in place
+    until its leading edge lies flush against the target's nearest edge. The leading edge is the
+    one the smallest pivot lays flush (a ship alongside needs none); edges tied on that are told
+    apart by how little the base moves, never by the order of a list. Returns (pose, boarder edge,
+    target edge), or None when flush contact is impossible. `obstacles` holds everything but the
+    two ships."""
     bp, tp = boarder.polygon, target.polygon
     gap = distance(bp, tp)
     from shapely.ops import nearest_points
@@ -583,27 +607,39 @@ def boarding_placement(
         touching = boarder.at(res.final)
     else:
         touching = boarder
-    lead = nearest_edge(touching, tp)[0]
     candidates = [target_edge] if target_edge else nearest_edge(target, touching.polygon)
+    tries: list[tuple[float, float, Pose, str, str]] = []
     for t_edge in candidates:
-        placed = _flush(touching, lead, target, t_edge)
-        for pose in placed:
-            poly = boarder.at(pose).polygon
-            if poly.intersection(tp).area > 1e-6:
+        turns = {lead: abs(_pivot_to_face(touching, lead, target, t_edge)) for lead in EDGES}
+        least = min(turns.values())
+        for lead in EDGES:
+            if turns[lead] - least > 1e-6:
                 continue
-            if obstacles.first_overlap(poly) is not None:
-                continue
-            return pose, lead, t_edge
+            for pose in _flush(touching, lead, target, t_edge):
+                moved = math.hypot(pose.x - touching.pose.x, pose.y - touching.pose.y)
+                tries.append((round(turns[lead], 6), round(moved, 6), pose, lead, t_edge))
+    for _, _, pose, lead, t_edge in sorted(tries, key=lambda c: (c[0], c[1])):
+        poly = boarder.at(pose).polygon
+        if poly.intersection(tp).area > 1e-6:
+            continue
+        if obstacles.first_overlap(poly) is not None:
+            continue
+        return pose, lead, t_edge
     return None
+
+
+def _pivot_to_face(boarder: Hull, lead: str, target: Hull, t_edge: str) -> float:
+    """The turn (degrees clockwise, -180 to 180) that makes boarder's `lead` edge face target's
+    `t_edge`."""
+    want = scale(target.outward(t_edge), -1)
+    cur = boarder.outward(lead)
+    delta = math.degrees(math.atan2(want[0], want[1])) - math.degrees(math.atan2(cur[0], cur[1]))
+    return (delta + 180.0) % 360.0 - 180.0
 
 
 def _flush(boarder: Hull, lead: str, target: Hull, t_edge: str) -> list[Pose]:
     """Poses that put boarder's `lead` edge against target's `t_edge`, facing it, nearest first."""
-    want_out = scale(target.outward(t_edge), -1)  # the boarder's lead edge must face the target
-    cur_out = boarder.outward(lead)
-    cur_angle = math.degrees(math.atan2(cur_out[0], cur_out[1]))
-    want_angle = math.degrees(math.atan2(want_out[0], want_out[1]))
-    heading = norm_heading(boarder.pose.heading + (want_angle - cur_angle))
+    heading = norm_heading(boarder.pose.heading + _pivot_to_face(boarder, lead, target, t_edge))
     turned = boarder.at(Pose(boarder.pose.x, boarder.pose.y, heading))
     a, b = target.edge(t_edge)
     edge_line = LineString([a, b])

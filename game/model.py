@@ -235,6 +235,8 @@ class PendingRoll:
     fortune_used: bool = False
     remaining: tuple[str, ...] = ()  # the rest of the order, as notation lines
     skill: int = 0  # Skill re-rolls this roll allows
+    needed: int = 0  # successes a test needs to pass (0: an attack, which counts its hits)
+    target: str = ""  # the ship an attack roll is made against
 
 
 @dataclass(frozen=True)

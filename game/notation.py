@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import shlex
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 from game.commands import (
     Activate,
@@ -59,6 +59,7 @@ VERBS = (
     "fire", "partial", "melee", "free", "decline", "freeturn", "capture", "destroy", "spare", "transfer",
     "newflag", "concede", "borrow", "shoal", "event", "role", "draft", "terrain", "place", "finish", "deploy", "enlist",
 )
+MAX_NUMBER = 1000  # inches and degrees: a table is at most 120 inches a side
 SETUP_VERBS = ("role", "draft", "terrain", "place", "finish", "deploy", "enlist")
 ATTACK_VERBS = ("fire", "partial", "melee")
 
@@ -107,11 +108,16 @@ class _Tokens:
         return tok
 
     def take_number(self, what: str) -> float:
+        """Inches, degrees or a point of the table: finite, and bounded so nothing downstream is handed
+        a nan, an infinity or a figure too large to mean anything."""
         tok = self.take(what)
         try:
-            return float(tok.rstrip("°"))
+            value = float(tok.rstrip("°"))
         except ValueError:
             raise ParseError(f"Expected a number for {what}, got {tok!r}.") from None
+        if not -MAX_NUMBER <= value <= MAX_NUMBER:  # also false for nan
+            raise ParseError(f"Expected a number from -{MAX_NUMBER} to {MAX_NUMBER} for {what}, got {tok!r}.")
+        return value
 
     def take_int(self, what: str) -> int:
         tok = self.take(what)
@@ -134,7 +140,20 @@ class _Tokens:
             raise ParseError(f"Did not understand {' '.join(self.items[self.i:])!r} in {self.line!r}.")
 
 
-def parse(line: str, state: Game | None = None) -> Command:
+def _split(text: str) -> list[str]:
+    """Words, with double quotes around a name that holds spaces. An apostrophe is part of a name
+    (Flag Officer's Eye, Lookout's Cry, a ship called Anne's Revenge), never a quote."""
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    lexer.quotes = '"'
+    return list(lexer)
+
+
+def parse(line: str, state: Game | None = None, hands: Collection[str] | None = None) -> Command:
+    """A line of table notation as a command, with names resolved against `state`. `hands` are the
+    players whose cards the sender may see (None: all of them); another player's card is left as
+    written, so a wrong guess teaches nothing about that hand."""
     text = line.split("#", 1)[0].strip()
     if not text:
         raise ParseError("The line is empty.")
@@ -143,7 +162,7 @@ def parse(line: str, state: Game | None = None) -> Command:
     if sep and head.strip() and " " not in head.strip() and head.strip().lower() not in VERBS:
         player, text = head.strip(), rest.strip()
     try:
-        tokens = shlex.split(text)
+        tokens = _split(text)
     except ValueError as exc:
         raise ParseError(f"Unbalanced quotes in {line!r}: {exc}.") from None
     if not tokens:
@@ -157,9 +176,9 @@ def parse(line: str, state: Game | None = None) -> Command:
             raise ParseError("pick needs a player and a card, e.g. `pick A Careful Aim`.")
         if state is not None:
             who = resolve(who, state.players, "player")
-            # only the picking player's own cards: the opponent's hand is secret
-            q = state.squadron(who)
-            card = resolve(card, (c for c in (*q.hand, q.face_up, *q.discards) if c), "card")
+            if hands is None or who in hands:
+                q = state.squadron(who)
+                card = resolve(card, (c for c in (*q.hand, q.face_up, *q.discards) if c), "card")
         return PickCard(who, card)
     if verb == "move":
         ship = t.ship()

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from game import effects
 from game import geometry as geo
-from game.model import Game, PointOfSail, Ship
+from game.model import Activation, Game, PointOfSail, Ship
 from game.phases.common import hull
+from game.phases.movement import activation_speed, speed_rating
+from game.roll_text import reroll_offer
 from game.rules_data import RulesData, load_rules
 
 
@@ -17,16 +18,16 @@ def point_of_sail_now(state: Game, ship: Ship) -> PointOfSail | None:
 
 
 def speed_rating_now(state: Game, ship: Ship, rules: RulesData) -> int:
-    """The speed the ship would move at if it began an activation where it stands."""
-    pos = point_of_sail_now(state, ship)
-    if pos is PointOfSail.WINDS_EYE or ship.anchored or not ship.can_act:
+    """The speed the ship has in its activation under way, else the speed it would move at if it
+    began one where it stands (Crippled, Anchored and Aground considered, as the move does)."""
+    if not ship.can_act:
         return 0
-    pos = pos or (PointOfSail.LARGE if ship.large >= ship.windward else PointOfSail.WINDWARD)
-    printed = ship.large if pos is PointOfSail.LARGE else ship.windward
-    speed = printed + ship.sail.speed_modifier + effects.speed_bonus(state, ship, pos, rules)
-    if ship.crippled:
-        speed = min(speed, 2)
-    return max(0, speed)
+    act = state.activation
+    if act is None or act.ship != ship.id:
+        pos = point_of_sail_now(state, ship)
+        pos = pos or (PointOfSail.LARGE if ship.large >= ship.windward else PointOfSail.WINDWARD)
+        act = Activation(ship.id, ship.controller, pos, activation_speed(state, ship, pos, rules))
+    return max(0, speed_rating(ship, act))
 
 
 def summary(state: Game, rules: RulesData | None = None) -> dict[str, Any]:
@@ -100,7 +101,8 @@ def describe(state: Game, rules: RulesData | None = None) -> str:
         )
     if state.pending:
         p = state.pending
-        lines.append(f"  Roll waiting for player {p.player}: {' '.join(p.faces)} (reroll N…, fortune, keep)")
+        lines.append(f"  Roll waiting for player {p.player}: {' '.join(p.faces)} — {reroll_offer(state)}, or keep "
+                     "(reroll N…, fortune, keep)")
     if state.winner or state.phase.value == "over":
         lines.append(f"  Game over: winner {state.winner or 'none'} ({state.result})")
     return "\n".join(lines)

@@ -6,13 +6,19 @@ initiative cards) comes from here, so a guild can replace a file without touchin
 
 from __future__ import annotations
 
-import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from game.errors import DataError
+from game.schema import data as schema
+from game.schema.common import read_toml, validate
+from game.schema.data import DECKS, STATS
+
+__all__ = ["DataError", "RulesData", "load_rules", "rules_from_texts"]
 
 DATA_FILES = (
     "dice.toml",
@@ -31,20 +37,6 @@ DATA_FILES = (
     "terrain.toml",
     "keywords.toml",
 )
-TERRAIN_KINDS = ("island", "rock", "landmass", "shoal", "fog_bank")
-DECKS = ("objective", "setting", "deployment", "advantage", "event")
-STATS = ("fortitude", "broadside", "crew", "windward", "large")
-
-
-class DataError(ValueError):
-    """A data file is malformed. Names the file, the entry and the field so it can be fixed."""
-
-    def __init__(self, file: str, entry: str, field_name: str, problem: str) -> None:
-        self.file = file
-        self.entry = entry
-        self.field = field_name
-        self.problem = problem
-        super().__init__(f"{file}: entry {entry!r}, field {field_name!r}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -242,356 +234,235 @@ class RulesData:
         return self.scenario_cards.get("event", {})
 
 
-# ---------------------------------------------------------------- validation helpers
+# ---------------------------------------------------------------- reading the files
 
-
-def _get(entry: Mapping[str, Any], key: str, kind: type | tuple[type, ...], file: str, name: str) -> Any:
-    if key not in entry:
-        raise DataError(file, name, key, "is missing")
-    value = entry[key]
-    if kind is float or kind == (int, float):
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
-    elif kind is int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    else:
-        ok = isinstance(value, kind)
-    if not ok:
-        expected = kind.__name__ if isinstance(kind, type) else "number"
-        raise DataError(file, name, key, f"must be {expected}, got {value!r}")
-    return value
-
-
-def _positive(value: float, file: str, name: str, key: str) -> float:
-    if value <= 0:
-        raise DataError(file, name, key, f"must be greater than 0, got {value!r}")
-    return float(value)
-
-
-def _entries(doc: Mapping[str, Any], key: str, file: str) -> list[Mapping[str, Any]]:
-    entries = doc.get(key)
-    if not isinstance(entries, list) or not entries:
-        raise DataError(file, "(file)", key, f"must be a non-empty list of [[{key}]] tables")
-    for i, e in enumerate(entries):
-        if not isinstance(e, dict):
-            raise DataError(file, f"#{i + 1}", key, "must be a table")
-    return entries
-
-
-def _entry_name(entry: Mapping[str, Any], index: int) -> str:
-    n = entry.get("name", entry.get("speed"))
-    return str(n) if n is not None else f"#{index + 1}"
-
-
-def _parse_die(doc: Mapping[str, Any], file: str) -> Die:
-    faces = doc.get("faces")
-    if not isinstance(faces, dict) or not faces:
-        raise DataError(file, "faces", "faces", "must be a table of face = count")
-    sides: list[str] = []
-    for face, count in faces.items():
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise DataError(file, "faces", face, f"count must be a whole number >= 0, got {count!r}")
-        sides.extend([face] * count)
-    if not sides:
-        raise DataError(file, "faces", "faces", "the die has no sides")
-    success_doc = doc.get("success")
-    if not isinstance(success_doc, dict):
-        raise DataError(file, "success", "success", "must be a table of roll = [faces]")
-    success: dict[str, frozenset[str]] = {}
-    for roll, fs in success_doc.items():
-        if not isinstance(fs, list) or not all(isinstance(f, str) for f in fs):
-            raise DataError(file, "success", roll, "must be a list of face names")
-        unknown = [f for f in fs if f not in faces]
-        if unknown:
-            raise DataError(file, "success", roll, f"names faces the die does not have: {unknown}")
-        success[roll] = frozenset(fs)
-    return Die(tuple(sides), success, bool(doc.get("provisional", False)))
-
-
-def _parse_ranges(doc: Mapping[str, Any], file: str) -> tuple[RangeBand, ...]:
-    bands = []
-    for i, e in enumerate(_entries(doc, "band", file)):
-        name = _entry_name(e, i)
-        bands.append(
-            RangeBand(
-                _get(e, "name", str, file, name),
-                _get(e, "label", str, file, name),
-                _positive(_get(e, "max", float, file, name), file, name, "max"),
-            )
-        )
-    for a, b in zip(bands, bands[1:], strict=False):
-        if b.max <= a.max:
-            raise DataError(file, b.name, "max", "bands must be listed from shortest to longest")
-    return tuple(bands)
-
-
-def _parse_tools(doc: Mapping[str, Any], file: str) -> dict[int, Tool]:
-    tools: dict[int, Tool] = {}
-    for i, e in enumerate(_entries(doc, "tool", file)):
-        name = _entry_name(e, i)
-        speed = _get(e, "speed", int, file, name)
-        turn = float(_get(e, "max_turn", float, file, name))
-        if not 0 < turn <= 90:
-            raise DataError(file, name, "max_turn", f"must be between 0 and 90 degrees, got {turn}")
-        tools[speed] = Tool(speed, _positive(_get(e, "length", float, file, name), file, name, "length"), turn)
-    if sorted(tools) != list(range(1, len(tools) + 1)):
-        raise DataError(file, "(file)", "speed", "tools must cover speeds 1, 2, 3 … without gaps")
-    return tools
-
-
-def _parse_bases(doc: Mapping[str, Any], file: str) -> dict[str, BaseSize]:
-    bases = {}
-    for i, e in enumerate(_entries(doc, "base", file)):
-        name = _entry_name(e, i)
-        beam = _positive(_get(e, "beam", float, file, name), file, name, "beam")
-        length = _positive(_get(e, "length", float, file, name), file, name, "length")
-        if length <= beam:
-            raise DataError(file, name, "length", "a base must be longer than its beam")
-        bases[name] = BaseSize(_get(e, "name", str, file, name), beam, length)
-    return bases
-
-
-def _parse_ships(doc: Mapping[str, Any], file: str, bases: Mapping[str, BaseSize]) -> dict[str, ShipClass]:
-    ships = {}
-    stat_keys = ("fortitude", "broadside", "crew", "windward", "large")
-    for i, e in enumerate(_entries(doc, "ship", file)):
-        name = _entry_name(e, i)
-        base = _get(e, "base", str, file, name)
-        if base not in bases:
-            raise DataError(file, name, "base", f"unknown base {base!r}; known: {sorted(bases)}")
-        stats = {}
-        for k in stat_keys:
-            v = _get(e, k, int, file, name)
-            if v < 0:
-                raise DataError(file, name, k, f"must be 0 or more, got {v}")
-            stats[k] = v
-        traits = e.get("traits", [])
-        if not isinstance(traits, list) or not all(isinstance(t, str) for t in traits):
-            raise DataError(file, name, "traits", "must be a list of strings")
-        upgrades = e.get("upgrades", {})
-        if not isinstance(upgrades, dict) or not all(isinstance(v, int) for v in upgrades.values()):
-            raise DataError(file, name, "upgrades", "must be a table of upgrade = points")
-        prov = e.get("provisional", [])
-        if not isinstance(prov, list) or any(p not in stat_keys for p in prov):
-            raise DataError(file, name, "provisional", f"must list stat names among {list(stat_keys)}")
-        ships[name] = ShipClass(
-            name=_get(e, "name", str, file, name),
-            points=_get(e, "points", int, file, name),
-            base=base,
-            traits=tuple(traits),
-            upgrades=dict(upgrades),
-            provisional=tuple(prov),
-            **stats,
-        )
-    return ships
-
-
-def _parse_upgrades(doc: Mapping[str, Any], file: str) -> dict[str, Upgrade]:
-    out = {}
-    for i, e in enumerate(_entries(doc, "upgrade", file)):
-        name = _entry_name(e, i)
-        stats = {}
-        for k in STATS:
-            if k in e:
-                stats[k] = _get(e, k, int, file, name)
-        traits = e.get("traits", [])
-        if not isinstance(traits, list) or not all(isinstance(t, str) for t in traits):
-            raise DataError(file, name, "traits", "must be a list of strings")
-        unknown = set(e) - set(STATS) - {"name", "traits"}
-        if unknown:
-            raise DataError(file, name, sorted(unknown)[0], f"unknown field; an upgrade may set {list(STATS)} or traits")
-        out[name] = Upgrade(_get(e, "name", str, file, name), stats, tuple(traits))
-    return out
-
-
-def _parse_cards(doc: Mapping[str, Any], file: str) -> dict[str, CardDef]:
-    cards = {}
-    for i, e in enumerate(_entries(doc, "card", file)):
-        name = _entry_name(e, i)
-        effects = e.get("effects", [])
-        if not isinstance(effects, list) or not all(isinstance(x, dict) and "kind" in x for x in effects):
-            raise DataError(file, name, "effects", "must be a list of tables, each with a 'kind'")
-        value = _get(e, "value", int, file, name)
-        if value < 0:
-            raise DataError(file, name, "value", f"must be 0 or more, got {value}")
-        cards[name] = CardDef(
-            name=_get(e, "name", str, file, name),
-            value=value,
-            discard=_get(e, "discard", bool, file, name),
-            text=_get(e, "text", str, file, name),
-            effects=tuple(dict(x) for x in effects),
-            nation=str(e.get("nation", "")),
-        )
-    return cards
-
-
-def _strings(e: Mapping[str, Any], key: str, file: str, name: str) -> tuple[str, ...]:
-    value = e.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise DataError(file, name, key, "must be a list of strings")
-    return tuple(value)
-
-
-def _parse_admirals(doc: Mapping[str, Any], file: str) -> dict[str, Admiral]:
-    out = {}
-    for i, e in enumerate(_entries(doc, "admiral", file)):
-        name = _entry_name(e, i)
-        out[name] = Admiral(_get(e, "name", str, file, name), str(e.get("nation", "")),
-                            _get(e, "value", int, file, name), _strings(e, "keywords", file, name),
-                            _get(e, "points", int, file, name))
-    return out
-
-
-def _parse_captains(doc: Mapping[str, Any], file: str) -> dict[str, Captain]:
-    out = {}
-    for i, e in enumerate(_entries(doc, "captain", file)):
-        name = _entry_name(e, i)
-        out[name] = Captain(_get(e, "name", str, file, name), str(e.get("nation", "")),
-                            _get(e, "points", int, file, name), _strings(e, "keywords", file, name))
-    return out
-
-
-RESTRICTIONS = ("not_ship_of_the_line", "not_flagship", "only_upgrade")
-
-
-def _parse_upgrade_cards(doc: Mapping[str, Any], file: str) -> dict[str, UpgradeCard]:
-    out = {}
-    for i, e in enumerate(_entries(doc, "upgrade_card", file)):
-        name = _entry_name(e, i)
-        restrictions = _strings(e, "restrictions", file, name)
-        bad = [r for r in restrictions if r not in RESTRICTIONS]
-        if bad:
-            raise DataError(file, name, "restrictions", f"unknown {bad}; known: {list(RESTRICTIONS)}")
-        out[name] = UpgradeCard(_get(e, "name", str, file, name), _get(e, "points", int, file, name),
-                                _strings(e, "nations", file, name), restrictions, str(e.get("text", "")),
-                                _effects(e, file, name), _stats(e, file, name))
-    return out
-
-
-def _effects(e: Mapping[str, Any], file: str, name: str) -> tuple[Mapping[str, Any], ...]:
-    effects = e.get("effects", [])
-    if not isinstance(effects, list) or not all(isinstance(x, dict) and "kind" in x for x in effects):
-        raise DataError(file, name, "effects", "must be a list of tables, each with a 'kind'")
-    return tuple(dict(x) for x in effects)
-
-
-SHIP_STATS = ("fortitude", "broadside", "crew", "windward", "large", "skill")
-
-
-def _stats(e: Mapping[str, Any], file: str, name: str) -> dict[str, int]:
-    stats = e.get("stats", {})
-    if not isinstance(stats, dict):
-        raise DataError(file, name, "stats", "must be a table of stat = change")
-    for k, v in stats.items():
-        if k not in SHIP_STATS:
-            raise DataError(file, name, "stats", f"unknown stat {k!r}; stats: {', '.join(SHIP_STATS)}")
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise DataError(file, name, "stats", f"{k} must be a whole number, got {v!r}")
-    return dict(stats)
-
-
-def _parse_keywords(doc: Mapping[str, Any], file: str) -> dict[str, Keyword]:
-    out = {}
-    for i, e in enumerate(_entries(doc, "keyword", file)):
-        name = _entry_name(e, i)
-        out[name] = Keyword(_get(e, "name", str, file, name), _get(e, "text", str, file, name),
-                            _effects(e, file, name), _stats(e, file, name), int(e.get("fortune", 0)))
-    return out
-
-
-def _parse_factions(doc: Mapping[str, Any], file: str) -> dict[str, Faction]:
-    out = {}
-    for i, e in enumerate(_entries(doc, "faction", file)):
-        name = _entry_name(e, i)
-        out[name] = Faction(_get(e, "name", str, file, name), _get(e, "rule", str, file, name),
-                            bool(e.get("stout_discount", False)), _effects(e, file, name))
-    return out
-
-
-def _parse_scenario_cards(doc: Mapping[str, Any], file: str) -> dict[str, dict[str, ScenarioCard]]:
-    decks: dict[str, dict[str, ScenarioCard]] = {}
-    for deck in DECKS:
-        cards = {}
-        for i, e in enumerate(_entries(doc, deck, file)):
-            name = _entry_name(e, i)
-            effects = e.get("effects", [])
-            if not isinstance(effects, list) or not all(isinstance(x, dict) and "kind" in x for x in effects):
-                raise DataError(file, name, "effects", "must be a list of tables, each with a 'kind'")
-            duration = str(e.get("duration", ""))
-            if deck == "event" and duration not in ("instant", "turn"):
-                raise DataError(file, name, "duration", "an event lasts for the 'turn' or is 'instant'")
-            details = {k: v for k, v in e.items() if k not in ("name", "text", "effects", "duration")}
-            cards[name] = ScenarioCard(_get(e, "name", str, file, name), deck, _get(e, "text", str, file, name),
-                                       tuple(dict(x) for x in effects), duration, details)
-        decks[deck] = cards
-    return decks
-
-
-def _parse_terrain(doc: Mapping[str, Any], file: str) -> dict[str, TerrainShape]:
-    out = {}
-    for i, e in enumerate(_entries(doc, "piece", file)):
-        name = str(e.get("kind", f"piece #{i + 1}"))
-        kind = _get(e, "kind", str, file, name)
-        if kind not in TERRAIN_KINDS:
-            raise DataError(file, name, "kind", f"must be one of {', '.join(TERRAIN_KINDS)}")
-        out[kind] = TerrainShape(kind, _positive(_get(e, "width", (int, float), file, name), file, name, "width"),
-                                 _positive(_get(e, "depth", (int, float), file, name), file, name, "depth"))
-    return out
-
-
-def _check_settings(decks: Mapping[str, Mapping[str, ScenarioCard]], shapes: Mapping[str, TerrainShape]) -> None:
-    """A setting may only ask for terrain the terrain file describes."""
-    for card in decks.get("setting", {}).values():
-        pool = card.details.get("terrain", {})
-        for kind in [*pool.get("kinds", []), *pool.get("require", [])]:
-            if kind not in shapes:
-                raise DataError("scenario_cards.toml", card.name, "terrain",
-                                f"names terrain {kind!r}, which terrain.toml does not describe")
-
-
-def _parse_toml(text: str, file: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(file, "(file)", "(syntax)", f"is not valid TOML: {exc}") from exc
+# Every roll kind whose success faces the engine looks up, and every band it measures by name
+# (tests/game/test_data_bounds.py keeps these lists true to the engine's source).
+REQUIRED_ROLLS = (
+    "hit_yard_arm", "hit_pistol", "hit_musket", "hit_cannon", "fog_beyond_cannon", "rigging", "crew",
+    "close_combat_side", "close_combat_bow_stern", "close_combat_landing", "collision_damage",
+    "collision_entangle", "shoal", "sinking", "officer_hit", "critical_damage", "skill_test", "challenge_test",
+)
+REQUIRED_BANDS = ("yard_arm", "pistol", "musket", "cannon")
 
 
 def rules_from_texts(system: str, texts: Mapping[str, str]) -> RulesData:
-    """Build the rules data from the text of each data file (file name -> TOML text)."""
+    """Build the rules data from the text of each data file (file name -> TOML text). Each file is
+    read within the limits and checked against its schema (game/schema/data.py), then the files
+    against each other; the first fault is raised as a DataError naming file, entry and field."""
     missing = [f for f in DATA_FILES if f not in texts]
     if missing:
         raise DataError(missing[0], "(file)", "(file)", "is missing")
-    docs = {f: _parse_toml(texts[f], f) for f in DATA_FILES}
-    bases = _parse_bases(docs["bases.toml"], "bases.toml")
-    scenario_cards = _parse_scenario_cards(docs["scenario_cards.toml"], "scenario_cards.toml")
-    terrain_shapes = _parse_terrain(docs["terrain.toml"], "terrain.toml")
-    _check_settings(scenario_cards, terrain_shapes)
+    m: dict[str, Any] = {}
+    for f in DATA_FILES:
+        doc = read_toml(texts[f], f, schema.MAX_FILE_BYTES, DataError)
+        m[f] = validate(schema.SCHEMAS[f], doc, f, "(file)", schema.label, DataError)
+    die = _die(m["dice.toml"])
+    ranges = _ranges(m["ranges.toml"])
+    terrain_shapes = _unique("terrain.toml", [TerrainShape(e.kind, e.width, e.depth) for e in m["terrain.toml"].piece],
+                             key=lambda t: t.kind, field_name="kind")
+    fx = _EffectCheck({b.name for b in ranges}, set(die.sides), terrain_shapes)
+    factions = _unique("factions.toml", [
+        Faction(e.name, e.rule, e.stout_discount, fx("factions.toml", e.name, e.effects)) for e in m["factions.toml"].faction])
+    keywords = _unique("keywords.toml", [
+        Keyword(e.name, e.text, fx("keywords.toml", e.name, e.effects), dict(e.stats), e.fortune)
+        for e in m["keywords.toml"].keyword])
+    upgrades = _unique("upgrades.toml", [
+        Upgrade(e.name, {k: getattr(e, k) for k in STATS if getattr(e, k) is not None}, tuple(e.traits))
+        for e in m["upgrades.toml"].upgrade])
+    bases = _bases(m["bases.toml"])
     return RulesData(
         system=system,
-        die=_parse_die(docs["dice.toml"], "dice.toml"),
-        ranges=_parse_ranges(docs["ranges.toml"], "ranges.toml"),
-        tools=_parse_tools(docs["tools.toml"], "tools.toml"),
+        die=die,
+        ranges=ranges,
+        tools=_tools(m["tools.toml"]),
         bases=bases,
-        ships=_parse_ships(docs["ships.toml"], "ships.toml", bases),
-        cards=_merge_cards(docs),
-        upgrades=_parse_upgrades(docs["upgrades.toml"], "upgrades.toml"),
-        admirals=_parse_admirals(docs["admirals.toml"], "admirals.toml"),
-        captains=_parse_captains(docs["captains.toml"], "captains.toml"),
-        upgrade_cards=_parse_upgrade_cards(docs["upgrade_cards.toml"], "upgrade_cards.toml"),
-        factions=_parse_factions(docs["factions.toml"], "factions.toml"),
-        scenario_cards=scenario_cards,
-        provisional_files=tuple(f for f in DATA_FILES if docs[f].get("provisional")),
+        ships=_ships(m["ships.toml"], bases, upgrades),
+        cards=_cards(m, factions, fx),
+        upgrades=upgrades,
+        admirals=_officers("admirals.toml", [
+            Admiral(e.name, e.nation, e.value, tuple(e.keywords), e.points) for e in m["admirals.toml"].admiral],
+            keywords, factions),
+        captains=_officers("captains.toml", [
+            Captain(e.name, e.nation, e.points, tuple(e.keywords)) for e in m["captains.toml"].captain],
+            keywords, factions),
+        upgrade_cards=_upgrade_cards(m["upgrade_cards.toml"], factions, fx),
+        factions=factions,
+        scenario_cards=_scenario_cards(m["scenario_cards.toml"], terrain_shapes, ranges, fx),
+        provisional_files=tuple(f for f in DATA_FILES if m[f].provisional),
         terrain_shapes=terrain_shapes,
-        keywords=_parse_keywords(docs["keywords.toml"], "keywords.toml"),
+        keywords=keywords,
     )
 
 
-def _merge_cards(docs: Mapping[str, Mapping[str, Any]]) -> dict[str, CardDef]:
-    generic = _parse_cards(docs["initiative_cards.toml"], "initiative_cards.toml")
-    nation = _parse_cards(docs["nation_cards.toml"], "nation_cards.toml")
-    twice = sorted(set(generic) & set(nation))
-    if twice:
-        raise DataError("nation_cards.toml", twice[0], "name", "a card of that name is already in initiative_cards.toml")
-    return {**generic, **nation}
+N = TypeVar("N")
+
+
+def _unique(file: str, items: list[N], key: Callable[[N], str] = lambda x: x.name,  # type: ignore[attr-defined]
+            field_name: str = "name") -> dict[str, N]:
+    out: dict[str, N] = {}
+    for item in items:
+        k = key(item)
+        if k in out:
+            raise DataError(file, k, field_name, "another entry of this file has the same name")
+        out[k] = item
+    return out
+
+
+def _die(doc: schema.DiceFile) -> Die:
+    file = "dice.toml"
+    sides = [face for face, count in doc.faces.items() for _ in range(count)]
+    if not 1 <= len(sides) <= schema.MAX_DIE_SIDES:
+        raise DataError(file, "faces", "faces", f"the die must have 1 to {schema.MAX_DIE_SIDES} sides, "
+                                                f"these counts give {len(sides)}")
+    for roll, faces in doc.success.items():
+        unknown = [f for f in faces if f not in doc.faces]
+        if unknown:
+            raise DataError(file, "success", roll, f"names faces the die does not have: {unknown}")
+    for roll in REQUIRED_ROLLS:
+        if roll not in doc.success:
+            raise DataError(file, "success", roll, "is missing: the engine rolls it and needs its success faces")
+    return Die(tuple(sides), {k: frozenset(v) for k, v in doc.success.items()}, doc.provisional)
+
+
+def _ranges(doc: schema.RangesFile) -> tuple[RangeBand, ...]:
+    file = "ranges.toml"
+    bands = list(_unique(file, [RangeBand(e.name, e.label, e.max) for e in doc.band]).values())
+    for a, b in zip(bands, bands[1:], strict=False):
+        if b.max <= a.max:
+            raise DataError(file, b.name, "max", "bands must be listed from shortest to longest")
+    for name in REQUIRED_BANDS:
+        if name not in [b.name for b in bands]:
+            raise DataError(file, name, "name", f"is missing: the engine measures {name} "
+                                                f"(bands needed: {', '.join(REQUIRED_BANDS)})")
+    return tuple(bands)
+
+
+def _tools(doc: schema.ToolsFile) -> dict[int, Tool]:
+    file = "tools.toml"
+    tools = _unique(file, [Tool(e.speed, e.length, e.max_turn) for e in doc.tool], key=lambda t: str(t.speed),
+                    field_name="speed")
+    if sorted(int(k) for k in tools) != list(range(1, len(tools) + 1)):
+        raise DataError(file, "(file)", "speed", "tools must cover speeds 1, 2, 3 … without gaps")
+    return {t.speed: t for t in tools.values()}
+
+
+def _bases(doc: schema.BasesFile) -> dict[str, BaseSize]:
+    bases = _unique("bases.toml", [BaseSize(e.name, e.beam, e.length) for e in doc.base])
+    for b in bases.values():
+        if b.length <= b.beam:
+            raise DataError("bases.toml", b.name, "length", "a base must be longer than its beam")
+    return bases
+
+
+def _ships(doc: schema.ShipsFile, bases: Mapping[str, BaseSize], upgrades: Mapping[str, Upgrade]) -> dict[str, ShipClass]:
+    file = "ships.toml"
+    ships = _unique(file, [
+        ShipClass(e.name, e.points, e.base, e.fortitude, e.broadside, e.crew, e.windward, e.large, tuple(e.traits),
+                  dict(e.upgrades), tuple(e.provisional))
+        for e in doc.ship])
+    for s in ships.values():
+        if s.base not in bases:
+            raise DataError(file, s.name, "base", f"unknown base {s.base!r}; known: {sorted(bases)}")
+        unknown = [u for u in s.upgrades if u not in upgrades]
+        if unknown:
+            raise DataError(file, s.name, "upgrades", f"{unknown[0]!r} is not an upgrade of upgrades.toml")
+    return ships
+
+
+def _nation(file: str, name: str, field_name: str, nation: str, factions: Mapping[str, Faction]) -> None:
+    if nation and nation not in factions:
+        raise DataError(file, name, field_name, f"unknown nation {nation!r}; factions: {', '.join(factions)}")
+
+
+def _cards(m: Mapping[str, Any], factions: Mapping[str, Faction], fx: _EffectCheck) -> dict[str, CardDef]:
+    out: dict[str, CardDef] = {}
+    for file in ("initiative_cards.toml", "nation_cards.toml"):
+        cards = _unique(file, [CardDef(e.name, e.value, e.discard, e.text, fx(file, e.name, e.effects), e.nation)
+                               for e in m[file].card])
+        for c in cards.values():
+            if c.name in out:
+                raise DataError(file, c.name, "name", "a card of that name is already in initiative_cards.toml")
+            _nation(file, c.name, "nation", c.nation, factions)
+        out.update(cards)
+    return out
+
+
+Officer = TypeVar("Officer", Admiral, Captain)
+
+
+def _officers(file: str, officers: list[Officer], keywords: Mapping[str, Keyword], factions: Mapping[str, Faction]) -> dict[str, Officer]:
+    found = _unique(file, officers)
+    for o in found.values():
+        unknown = [k for k in o.keywords if k not in keywords]
+        if unknown:
+            raise DataError(file, o.name, "keywords", f"{unknown[0]!r} is not a keyword of keywords.toml")
+        _nation(file, o.name, "nation", o.nation, factions)
+    return found
+
+
+def _upgrade_cards(doc: schema.UpgradeCardsFile, factions: Mapping[str, Faction], fx: _EffectCheck) -> dict[str, UpgradeCard]:
+    file = "upgrade_cards.toml"
+    cards = _unique(file, [UpgradeCard(e.name, e.points, tuple(e.nations), tuple(e.restrictions), e.text,
+                                       fx(file, e.name, e.effects), dict(e.stats)) for e in doc.upgrade_card])
+    for c in cards.values():
+        for nation in c.nations:
+            _nation(file, c.name, "nations", nation, factions)
+    return cards
+
+
+def _scenario_cards(doc: schema.ScenarioCardsFile, shapes: Mapping[str, TerrainShape],
+                    ranges: tuple[RangeBand, ...], fx: _EffectCheck) -> dict[str, dict[str, ScenarioCard]]:
+    file = "scenario_cards.toml"
+    decks: dict[str, dict[str, ScenarioCard]] = {}
+    for deck in DECKS:
+        cards = []
+        for e in getattr(doc, deck):
+            if deck == "event" and e.duration not in ("instant", "turn"):
+                raise DataError(file, e.name, "duration", "an event lasts for the 'turn' or is 'instant'")
+            details: dict[str, Any] = {}
+            if e.terrain is not None:
+                details["terrain"] = e.terrain.model_dump(exclude_unset=True)
+                for kind in [*e.terrain.kinds, *e.terrain.require]:
+                    if kind not in shapes:
+                        raise DataError(file, e.name, "terrain", f"names terrain {kind!r}, which terrain.toml does not describe")
+            if e.zone is not None:
+                details["zone"] = e.zone.model_dump(exclude_unset=True)
+                if e.zone.spacing is not None and e.zone.spacing not in [b.name for b in ranges]:
+                    raise DataError(file, e.name, "zone", f"spacing names band {e.zone.spacing!r}, which ranges.toml does not have")
+            cards.append(ScenarioCard(e.name, deck, e.text, fx(file, e.name, e.effects), e.duration, details))
+        decks[deck] = _unique(file, cards)
+    return decks
+
+
+class _EffectCheck:
+    """Turns an entry's validated effects into the engine's mappings, checking that every band, die
+    face and terrain kind they name is in the other files (the engine looks them up when they act)."""
+
+    def __init__(self, bands: set[str], faces: set[str], shapes: Mapping[str, TerrainShape]) -> None:
+        self.bands, self.faces, self.shapes = bands, faces, shapes
+
+    def __call__(self, file: str, name: str, effects: list[schema.Effect]) -> tuple[Mapping[str, Any], ...]:
+        out = tuple(e.model_dump(exclude_unset=True) for e in effects)
+        for i, e in enumerate(out):
+            problem = self._problem(e)
+            if problem:
+                raise DataError(file, name, "effects", f"#{i + 1} {problem}")
+        return out
+
+    def _problem(self, e: Mapping[str, Any]) -> str:
+        for key in schema.BAND_FIELDS:
+            if key in e and e[key] not in self.bands:
+                return f"{key}: names band {e[key]!r}, which ranges.toml does not have"
+        for key in (*schema.FACE_FIELDS, "add"):
+            value = e.get(key)
+            named = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+            unknown = [f for f in named if f not in self.faces]
+            if unknown:
+                return f"{key}: names die face {unknown[0]!r}, which dice.toml does not have"
+        if "terrain" in e and e["terrain"] not in self.shapes:
+            return f"terrain: names {e['terrain']!r}, which terrain.toml does not describe"
+        return ""
 
 
 def default_texts(system: str = "oak_and_iron") -> dict[str, str]:

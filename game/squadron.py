@@ -3,12 +3,16 @@ RULES.md §8 / seed 000 chapter 6, each broken rule reported with the entry and 
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
+from game.errors import DataError, RulesError
 from game.rules_data import RulesData
+from game.schema import squadron as schema
+from game.schema.common import problems, read_toml
 
 SIZES = {
     # size: (points, fewest ships, most ships, Ships of the Line allowed)
@@ -18,6 +22,7 @@ SIZES = {
 }
 SKILL_COST = {0: 0, 1: 2, 2: 4}
 BASE_HAND = 5
+MAX_SHOWN = 8  # problems spelled out in a refusal's message (all are in SquadronError.problems)
 
 
 @dataclass(frozen=True)
@@ -51,53 +56,40 @@ class Problem:
         return f"{self.entry}, {self.field}: {self.message}"
 
 
-class SquadronError(ValueError):
-    def __init__(self, problems: list[Problem]) -> None:
+class SquadronError(DataError):
+    """A squadron list cannot be read: every problem found, each naming its entry and field."""
+
+    code = "squadron"
+
+    def __init__(self, problems: list[Problem], file: str = "squadron list") -> None:
         self.problems = problems
-        super().__init__("; ".join(str(p) for p in problems))
+        first = problems[0]
+        self.file, self.entry, self.field, self.problem = file, first.entry, first.field, first.message
+        shown = "; ".join(str(p) for p in problems[:MAX_SHOWN])
+        more = len(problems) - MAX_SHOWN
+        RulesError.__init__(self, shown + (f"; and {more} more" if more > 0 else ""))
 
 
-def parse_squadron(text: str, partial: bool = False) -> SquadronList:
-    """Read a list; `partial` accepts one still being built (no ships yet)."""
+def _squadron_error(file: str, entry: str, field_name: str, problem: str) -> SquadronError:
+    return SquadronError([Problem(entry, field_name, problem)], file)
+
+
+def parse_squadron(text: str, partial: bool = False, file: str = "squadron list") -> SquadronList:
+    """Read a list within the limits of its schema (game/schema/squadron.py); `partial` accepts one
+    still being built (no ships yet)."""
+    doc = read_toml(text, file, schema.MAX_FILE_BYTES, _squadron_error)
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SquadronError([Problem("(file)", "(syntax)", f"is not valid TOML: {exc}")]) from None
-    problems: list[Problem] = []
-
-    def get(d: dict[str, Any], key: str, kind: type, entry: str, default: Any = None) -> Any:
-        if key not in d:
-            if default is None:
-                problems.append(Problem(entry, key, "is missing"))
-            return default
-        if not isinstance(d[key], kind) or isinstance(d[key], bool) and kind is int:
-            problems.append(Problem(entry, key, f"must be {kind.__name__}, got {d[key]!r}"))
-            return default
-        return d[key]
-
-    ships = []
-    for i, sd in enumerate(doc.get("ship", []) if isinstance(doc.get("ship"), list) else []):
-        entry = f"ship #{i + 1}"
-        if not isinstance(sd, dict):
-            problems.append(Problem(entry, "ship", "must be a table"))
-            continue
-        name = get(sd, "name", str, entry) or entry
-        ships.append(ShipEntry(
-            name=name, cls=get(sd, "class", str, name) or "", skill=get(sd, "skill", int, name, 0),
-            options=tuple(get(sd, "options", list, name, [])), captain=get(sd, "captain", str, name, ""),
-            cards=tuple(get(sd, "cards", list, name, [])),
-        ))
-    if not ships and not partial:
-        problems.append(Problem("(squadron)", "ship", "a squadron lists its ships as [[ship]] tables"))
-    sq = SquadronList(
-        name=get(doc, "name", str, "(squadron)", "Squadron"), size=get(doc, "size", str, "(squadron)", ""),
-        faction=get(doc, "faction", str, "(squadron)", ""), admiral=get(doc, "admiral", str, "(squadron)", ""),
-        flagship=get(doc, "flagship", str, "(squadron)", ""), ships=tuple(ships),
-        hand=tuple(get(doc, "hand", list, "(squadron)", [])),
+        sq = schema.SquadronDoc.model_validate(doc)
+    except ValidationError as exc:
+        found = problems(exc, doc, "(squadron)", schema.label)
+        raise SquadronError([Problem(*p) for p in found], file) from None
+    if not sq.ship and not partial:
+        raise SquadronError([Problem("(squadron)", "ship", "a squadron lists its ships as [[ship]] tables")], file)
+    return SquadronList(
+        name=sq.name, size=sq.size, faction=sq.faction, admiral=sq.admiral, flagship=sq.flagship,
+        ships=tuple(ShipEntry(s.name, s.cls, s.skill, tuple(s.options), s.captain, tuple(s.cards)) for s in sq.ship),
+        hand=tuple(sq.hand),
     )
-    if problems:
-        raise SquadronError(problems)
-    return sq
 
 
 def ship_points(ship: ShipEntry, faction: str, rules: RulesData) -> int:

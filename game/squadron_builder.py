@@ -6,7 +6,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 from game.rules_data import RulesData
-from game.squadron import SIZES, ShipEntry, SquadronList, _nation_ok, ship_points, squadron_points, validate
+from game.squadron import (
+    SIZES,
+    ShipEntry,
+    SquadronList,
+    _nation_ok,
+    parse_squadron,
+    ship_points,
+    squadron_points,
+    validate,
+)
 
 
 def new_list(name: str, size: str, faction: str, admiral: str) -> SquadronList:
@@ -49,7 +58,9 @@ def _toml_list(items: tuple[str, ...]) -> str:
 
 
 def to_toml(sq: SquadronList) -> str:
-    """The list in the squadron file format (docs/squadron-format.md)."""
+    """The list in the squadron file format (docs/squadron-format.md). A list the format's limits
+    would refuse (a name too long, too many ships …) is refused here, with a SquadronError naming
+    the entry and field, rather than kept as a file that could not be read back."""
     lines = [f"name = {_toml_str(sq.name)}", f"size = {_toml_str(sq.size)}", f"faction = {_toml_str(sq.faction)}",
              f"admiral = {_toml_str(sq.admiral)}", f"flagship = {_toml_str(sq.flagship)}",
              f"hand = {_toml_list(sq.hand)}"]
@@ -63,7 +74,9 @@ def to_toml(sq: SquadronList) -> str:
             lines.append(f"captain = {_toml_str(ship.captain)}")
         if ship.cards:
             lines.append(f"cards = {_toml_list(ship.cards)}")
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    parse_squadron(text, partial=True)
+    return text
 
 
 def summary(sq: SquadronList, rules: RulesData) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from game.apply import apply_all
 from game.commands import Command, FixDice
-from game.dice import ScriptedDice, SeededDice
+from game.dice import FairDice, ScriptedDice, seed_from_number
 from game.engine import decide
 from game.errors import DiceNotAllowed, RulesError
 from game.model import Game
@@ -25,6 +25,7 @@ class TableSession:
         self.state = initial
         self.rules = rules or load_rules(initial.system)
         self.events: list[Any] = []
+        self.commands: list[int] = []  # the number of the command that produced each event
         self.fixed_dice: deque[str] = deque()
 
     def submit_line(self, line: str) -> list[Any]:
@@ -34,7 +35,7 @@ class TableSession:
         if isinstance(command, FixDice):
             self._fix_dice(command)
             return []
-        dice = ScriptedDice(fallback=SeededDice(self.state.seed, self.state.log_position))
+        dice = ScriptedDice(fallback=FairDice(seed_from_number(self.state.seed), self.state.log_position))
         dice.push(self.fixed_dice)
         events = decide(self.state, command, dice, self.rules)
         # a refused command raised above and used none of the fixed dice
@@ -42,7 +43,14 @@ class TableSession:
             self.fixed_dice.popleft()
         self.state = apply_all(self.state, events)
         self.events.extend(events)
+        if events:
+            self.commands.extend([self.commands[-1] + 1 if self.commands else 1] * len(events))
         return events
+
+    @property
+    def log(self) -> list[tuple[int, Any]]:
+        """(command number, event) in order: what the dice verifier reads."""
+        return list(zip(self.commands, self.events, strict=True))
 
     def _fix_dice(self, command: FixDice) -> None:
         if not self.state.test_dice:

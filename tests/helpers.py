@@ -88,4 +88,35 @@ def default_orders(t: TableSession, phases: tuple[str, ...] = ("movement",)) -> 
         active = t.state.active_player or ""
         squadrons = t.state.players_of(active) if active not in t.state.players else (active,)
         ship = next(s for p in squadrons for s in t.state.ships_of(p) if s.id not in t.state.activated and s.can_act)
-        t.submit_line(f'{verb} "{ship.id}"')
+        hold = verb == "move" and idle(t, ship.id)
+        t.submit_line(f'{verb} "{ship.id}"{" hold" if hold else ""}')
+
+
+def win_challenge(t: TableSession, winner: str) -> None:
+    """Equal cards go to a Challenge Test of the Flagships: fix its dice so `winner` takes it."""
+    from game.phases.common import skill_dice
+
+    faces = []
+    for p in t.state.players:
+        flag = t.state.flagship_of(p)
+        faces += ["sail" if p == winner else "skull"] * (skill_dice(flag) if flag else 5)
+    t.submit_line("dice " + " ".join(faces))
+
+
+def idle(t: TableSession, ship_id: str) -> bool:
+    """The ship cannot move this activation (In the Wind's Eye, Entangled, Anchored, Aground): its
+    plain order is `hold`, since a bare move that would not move it is refused."""
+    from game.options import options_for
+    from game.views import view_of
+
+    player = t.state.ship(ship_id).controller
+    found = [o for o in options_for(view_of(t.state, player), t.rules, ship_id).items if o.ship == ship_id]
+    return bool(found) and found[0].order != f"move {ship_id}" and found[0].order != f'move "{ship_id}"'
+
+
+def plain(t: TableSession, line: str) -> str:
+    """A bare `move SHIP` as a player would give it now: with `hold` when the ship cannot move."""
+    words = line.split()
+    if len(words) == 2 and words[0] == "move" and idle(t, words[1].strip('"')):
+        return f"{line} hold"
+    return line

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 from typing import Any, Literal
 
 import discord
@@ -40,10 +42,10 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
     @app_commands.describe(scenario="A built-in scenario (default: the quick start), or `drafted` for the full "
                                     "set-up with your saved squadrons",
                            file="Your own scenario file (TOML)", thread="Open a thread for the game",
-                           seed="Dice seed (optional)", size="Drafted games: the game size (default Skirmish)")
+                           size="Drafted games: the game size (default Skirmish)")
     @app_commands.autocomplete(scenario=scenario_names)
     async def create(self, interaction: discord.Interaction, scenario: str = "quickstart",
-                     file: discord.Attachment | None = None, thread: bool = False, seed: int | None = None,
+                     file: discord.Attachment | None = None, thread: bool = False,
                      size: Literal["patrol", "skirmish", "engagement"] = "skirmish") -> None:
         if not await defer(interaction):
             return
@@ -61,7 +63,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                 made = await interaction.channel.create_thread(name=f"Oak & Iron: {scenario}",
                                                                type=discord.ChannelType.public_thread)
                 thread_id = str(made.id)
-            info = await service.create_game(actor, channel_id, scenario=scenario, scenario_text=text, seed=seed,
+            info = await service.create_game(actor, channel_id, scenario=scenario, scenario_text=text,
                                              thread_id=thread_id, size=size)
         except RulesError as exc:
             hint = "" if thread else " You can start it in its own thread with `thread: True`."
@@ -73,9 +75,11 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         where = f"<#{info.channel_id}>" if thread_id else "this channel"
         sides = ", ".join(p for p, *_ in info.seats)
         bring = " with one of your saved squadrons (`squadron:`)" if info.phase == "preparation" else ""
-        msg = (f"⚓ **{info.name}** (game #{info.id}) is set up in {where}. Sides: {sides}. "
-               f"Take a side with `/game join`{bring} (or give one to the computer captain with `ai: True`).")
-        await interaction.followup.send(msg, ephemeral=False)
+        msg = (f"⚓ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}) is set up in {where}. "
+               f"Sides: {sides}. Take a side with `/game join`{bring} (or give one to the computer captain with "
+               f"`ai: True`).\n🎲 The dice come from a secret seed whose SHA-256 is `{info.dice_commitment}`; the seed "
+               "is shown when the game ends, and `/game verify` then recomputes every roll.")
+        await interaction.followup.send(msg, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(description="Take a side, or give it to the computer captain")
     @app_commands.describe(side="A or B (default: the first free side)", ai="Seat the computer captain instead",
@@ -159,13 +163,30 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
     @app_commands.command(name="gm-role", description="The role whose members may act for absent players, undo and end games")
     @app_commands.default_permissions(manage_guild=True)
     async def gm_role(self, interaction: discord.Interaction, role: discord.Role) -> None:
-        if not await defer(interaction):
+        async def set_role(service: GameService, actor: Actor, gid: int) -> None:
+            await service.set_gm_role(actor, str(role.id))
+
+        await act(interaction, set_role, done=f"GM role set to {role.mention}.", publish_result=False, game_id=0)
+
+    @app_commands.command(description="Recompute every roll of this channel's finished game from its revealed seed")
+    async def verify(self, interaction: discord.Interaction) -> None:
+        if not await defer(interaction, ephemeral=False):
             return
         service = service_of(interaction)
-        settings = await service.repo.guild_settings(str(interaction.guild_id))
-        settings.gm_role_id = str(role.id)
-        await service.save_guild_settings(settings)
-        await reply(interaction, f"GM role set to {role.mention}.", allowed_mentions=discord.AllowedMentions.none())
+        try:
+            gid = await game_here(interaction, include_over=True)
+            check = await service.verify(await actor_of(interaction), gid)
+            log_file = await service.export_log(await actor_of(interaction), gid)
+        except RulesError as exc:
+            await reply(interaction, f"❌ {exc.text}")
+            return
+        note = " This was a test game with fixed dice, so its fixed faces do not match the seed." if check.test_dice else ""
+        text = (f"{check.verification.summary()}{note}\nSeed `{check.seed}`; its SHA-256 `{check.commitment}` should "
+                "match the one posted when the game began. The attached log lets anyone check it again with "
+                "`quarterdeck verify --file`.")
+        data = json.dumps(log_file, ensure_ascii=False).encode()
+        await interaction.followup.send(text, file=discord.File(io.BytesIO(data), filename=f"game-{gid}-log.json"),
+                                        allowed_mentions=discord.AllowedMentions.none())
 
 
 async def setup(bot: commands.Bot) -> None:

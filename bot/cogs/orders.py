@@ -141,6 +141,28 @@ class OrdersCog(commands.Cog):
         await reply(interaction, f"🗓️ Planned: `{text}`. It is carried out when play reaches you; if it is no "
                                  "longer legal then, I will tell you.")
 
+    @app_commands.command(description="What you can do now: each ship's move, or each legal attack (privately)")
+    @app_commands.describe(ship="Only this ship's options")
+    @app_commands.autocomplete(ship=ship_names)
+    async def options(self, interaction: discord.Interaction, ship: str | None = None) -> None:
+        from bot.views import options_view
+
+        if not await defer(interaction):
+            return
+        try:
+            gid = await game_here(interaction)
+            seq, found = await service_of(interaction).options(await actor_of(interaction), gid, ship)
+        except RulesError as exc:
+            await reply(interaction, f"❌ {exc.text}")
+            return
+        if not found.summary:
+            await reply(interaction, "ℹ️ The game is not waiting for you now.")
+            return
+        text = "\n".join(found.lines())
+        text = text if len(text) <= 1900 else text[:1890].rsplit("\n", 1)[0] + "\n…"
+        menu = options_view(gid, seq, found) if any(o.order for o in found.items) else None
+        await reply(interaction, text, **({"view": menu} if menu is not None else {}))
+
     async def _order(self, interaction: discord.Interaction, line: str) -> None:
         await send_line(interaction, line)
 

@@ -1,5 +1,8 @@
 """The computer captain: a heuristic policy over legal commands.
 
+It judges as a player would: from its own side's view (no other hand, no seed, no dice to come), trying
+orders with dice of its own (`SampledDice`), never the game's.
+
 It gains a broadside bearing, closes to Pistol or Musket Shot, fires when it can, reloads, rallies
 when Fatigued, keeps clear of the Wind's Eye, collisions and the table edge, and picks initiative
 cards with a plan. Every move it considers is judged by the rules engine itself, so it can never
@@ -33,14 +36,15 @@ from game.commands import (
     UseFortune,
 )
 from game.context import Decision
-from game.dice import SeededDice
+from game.dice import SampledDice
 from game.engine import decide
 from game.errors import RulesError
 from game.model import Game, Phase, PointOfSail, Ship, ShipSide
 from game.phases import attack as attack_rules
-from game.phases.common import hull
+from game.phases.common import awaiting_pick, hull
 from game.phases.end import transfer_targets
 from game.rules_data import RulesData, load_rules
+from game.views import View, view_of
 
 BAND_VALUE = {"yard_arm": 6.0, "pistol": 6.0, "musket": 4.0, "cannon": 2.0}
 HIT_CHANCE = {"yard_arm": 4 / 8, "pistol": 4 / 8, "musket": 3 / 8, "cannon": 2 / 8}
@@ -58,7 +62,7 @@ def deciders(state: Game) -> set[str]:
     if state.choices:
         return {state.choices[0].player}
     if state.phase in (Phase.SETUP, Phase.INITIATIVE):
-        return {q.player for q in state.squadrons if not q.picked}
+        return set(awaiting_pick(state))
     if state.phase is Phase.PREPARATION and state.prep is not None:
         if state.prep.to_act:
             return {state.prep.to_act}
@@ -74,20 +78,39 @@ def deciders(state: Game) -> set[str]:
 
 
 class Captain:
-    def __init__(self, player: str, seed: int = 0, rules: RulesData | None = None) -> None:
+    def __init__(self, player: str, seed: int | str = 0, rules: RulesData | None = None) -> None:
         self.player = player
+        self.seed = seed
         self.rng = random.Random(f"captain:{player}:{seed}")
         self.rules = rules or load_rules()
+        self._trials = 0
+
+    @property
+    def dice(self) -> SampledDice:
+        """The captain's own dice for trying an order. Every trial of one decision draws the same
+        numbers, so two orders are compared on the same luck."""
+        return SampledDice(random.Random(f"captain-dice:{self.player}:{self.seed}:{self._trials}"))
 
     # ------------------------------------------------------------------ entry point
 
-    def choose(self, state: Game) -> Command:
+    def act(self, state: Game) -> Command:
+        """The captain's order in this game; it is shown only its own side's view of the state."""
+        return self.choose(view_of(state, self.player))
+
+    def choose(self, seen: View) -> Command:
+        """The captain's order, judged from what its side may see."""
+        if seen.viewer != self.player:
+            raise ValueError(f"captain {self.player} was shown player {seen.viewer}'s view")
+        state = seen.game
+        self._trials += 1
         self._verified: list[Command] = []
         for cmd in self._ideas(state):
-            if any(cmd is v for v in self._verified) or legal.is_legal(state, cmd, self.rules):
+            if any(cmd is v for v in self._verified) or legal.is_legal(state, cmd, self.rules, self.dice):
                 return cmd
         for cmd in legal.candidates(state, self.rules):
-            if getattr(cmd, "player", self.player) in ("", self.player) and legal.is_legal(state, cmd, self.rules):
+            if getattr(cmd, "player", self.player) in ("", self.player) and legal.is_legal(
+                state, cmd, self.rules, self.dice
+            ):
                 return cmd
         raise RuntimeError(f"no legal command for player {self.player} in {state.phase}")
 
@@ -157,7 +180,7 @@ class Captain:
             elif ch.kind == "free_turn":
                 yield from self._free_turn(state, ch.ship)
             elif ch.kind == "lost_admiral":
-                ctx = Decision(state, SeededDice(state.seed, state.log_position), self.rules)
+                ctx = Decision(state, self.dice, self.rules)
                 targets = transfer_targets(ctx, self.player)
                 if targets and state.squadron(self.player).fortune >= 2:
                     yield Decide(ch.ship, "transfer", target=targets[0], player=self.player)
@@ -317,7 +340,7 @@ class Captain:
 
     def _try(self, state: Game, cmd: Command) -> Game | None:
         try:
-            events = decide(state, cmd, SeededDice(state.seed, state.log_position), self.rules)
+            events = decide(state, cmd, self.dice, self.rules)
         except RulesError:
             return None
         return apply_all(state, events)
@@ -373,7 +396,7 @@ class Captain:
 
     def _attack(self, state: Game) -> Iterable[Command]:
         ships = [s for s in state.ships_of(self.player) if s.can_act and s.id not in state.activated]
-        ctx = Decision(state, SeededDice(state.seed, state.log_position), self.rules)
+        ctx = Decision(state, self.dice, self.rules)
         options: list[tuple[float, Command]] = []
         for ship in ships:
             best_side: dict[str, tuple[float, str]] = {}

@@ -6,6 +6,7 @@ the rules engine itself is the judge of legality, so this module cannot disagree
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 from game.commands import (
@@ -26,7 +27,7 @@ from game.commands import (
     Turn,
     UseFortune,
 )
-from game.dice import SeededDice
+from game.dice import DiceSource, SampledDice
 from game.engine import decide
 from game.errors import RulesError
 from game.model import Game, Phase
@@ -202,9 +203,11 @@ def _first_legal_per_kind(state: Game, cmds: Iterator[Command], rules: RulesData
             yield cmd
 
 
-def is_legal(state: Game, command: Command, rules: RulesData | None = None) -> bool:
+def is_legal(state: Game, command: Command, rules: RulesData | None = None, dice: DiceSource | None = None) -> bool:
+    """Whether the engine accepts the command. The dice only serve the trial: a command that rolls is
+    legal whatever the faces (a failed test halts it, it does not refuse it)."""
     try:
-        decide(state, command, SeededDice(state.seed, state.log_position), rules)
+        decide(state, command, dice or SampledDice(random.Random(0)), rules)
     except RulesError:
         return False
     return True

@@ -30,7 +30,7 @@ def play(
         if not who:
             return session
         player = sorted(who)[0]
-        session.submit(captains[player].choose(session.state))
+        session.submit(captains[player].act(session.state))
         if after_each is not None:
             after_each(session)
     raise RuntimeError(f"the game did not end within {MAX_COMMANDS} commands")

@@ -294,7 +294,8 @@ def _resolve_shot(ctx: Decision, cmd: Attack, plan: ShotPlan, harmless: bool) ->
     rules = ctx.rules
     success = plan.success
     faces = c.rerollable_roll(
-        ctx, cmd.ship, plan.dice, cmd.kind, plan.kind, success, lambda fs: any(f not in success for f in fs)
+        ctx, cmd.ship, plan.dice, cmd.kind, plan.kind, success, lambda fs: any(f not in success for f in fs),
+        target=plan.target,
     )
     ship, target = ctx.state.ship(cmd.ship), ctx.state.ship(plan.target)
     faces = _exploding(ctx, ship, plan, faces)
@@ -331,6 +332,7 @@ def _resolve_shot(ctx: Decision, cmd: Attack, plan: ShotPlan, harmless: bool) ->
         ev.AttackResolved(
             cmd.ship, plan.target, cmd.kind, plan.side, plan.aim, plan.band, hits,
             max(0, after.damage - damage_before), max(0, after.fatigue - fatigue_before), plan.rake or "",
+            contact=plan.contact,
         )
     )
     if cmd.kind == "broadside" and ctx.state.ship(cmd.ship).on_table:
@@ -349,7 +351,7 @@ def _exploding(ctx: Decision, ship: Ship, plan: ShotPlan, faces: tuple[str, ...]
     for _ in range(50):  # dice do not explode forever, but a bound keeps a test die from looping
         if not extra:
             break
-        more = ctx.roll(extra, "exploding", plan.kind, ship.controller, ship.id, plan.success)
+        more = ctx.roll(extra, "exploding", plan.kind, ship.controller, ship.id, plan.success, target=plan.target)
         out += more
         extra = sum(1 for f in more if f == face)
     return tuple(out)
@@ -387,11 +389,13 @@ def _fortitude(target: Ship, plan: ShotPlan) -> int:
 
 def _critical_check(ctx: Decision, cmd: Attack, target_id: str, n: int, budget: _FatigueBudget) -> None:
     attacker = ctx.state.ship(cmd.ship)
-    faces = list(ctx.roll(n, "critical", "critical_damage", attacker.controller, cmd.ship))
+    faces = list(ctx.roll(n, "critical", "critical_damage", attacker.controller, cmd.ship, target=target_id))
     again = effects.rerollable_faces(ctx.state, attacker, "critical", ctx.rules)
     redo = [i for i, f in enumerate(faces) if f in again]
     if redo:
-        new = ctx.roll(len(redo), "critical_reroll", "critical_damage", attacker.controller, cmd.ship)
+        kept = tuple(f for i, f in enumerate(faces) if i not in redo)
+        new = ctx.roll(len(redo), "critical_reroll", "critical_damage", attacker.controller, cmd.ship,
+                       target=target_id, kept=kept)
         for i, f in zip(redo, new, strict=True):
             faces[i] = f
     counts = {k: sum(1 for f in faces if f == k) for k in ("skull", "sail", "sword")}
@@ -445,7 +449,7 @@ def helm_struck(ctx: Decision, cmd: Attack, target_id: str) -> None:
         aboard.append("captain")
     if not aboard:
         return
-    faces = ctx.roll(1, "officer_hit", "officer_hit", ctx.state.ship(cmd.ship).controller, cmd.ship)
+    faces = ctx.roll(1, "officer_hit", "officer_hit", ctx.state.ship(cmd.ship).controller, cmd.ship, target=target_id)
     if ctx.successes("officer_hit", faces):
         officer = aboard[0]
         ctx.emit(ev.OfficerLost(target_id, officer, target.controller))

@@ -61,11 +61,17 @@ def require_phase(state: Game, *phases: Phase) -> None:
         )
 
 
+def awaiting_pick(state: Game) -> list[str]:
+    """The players whose face-down card the game waits for. A squadron with an empty hand owes no
+    card: its pick is made for it (no card) as soon as another squadron picks."""
+    return [q.player for q in state.squadrons if not q.picked and q.hand]
+
+
 def _what_now(state: Game) -> str:
     if state.pending is not None:
         return f"First settle {state.pending.ship}'s roll: reroll, fortune or keep."
     if state.phase in (Phase.SETUP, Phase.INITIATIVE):
-        waiting = [q.player for q in state.squadrons if not q.picked]
+        waiting = awaiting_pick(state)
         return f"Waiting for initiative picks from: {', '.join(waiting)}." if waiting else ""
     if state.active_player:
         return f"It is player {state.active_player}'s turn to activate a ship."
@@ -190,7 +196,7 @@ def skill_dice(ship: Ship, fatigue: int | None = None) -> int:
 
 
 def _free_reroll(ctx: Decision, ship_id: str, n: int, purpose: str, kind: str, success: frozenset[str],
-                 faces: tuple[str, ...]) -> tuple[str, ...]:
+                 faces: tuple[str, ...], needed: int, target: str) -> tuple[str, ...]:
     """A keyword may re-roll a failed roll of this kind for free, a number of times per turn
     (Persistent); the roll is simply made again and the use is recorded on the ship."""
     from game import effects
@@ -203,7 +209,8 @@ def _free_reroll(ctx: Decision, ship_id: str, n: int, purpose: str, kind: str, s
         if ship.used.count(tag) >= int(e.get("per_turn", 1)):
             continue
         ctx.emit(ev.EffectUsed(ship_id, tag))
-        return ctx.roll(n, f"{purpose} ({source}: free re-roll)", kind, ship.controller, ship_id, success)
+        return ctx.roll(n, f"{purpose} ({source}: free re-roll)", kind, ship.controller, ship_id, success,
+                        needed=needed, target=target)
     return faces
 
 
@@ -221,23 +228,26 @@ def rerollable_roll(
     kind: str,
     success: frozenset[str],
     ask: Callable[[tuple[str, ...]], bool],
+    needed: int = 0,
+    target: str = "",
 ) -> tuple[str, ...]:
     """Roll dice the roller may re-roll with Skill or a Fortune Point. When `ask(faces)` says a
     re-roll could help and one is possible, the decision stops and asks the roller; when play
-    resumes, the settled faces come back through ctx.preresolved."""
+    resumes, the settled faces come back through ctx.preresolved. `needed` is what a test needs
+    to pass (0 for an attack) and `target` the ship attacked, for the account."""
     if ctx.preresolved is not None:
         faces, ctx.preresolved = ctx.preresolved, None
         return faces
     ship = ctx.state.ship(ship_id)
-    faces = ctx.roll(n, purpose, kind, ship.controller, ship_id, success)
+    faces = ctx.roll(n, purpose, kind, ship.controller, ship_id, success, needed=needed, target=target)
     if ask(faces):
-        faces = _free_reroll(ctx, ship_id, n, purpose, kind, success, faces)
+        faces = _free_reroll(ctx, ship_id, n, purpose, kind, success, faces, needed, target)
     pending = PendingRoll(
         ship.controller, ship_id, purpose, kind, faces, tuple(sorted(success)),
-        remaining=ctx.remaining, skill=ship.skill,
+        remaining=ctx.remaining, skill=ship.skill, needed=needed, target=target,
     )
     if ask(faces) and not ctx.no_reroll and can_reroll(ctx.state, pending):
-        ctx.emit(ev.RollAwaitsChoice(pending))
+        ctx.emit(ev.RollAwaitsChoice(pending, ctx.state.squadron(ship.controller).fortune))
         raise Suspend
     return faces
 
@@ -251,7 +261,7 @@ def skill_test(ctx: Decision, ship_id: str, purpose: str, bonus: int = 0) -> boo
     n = skill_dice(ship, effects.fatigue_counted(ctx.state, ship, ctx.rules)) + bonus
     n = max(1, n + effects.test_dice(ctx.state, ship, purpose, ctx.rules))
     faces = rerollable_roll(
-        ctx, ship_id, n, purpose, "skill_test", success, lambda fs: not any(f in success for f in fs)
+        ctx, ship_id, n, purpose, "skill_test", success, lambda fs: not any(f in success for f in fs), needed=1
     )
     return any(f in success for f in faces)
 

@@ -256,12 +256,27 @@ def _after_captures(ctx: Decision) -> None:
         winner = min(over, key=lambda t: points[t])
         ctx.emit(ev.GameEnded(winner, "both sides withdraw; fewer Strike Points wins"))
         return
+    if state.turn >= state.last_turn:
+        _last_turn_result(ctx, points)
+        return
     _sinking(ctx)
     choices = _lost_admiral_choices(ctx.state)
     if choices:
         ctx.emit(ev.ChoicesSet(choices))
         return
     _finish_turn(ctx)
+
+
+def _last_turn_result(ctx: Decision, points: Mapping[str, int]) -> None:
+    """The end of the last turn is judged in step 2 from the Strike Points counted there (seed 001,
+    Check for Withdrawal): the game is over, so sinking and a new Flagship change nothing."""
+    state = ctx.state
+    low = min(points.values())
+    leaders = [t for t in state.teams if points[t] == low]
+    if len(leaders) == 1:
+        ctx.emit(ev.GameEnded(leaders[0], f"end of turn {state.turn}: fewer Strike Points"))
+    else:
+        ctx.emit(ev.GameEnded(state.defender, f"end of turn {state.turn}: Strike Points tied, the defender holds"))
 
 
 # ---------------------------------------------------------------- step 3: sinking
@@ -365,19 +380,9 @@ def _finish_turn(ctx: Decision) -> None:
         if boats:
             keep = tuple((p.x, p.y, p.on_ship) for p in s.landing_parties if not p.on_ship)
             ctx.emit(ev.LandingPartyChanged(s.id, keep))
-    state = ctx.state
-    if state.turn >= state.last_turn:
-        points = {t: sum(strike_points(state, p, ctx.rules) for p in state.players_of(t)) for t in state.teams}
-        low = min(points.values())
-        leaders = [t for t in state.teams if points[t] == low]
-        if len(leaders) == 1:
-            ctx.emit(ev.GameEnded(leaders[0], f"end of turn {state.turn}: fewer Strike Points"))
-        else:
-            ctx.emit(ev.GameEnded(state.defender, f"end of turn {state.turn}: Strike Points tied, the defender holds"))
-        return
     from game.phases.initiative import begin_turn
 
-    begin_turn(ctx, state.turn + 1)
+    begin_turn(ctx, ctx.state.turn + 1)
 
 
 def return_cards(ctx: Decision) -> None:

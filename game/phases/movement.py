@@ -14,9 +14,10 @@ from game import geometry as geo
 from game.commands import Advance, Crew, EndActivation, Seamanship, Turn
 from game.context import Decision
 from game.errors import IllegalAction
-from game.model import Activation, Offer, Phase, PointOfSail, Sail, Ship, ShipSide, Status, TerrainKind
+from game.model import Activation, Game, Offer, Phase, PointOfSail, Sail, Ship, ShipSide, Status, TerrainKind
 from game.phases import common as c
 from game.phases.flow import next_activation
+from game.rules_data import RulesData
 
 SEAMANSHIP_LABEL = {"heading": "Change Heading", "adjust": "Adjust Speed", "cutfree": "Cut Free"}
 
@@ -44,17 +45,26 @@ def begin(ctx: Decision, ship_id: str, player: str, pos_choice: str = "") -> Act
     if ship_id in state.activated:
         raise IllegalAction(f"{ship_id} has already moved this turn.", _unmoved_hint(ctx, who))
     pos = _point_of_sail(ctx, ship, pos_choice)
-    speed = 0
-    if pos is not PointOfSail.WINDS_EYE:
-        printed = ship.large if pos is PointOfSail.LARGE else ship.windward
-        base = printed + ship.sail.speed_modifier
-        speed = base + effects.speed_bonus(state, ship, pos, ctx.rules)
-        floor = effects.speed_floor(state, ship, ctx.rules)
-        if floor is not None and not ship.anchored:
-            speed = max(speed, min(floor, base))  # a card's penalty stops at its minimum
-    ctx.emit(ev.ActivationBegan(Activation(ship_id, who, pos, speed, start=(ship.x, ship.y, ship.heading))))
+    act = Activation(ship_id, who, pos, activation_speed(state, ship, pos, ctx.rules),
+                     start=(ship.x, ship.y, ship.heading))
+    rating, limited_by = rated_speed(ship, act)
+    ctx.emit(ev.ActivationBegan(act, speed_rating=rating, speed_limited_by=limited_by))
     assert ctx.state.activation is not None
     return ctx.state.activation
+
+
+def activation_speed(state: Game, ship: Ship, pos: PointOfSail, rules: RulesData) -> int:
+    """The printed speed for the point of sail, with the Sail Setting and cards: what an activation
+    starts from, before Adjust Speed and the caps of `rated_speed`."""
+    if pos is PointOfSail.WINDS_EYE:
+        return 0
+    printed = ship.large if pos is PointOfSail.LARGE else ship.windward
+    base = printed + ship.sail.speed_modifier
+    speed = base + effects.speed_bonus(state, ship, pos, rules)
+    floor = effects.speed_floor(state, ship, rules)
+    if floor is not None and not ship.anchored:
+        speed = max(speed, min(floor, base))  # a card's penalty stops at its minimum
+    return speed
 
 
 def _unmoved_hint(ctx: Decision, player: str) -> str:
@@ -74,12 +84,22 @@ def _point_of_sail(ctx: Decision, ship: Ship, choice: str) -> PointOfSail:
 
 
 def speed_rating(ship: Ship, act: Activation) -> int:
-    speed = act.speed + act.speed_adjust
-    if ship.crippled:
-        speed = min(speed, 2)
-    if act.speed_limit is not None:
-        speed = min(speed, act.speed_limit)
-    return speed
+    return rated_speed(ship, act)[0]
+
+
+def rated_speed(ship: Ship, act: Activation) -> tuple[int, str]:
+    """The speed rating the ship has now, and what holds it down (Aground, Anchored, Crippled,
+    Cut Free) if anything does. An Aground or Anchored ship cannot move: its speed rating is 0."""
+    if ship.aground:
+        return 0, "Aground"
+    if ship.anchored:
+        return 0, "Anchored"
+    speed, why = act.speed + act.speed_adjust, ""
+    if ship.crippled and speed > 2:
+        speed, why = 2, "Crippled"
+    if act.speed_limit is not None and speed > act.speed_limit:
+        speed, why = act.speed_limit, "Cut Free"
+    return speed, why
 
 
 def why_no_forward_move(ship: Ship, act: Activation) -> str | None:
@@ -94,6 +114,32 @@ def why_no_forward_move(ship: Ship, act: Activation) -> str | None:
     if speed_rating(ship, act) <= 0:
         return f"{ship.id}'s speed rating is {speed_rating(ship, act)}, so it cannot move"
     return None
+
+
+def refuse_idle_move(ctx: Decision, ship_id: str, player: str, pos_choice: str) -> None:
+    """A bare `move SHIP` for a ship that cannot move would spend its activation on nothing: say what
+    it would do and ask for it outright (`hold`), or for what the ship can still do."""
+    state = ctx.state
+    if state.activation is not None and state.activation.ship == ship_id and state.activation.step != "seamanship":
+        return  # the order goes on with an activation already under way
+    act = begin(ctx, ship_id, player, pos_choice)
+    ship = ctx.state.ship(ship_id)
+    blocked = why_no_forward_move(ship, act)
+    if blocked is None:
+        return
+    name = f'"{ship_id}"' if " " in ship_id else ship_id
+    if act.point_of_sail is PointOfSail.WINDS_EYE and not (ship.entangled or ship.aground or ship.anchored):
+        instead = f"Turn up to 30° in place (`move {name} hold turn start port 30`)"
+    elif ship.entangled:
+        instead = f"Try to Cut Free (`move {name} cutfree`)"
+    elif ship.anchored:
+        instead = f"Raise sail as a Crew Action (`move {name} hold crew sail up`)"
+    elif ship.aground:
+        instead = f"Try to refloat as a Crew Action (`move {name} hold crew repair aground`)"
+    else:
+        instead = f"Take a Crew Action (`move {name} hold crew …`)"
+    raise IllegalAction(f"{blocked}: a plain move would spend its activation without moving.",
+                        f"{instead}, or say `move {name} hold` to spend it on nothing.")
 
 
 # ---------------------------------------------------------------- Seamanship Action
@@ -234,8 +280,8 @@ def advance(ctx: Decision, cmd: Advance) -> None:
             )
         if cmd.turn is not None:
             raise IllegalAction("The sideways or backward move after a Cut Free has no turn.")
-        if blocked and act.point_of_sail is PointOfSail.WINDS_EYE:
-            raise IllegalAction(f"{blocked}.")
+        if blocked:  # a Cut Free frees the ship from the other, not from its anchor or the ground
+            raise IllegalAction(f"{blocked}.", "A ship that Cut Free may skip its move: finish (done).")
         way = {"back": "stern", "port": "port", "starboard": "starboard"}[direction]
         motions = [geo.advance_motion(h0, ctx.rules.tool(1).length, way)]
         reason = "cut_free_move"
@@ -378,7 +424,7 @@ def resolve_collision(ctx: Decision, mover: str, hit: str, speed: int) -> None:
         return
     ctx.emit(ev.Collided(mover, hit, "ship"))
     player = ctx.state.ship(mover).controller
-    faces = ctx.roll(max(1, speed), "collision", "collision_damage", player, mover)
+    faces = ctx.roll(max(1, speed), "collision", "collision_damage", player, mover, target=hit)
     if ctx.successes("collision_damage", faces):
         c.take_damage(ctx, mover, 1)
     if ctx.successes("collision_entangle", faces):
@@ -485,7 +531,7 @@ def _flagship_rallies(ctx: Decision, flagship: Ship) -> None:
                 continue
             if geo.distance(base, c.hull(s).polygon) > reach + 1e-9:
                 continue
-            faces = ctx.roll(c.skill_dice(s), "card_test", "skill_test", s.controller, s.id)
+            faces = ctx.roll(c.skill_dice(s), "card_test", "skill_test", s.controller, s.id, needed=1)
             if any(f in success for f in faces):
                 c.take_fatigue(ctx, s.id, -int(effect.get("remove_fatigue", 1)))
 

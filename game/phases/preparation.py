@@ -13,6 +13,7 @@ from game import geometry as geo
 from game.commands import AddTerrain, ChooseRole, Deploy, Draft, Enlist, FinishStep, PlaceTerrain
 from game.context import Decision
 from game.deployment import DEFAULT_DEPTH, terrain_points, zone, zone_spacing
+from game.dice import DiceSource, drawn
 from game.errors import IllegalAction, NotYourShip, NotYourTurn, UnknownName, WrongPhase
 from game.model import (
     DEFAULT_EDGES,
@@ -133,14 +134,9 @@ def enlist(ctx: Decision, cmd: Enlist) -> None:
 def _draw(ctx: Decision) -> None:
     """The objective and three cards of each draft deck, and the event deck shuffled. Each card is
     drawn by the dice source, so a replay never draws again and a test can name the cards."""
-    decks = ctx.rules.scenario_cards
-    objectives = tuple(decks.get("objective", {}))
-    objective = ctx.dice.roll(1, objectives)[0] if objectives else None
-    offered: list[str] = []
-    for deck in DRAFT_DECKS:
-        offered += _draw_cards(ctx, tuple(decks.get(deck, {})), DRAWN_PER_DECK)
-    events = tuple(ctx.rules.events)
-    ctx.emit(ev.SetupCardsDrawn(objective, tuple(offered), _draw_cards(ctx, events, len(events))))
+    at = drawn(ctx.dice)
+    objective, offered, event_deck = draw_setup_cards(ctx.dice, ctx.rules)
+    ctx.emit(ev.SetupCardsDrawn(objective, offered, event_deck, at))
     state = ctx.state
     values = {p: state.squadron(p).admiral_value for p in state.players}
     best = max(values.values())
@@ -149,10 +145,22 @@ def _draw(ctx: Decision) -> None:
     ctx.emit(ev.SetupStep("role", chooser))
 
 
-def _draw_cards(ctx: Decision, deck: tuple[str, ...], n: int) -> tuple[str, ...]:
+def draw_setup_cards(dice: DiceSource, rules: RulesData) -> tuple[str | None, tuple[str, ...], tuple[str, ...]]:
+    """The set-up's draws, in the order the dice are used (the verifier repeats exactly this)."""
+    decks = rules.scenario_cards
+    objectives = tuple(decks.get("objective", {}))
+    objective = dice.roll(1, objectives)[0] if objectives else None
+    offered: list[str] = []
+    for deck in DRAFT_DECKS:
+        offered += _draw_cards(dice, tuple(decks.get(deck, {})), DRAWN_PER_DECK)
+    events = tuple(rules.events)
+    return objective, tuple(offered), _draw_cards(dice, events, len(events))
+
+
+def _draw_cards(dice: DiceSource, deck: tuple[str, ...], n: int) -> tuple[str, ...]:
     left, out = list(deck), list[str]()
     while left and len(out) < n:
-        card = ctx.dice.roll(1, tuple(left))[0]
+        card = dice.roll(1, tuple(left))[0]
         left.remove(card)
         out.append(card)
     return tuple(out)

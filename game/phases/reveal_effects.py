@@ -96,7 +96,7 @@ def _enemy_tests(ctx: Decision, player: str, e: Mapping[str, Any]) -> None:
         if not any(geo.distance(c.hull(s).polygon, m) <= reach + 1e-9 for m in mine):
             continue
         n = max(1, c.skill_dice(s) + int(e.get("dice", 0)))
-        faces = ctx.roll(n, "card_test", "skill_test", s.controller, s.id)
+        faces = ctx.roll(n, "card_test", "skill_test", s.controller, s.id, needed=1)
         if not any(f in success for f in faces):
             c.take_fatigue(ctx, s.id, int(e.get("fail_fatigue", 1)))
 

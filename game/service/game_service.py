@@ -3,7 +3,11 @@
 A command is decided against the game's current state, its events are committed in one
 transaction (optimistic version check), and only then acknowledged. Commands for one game run one
 at a time in this process (a lock per game); the version check keeps two processes from
-interleaving. A request id makes a retried command apply once and answer as the first time.
+interleaving, and a refusal that may come from a stale copy is decided again on fresh state. A
+request id makes a retried command apply once and answer as the first time, in any process.
+
+Names in a command are resolved against what its sender may see, never the full state, so an error
+cannot show another side's cards; the dice come from the game's secret seed (game/dice.py).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -19,71 +24,59 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from game import events as ev
 from game.ai.captain import Captain, deciders
 from game.ai.legal import legal_commands
 from game.apply import apply, apply_all
 from game.commands import (
-    SETUP_COMMANDS,
     Command,
     Concede,
-    Decide,
-    Decline,
     Enlist,
     FixDice,
-    KeepRoll,
     PickCard,
-    Reroll,
-    UseFortune,
 )
-from game.dice import ScriptedDice, SeededDice
+from game.dice import FairDice, ScriptedDice, derived_number, is_seed, seed_from_number
 from game.engine import decide
-from game.errors import DiceNotAllowed, NotYourShip, RulesError, UnknownName
-from game.events import CardPicked, StateRestored, UndoRequested
+from game.errors import DiceNotAllowed, RulesError, UnknownName
+from game.fairness import Verification, commitment, new_seed, verify_log
 from game.model import Game, Phase
 from game.notation import format_command, parse
+from game.options import Options, options_for, public_options
 from game.phases.preparation import drafted_game
 from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, rules_from_texts
 from game.scenario import builtin_scenarios, load_scenario_text
+from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
+from game.service.errors import (
+    ChannelBusy,
+    GameDamaged,
+    GameNotFound,
+    NotPermitted,
+    NotSeated,
+    SeatTaken,
+    ServiceError,
+    SquadronRefused,
+    UndoRefused,
+    WrongGuild,
+)
 from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
 from game.service.repository import Loaded, Repository, VersionConflict, decode_state
 from game.setup import TABLES
 from game.squadron import SquadronList
-from game.views import View, event_for, view_of
+from game.views import View, event_for, redact, view_of
+
+log = logging.getLogger(__name__)
 
 RETRIES = 5
 DRAFTED = "drafted"  # the scenario name of a game set up by the chapter-7 sequence
 
+__all__ = [
+    "DRAFTED", "LOCAL_GUILD", "Actor", "ChannelBusy", "GameDamaged", "GameNotFound", "GameService", "NotPermitted",
+    "NotSeated", "Outcome", "SeatTaken", "ServiceError", "SquadronRefused", "UndoRefused", "WrongGuild",
+]
 
-class ServiceError(RulesError):
-    code = "service"
-
-
-class GameNotFound(ServiceError):
-    code = "game-not-found"
-
-
-class WrongGuild(ServiceError):
-    code = "wrong-guild"
-
-
-class NotSeated(ServiceError):
-    code = "not-seated"
-
-
-class SeatTaken(ServiceError):
-    code = "seat-taken"
-
-
-class ChannelBusy(ServiceError):
-    code = "channel-busy"
-
-
-class UndoRefused(ServiceError):
-    code = "undo-refused"
-
-
-class SquadronRefused(ServiceError):
-    code = "squadron-refused"
+# an undo never takes back what a player has seen and could profit from seeing again
+UNDO_BARRIERS = (ev.DiceRolled, ev.DiceRerolled, ev.SetupCardsDrawn, ev.CardsRevealed, ev.EventCardDrawn,
+                 ev.GameEnded)
 
 
 @dataclass(frozen=True)
@@ -94,15 +87,6 @@ class SquadronInfo:
     points: int
     ships: int
     complete: bool = True  # legal: not a list still being built
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who acts: a Discord user (or the offline table's local user) and whether they are a GM."""
-
-    user_id: str
-    guild_id: str
-    gm: bool = False
 
 
 @dataclass(frozen=True)
@@ -125,6 +109,33 @@ class GameInfo:
     seats: tuple[tuple[str, str | None, str, bool], ...]  # (player, user, display name, AI)
     turn: int
     phase: str
+    dice_commitment: str = ""  # SHA-256 of the secret dice seed, published when the game begins
+
+
+@dataclass(frozen=True)
+class PlanRefused:
+    """A planned order that could not be carried out: said privately to whoever planned it."""
+
+    user_id: str
+    player: str
+    line: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class DiceCheck:
+    """A finished game's dice recomputed from its log and its revealed seed."""
+
+    verification: Verification
+    seed: str
+    commitment: str
+    test_dice: bool
+
+
+@dataclass(frozen=True)
+class RebuildReport:
+    loaded: int
+    damaged: tuple[tuple[int, str], ...]  # games that could not be rebuilt, and why
 
 
 @dataclass(frozen=True)
@@ -145,9 +156,11 @@ class GameService:
         snapshot_every: int = 50,
         rules: RulesData | None = None,
         max_db_concurrency: int = 8,
+        seeds: Callable[[], str] = new_seed,
     ) -> None:
         self.repo = Repository(engine, snapshot_every)
         self.rules = rules or load_rules()
+        self._new_seed = seeds  # where each game's secret dice seed comes from (tests inject theirs)
         self._cache: dict[int, Loaded] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._fixed_dice: dict[int, deque[str]] = {}
@@ -169,21 +182,21 @@ class GameService:
         """Replace one data file for this guild's new games (GM only). The whole set is validated
         first; a malformed file is refused naming the file, the entry and the field. Running games
         keep the data they started with."""
-        if not actor.gm:
-            raise NotSeated("Only a GM may import game data.", "Ask someone with the GM role or Manage Server.")
+        require_gm(actor, "import game data")
         if file_name not in DATA_FILES:
             raise UnknownName(f"{file_name!r} is not a data file.", f"Data files: {', '.join(DATA_FILES)}.")
         overrides = await self._overrides(actor.guild_id)
         overrides[file_name] = text
-        rules_from_texts(system, {**default_texts(system), **overrides})  # raises DataError naming the fault
+        from game.data_trial import trial_game  # a DataError names the fault: in a file, or in a trial game
+
+        await asyncio.to_thread(trial_game, rules_from_texts(system, {**default_texts(system), **overrides}), file_name)
         settings = await self._guild_settings(actor.guild_id)
         settings.data_overrides = json.dumps(overrides)
         await self.save_guild_settings(settings)
         return _version_id(system, overrides)
 
     async def reset_data(self, actor: Actor) -> None:
-        if not actor.gm:
-            raise NotSeated("Only a GM may reset the game data.")
+        require_gm(actor, "reset the game data")
         settings = await self._guild_settings(actor.guild_id)
         settings.data_overrides = "{}"
         await self.save_guild_settings(settings)
@@ -310,9 +323,16 @@ class GameService:
         name: str | None = None,
         thread_id: str | None = None,
         size: str = "skirmish",
+        scenario_seed: bool = False,
     ) -> GameInfo:
         """A game from a scenario, or with scenario "drafted" a game of the given size that starts
-        with the chapter-7 set-up once each side has joined with a saved squadron."""
+        with the chapter-7 set-up once each side has joined with a saved squadron.
+
+        The dice seed is drawn in secret. Only the offline table and the script runner (one person at
+        one screen) may choose it: `seed`, or with `scenario_seed` the scenario file's own number."""
+        if (seed is not None or scenario_seed) and not actor.local:
+            raise NotPermitted("Nobody chooses the dice of a game here: each game draws a secret seed.",
+                               "Its SHA-256 is posted when the game begins and the seed when it ends (/game verify).")
         busy = await self.repo.game_in_channel(actor.guild_id, thread_id or channel_id)
         if busy is not None:
             raise ChannelBusy(
@@ -333,15 +353,22 @@ class GameService:
             overrides = await self._overrides(actor.guild_id)
             await self.repo.save_data_version(DataVersion(id=version, system="oak_and_iron", files=json.dumps(overrides)))
         if drafted:
-            state = drafted_game(size, seed or 0, name=name or "")
+            state = drafted_game(size, 0, name=name or "")
         else:
             assert scenario_text is not None
             state = load_scenario_text(scenario_text, f"{scenario}.toml", rules)
         if seed is not None:
-            state = replace(state, seed=seed)
+            dice_seed = seed_from_number(seed)
+        elif scenario_seed:
+            dice_seed = seed_from_number(state.seed)
+        else:
+            dice_seed = self._new_seed()
+        if not is_seed(dice_seed):
+            raise ServiceError("The dice seed source gave something that is not a 256-bit seed.")
+        state = replace(state, seed=0)  # the state never holds the dice seed: the record keeps it, secret
         record = GameRecord(
             guild_id=actor.guild_id, channel_id=thread_id or channel_id, thread_id=thread_id,
-            name=name or state.name, system=state.system, edition=state.edition, seed=state.seed,
+            name=name or state.name, system=state.system, edition=state.edition, seed=0, dice_seed=dice_seed,
             status="open", initial_state="", data_version=version,
         )
         seats = [Seat(game_id=0, player=p, display_name=f"Player {p}") for p in state.players]
@@ -372,8 +399,13 @@ class GameService:
             if ai:
                 seat.is_ai, seat.user_id, seat.display_name = True, None, f"Computer captain ({seat.player})"
             else:
-                seat.user_id, seat.display_name = actor.user_id, display_name or actor.user_id
+                seat.user_id, seat.display_name = actor.user_id, display_name[:100] or actor.user_id
             await self.repo.update_seat(seat)
+            if all(s.user_id is not None or s.is_ai for s in loaded.seats):
+                # every side is taken: the game's clock starts for whoever it now waits for
+                settings = await self._guild_settings(loaded.record.guild_id)
+                await self.repo.replan(game_id, sorted(deciders(loaded.state)), settings.reminder_hours,
+                                       settings.turn_deadline_hours)
         if enlist is not None:
             try:
                 await self.submit(Actor(f"ai:{seat.player}", actor.guild_id), game_id, Enlist(seat.player, enlist))
@@ -396,7 +428,7 @@ class GameService:
         if ai and not name:
             rules = await self.rules_for(loaded.record)
             enlisted = sum(1 for q in loaded.state.squadrons if q.name)  # a second computer side gets another list
-            return random_squadron(loaded.state.seed * 31 + game_id * 7 + enlisted, prep.size, rules)
+            return random_squadron(derived_number(loaded.record.dice_seed, f"squadron:{enlisted}"), prep.size, rules)
         if not name:
             raise SquadronRefused(f"This is a drafted {prep.size}: join with one of your saved squadrons.",
                                   "Build one with /squadron new (or save a file with /squadron save), then "
@@ -412,7 +444,7 @@ class GameService:
         assert r.id is not None
         return GameInfo(r.id, r.name, r.guild_id, r.channel_id, r.status,
                         tuple((s.player, s.user_id, s.display_name, s.is_ai) for s in sorted(loaded.seats, key=lambda s: s.player)),
-                        st.turn, st.phase.value)
+                        st.turn, st.phase.value, commitment(r.dice_seed) if r.dice_seed else "")
 
     async def list_games(self, guild_id: str) -> list[GameInfo]:
         return [await self.info(r.id) for r in await self.repo.games_of_guild(guild_id) if r.id is not None]
@@ -426,21 +458,23 @@ class GameService:
     async def view(self, actor: Actor, game_id: int, player: str | None = None) -> View:
         """The game as the actor sees it; a player with two squadrons names the one to look through."""
         loaded = await self._load(game_id, actor)
+        players = self._players_of(loaded, actor)
         if player is not None:
-            if player not in self._players_of(loaded, actor):
-                raise NotYourShip(f"You do not command side {player}.")
-            return view_of(loaded.state, player)
-        return view_of(loaded.state, self._viewer(loaded, actor))
+            if player not in players:
+                raise NotSeated(f"You do not command side {player}.", f"Your sides: {', '.join(players) or 'none'}.")
+            return view_of(loaded.state, player, also=players)
+        return view_of(loaded.state, self._viewer(loaded, actor), also=players)
 
     async def state_for_audit(self, game_id: int) -> Game:
         """The full state (with every secret): for the audit and tests, never for a front end."""
         return (await self._load(game_id)).state
 
     async def legal(self, actor: Actor, game_id: int, ship: str | None = None) -> list[str]:
+        """The orders the actor could give now, found on what the actor may see."""
         loaded = await self._load(game_id, actor)
         mine = self._players_of(loaded, actor)
         out = []
-        for cmd in legal_commands(loaded.state, await self.rules_for(loaded.record)):
+        for cmd in legal_commands(redact(loaded.state, mine), await self.rules_for(loaded.record)):
             owner = getattr(cmd, "player", "")
             if mine and owner and owner not in mine:
                 continue
@@ -449,40 +483,94 @@ class GameService:
             out.append(format_command(cmd))
         return out
 
+    async def options(self, actor: Actor, game_id: int, ship: str | None = None) -> tuple[int, Options]:
+        """What the actor can do now (from their own view), and the log position it was read at: a
+        menu built from it answers only while the game is still there."""
+        loaded = await self._load(game_id, actor)
+        players = self._players_of(loaded, actor)
+        waiting = [p for p in players if p in deciders(loaded.state)]
+        viewer = waiting[0] if waiting else (players[0] if players else None)
+        rules = await self.rules_for(loaded.record)
+        return loaded.record.last_seq, options_for(view_of(loaded.state, viewer, also=players), rules, ship)
+
+    async def position(self, game_id: int) -> int:
+        """How many events the game's log holds: the moment a menu or button belongs to."""
+        return (await self._load(game_id)).record.last_seq
+
+    async def public_options(self, game_id: int) -> list[Options]:
+        """The options of each player the game waits for, as may be posted in the channel."""
+        loaded = await self._load(game_id)
+        rules = await self.rules_for(loaded.record)
+        return [public_options(view_of(loaded.state, p), rules) for p in sorted(deciders(loaded.state))]
+
     async def log(self, actor: Actor, game_id: int, last: int = 20) -> list[Any]:
         loaded = await self._load(game_id, actor)
-        viewer = self._viewer(loaded, actor)
+        mine = self._players_of(loaded, actor)
         first = max(1, loaded.record.last_seq - last + 1)
-        return [event_for(e, viewer) for _, _, e in await self.repo.events(game_id, first)]
+        return [event_for(e, mine) for _, _, e in await self.repo.events(game_id, first)]
 
     # ------------------------------------------------------------------ acting
 
     async def submit(self, actor: Actor, game_id: int, command: Command | str, request_id: str | None = None) -> Outcome:
         """Apply a player's command (or a line of notation) and commit it before answering."""
         if request_id:
-            seen = await self.repo.processed(request_id)
+            seen = await self._answered(actor, game_id, request_id)
             if seen is not None:
-                return await self._replayed(actor, seen.game_id, seen.first_seq, seen.last_seq)
+                return seen
         async with self._lock(game_id):
-            if request_id:
-                seen = await self.repo.processed(request_id)
-                if seen is not None:
-                    return await self._replayed(actor, seen.game_id, seen.first_seq, seen.last_seq)
             for attempt in range(RETRIES):
+                if request_id and attempt:
+                    seen = await self._answered(actor, game_id, request_id)  # another process got there first
+                    if seen is not None:
+                        return seen
                 loaded = await self._load(game_id, actor, fresh=attempt > 0)
-                cmd = command if not isinstance(command, str) else parse(command, loaded.state)
-                if isinstance(cmd, FixDice):
-                    self._fix_dice(loaded, cmd)
-                    return Outcome(game_id, loaded.record.last_seq, loaded.record.last_seq, (),
-                                   view_of(loaded.state, self._viewer(loaded, actor)))
-                cmd = self._authorise(loaded, actor, cmd)
-                events = await self._decide(loaded, cmd)
+                try:
+                    cmd, acted_for = await self._prepare(loaded, actor, command)
+                    if isinstance(cmd, FixDice):
+                        await self._fix_dice(loaded, actor, cmd)
+                        return Outcome(game_id, loaded.record.last_seq, loaded.record.last_seq, (),
+                                       self._view_for(loaded, actor, loaded.state))
+                    events = await self._decide(loaded, cmd)
+                except RulesError:
+                    if attempt == 0 and await self._stale(loaded):
+                        continue  # decided on an old copy: another process moved the game on
+                    raise
+                if acted_for is not None:
+                    events = [acted_for, *events]
                 try:
                     return await self._commit(loaded, actor, events, request_id)
                 except VersionConflict:
                     self._cache.pop(game_id, None)
                     continue
             raise ServiceError("The game is busy: other orders kept arriving.", "Try again in a moment.")
+
+    async def _prepare(self, loaded: Loaded, actor: Actor, command: Command | str) -> tuple[Command, ev.ActedFor | None]:
+        """Parse the line against what the actor may see, then check the actor may give it."""
+        actor = as_seated(loaded.seats, actor)
+        players = self._players_of(loaded, actor)
+        if not players and not actor.gm:
+            raise NotSeated("You are not playing in this game.", "Join a side first (/game join), or watch.")
+        absent = await self._absent(loaded) if actor.gm else set()
+        if isinstance(command, str):
+            knows = [*players, *absent]
+            command = parse(command, redact(loaded.state, knows), hands=knows)
+        if isinstance(command, FixDice):
+            return command, None
+        return authorise(loaded.state, loaded.seats, actor, command, absent)
+
+    async def _absent(self, loaded: Loaded) -> set[str]:
+        """Players a GM may act for: past their deadline, or with nobody in their seat."""
+        empty = {s.player for s in loaded.seats if s.user_id is None and not s.is_ai}
+        assert loaded.record.id is not None
+        return empty | await self.repo.overdue_players(loaded.record.id, utcnow())
+
+    async def _stale(self, loaded: Loaded) -> bool:
+        assert loaded.record.id is not None
+        version = await self.repo.version_of(loaded.record.id)
+        if version is not None and version != loaded.record.version:
+            self._cache.pop(loaded.record.id, None)
+            return True
+        return False
 
     async def pick(self, actor: Actor, game_id: int, card: str, player: str | None = None,
                    request_id: str | None = None) -> Outcome:
@@ -496,86 +584,142 @@ class GameService:
     async def concede(self, actor: Actor, game_id: int, player: str | None = None,
                       request_id: str | None = None) -> Outcome:
         loaded = await self._load(game_id, actor)
+        actor = as_seated(loaded.seats, actor)
         players = self._players_of(loaded, actor)
         who = player or (players[0] if players else "")
         if not who or (who not in players and not actor.gm):
             raise NotSeated("Only a player (or a GM) can concede a game.")
         return await self.submit(actor, game_id, Concede(who), request_id)
 
+    async def set_gm_role(self, actor: Actor, role_id: str) -> None:
+        """Name the role whose members act as GMs here. Only a GM (Manage Server, or the current GM role)
+        may, whatever permissions the server gives the command itself."""
+        require_gm(actor, "choose the GM role")
+        settings = await self._guild_settings(actor.guild_id)
+        settings.gm_role_id = role_id
+        await self.save_guild_settings(settings)
+
     async def request_undo(self, actor: Actor, game_id: int, request_id: str | None = None) -> Outcome:
         """Ask to take back the last activation. A GM's request is carried out at once; a
-        player's waits for the opponent's consent (`approve_undo`)."""
+        player's waits for the opponent's consent (`approve_undo`), which the computer captain gives
+        for every activation an undo may take back."""
+        loaded = await self._load(game_id, actor)
+        actor = as_seated(loaded.seats, actor)
         if actor.gm:
-            return await self._undo(actor, game_id, request_id, "undone by a GM")
+            return await self._undo(actor, game_id, request_id, f"undone by a GM ({_who(actor)})")
+        mine = self._players_of(loaded, actor)
+        others = [s for s in loaded.seats if mine and not loaded.state.allied(s.player, mine[0])]
+        if others and all(s.is_ai for s in others):
+            return await self._undo(actor, game_id, request_id, "undone with the computer captain's consent")
+        if request_id:
+            seen = await self._answered(actor, game_id, request_id)
+            if seen is not None:
+                return seen
         async with self._lock(game_id):
-            loaded = await self._load(game_id, actor)
-            players = self._players_of(loaded, actor)
-            if not players:
-                raise NotSeated("Only a player or a GM may ask to undo.")
-            ev = UndoRequested(players[0], loaded.record.last_seq)
-            new_state = apply(loaded.state, ev)
-            first, last = await self._write(loaded, actor, [ev], new_state, request_id)
-            return Outcome(game_id, first, last, (ev,), view_of(new_state, players[0]))
+            for attempt in range(RETRIES):
+                loaded = await self._load(game_id, actor, fresh=attempt > 0)
+                players = self._players_of(loaded, actor)
+                if not players:
+                    raise NotSeated("Only a player or a GM may ask to undo.")
+                await self._undo_target(loaded)  # refuse now what could never be undone
+                event = ev.UndoRequested(players[0], loaded.record.last_seq)
+                try:
+                    first, last = await self._write(loaded, actor, [event], apply(loaded.state, event), request_id)
+                except VersionConflict:
+                    self._cache.pop(game_id, None)
+                    continue
+                return Outcome(game_id, first, last, (event,), self._view_for(loaded, actor, loaded.state))
+            raise ServiceError("The game is busy: other orders kept arriving.", "Try again in a moment.")
 
     async def approve_undo(self, actor: Actor, game_id: int, request_id: str | None = None) -> Outcome:
-        loaded = await self._load(game_id, actor)
+        """The asker's opponent consents (or a GM does it, and the log says so)."""
+        loaded = await self._load(game_id, actor, fresh=True)
         req = loaded.state.undo_request
         if req is None:
             raise UndoRefused("Nobody has asked to undo.", "A player asks first (undo), then the opponent consents.")
         asker, seq = req
+        actor = as_seated(loaded.seats, actor)
         players = self._players_of(loaded, actor)
-        if asker in players and not actor.gm:
-            raise UndoRefused("The undo needs your opponent's consent, not your own.")
+        opponents = [p for p in players if not loaded.state.allied(p, asker)]
+        if not opponents and not actor.gm:
+            if asker in players:
+                raise UndoRefused("The undo needs your opponent's consent, not your own.")
+            raise UndoRefused(f"Only player {asker}'s opponent (or a GM) can consent to this undo.")
         if seq != loaded.record.last_seq - 1:
             raise UndoRefused("Play has moved on since the undo was asked for.")
-        return await self._undo(actor, game_id, request_id, f"undone with player {asker}'s opponent's consent")
+        reason = (f"undone with player {opponents[0]}'s consent" if opponents
+                  else f"undone by a GM ({_who(actor)}) at player {asker}'s request")
+        return await self._undo(actor, game_id, request_id, reason)
+
+    async def _undo_target(self, loaded: Loaded) -> tuple[int, list[tuple[int, int, Any]]]:
+        """The command an undo would take back, and the log; refused when that would take back dice,
+        a revealed card or a new phase that players have already seen."""
+        assert loaded.record.id is not None
+        log_rows = await self.repo.events(loaded.record.id)
+        commands: dict[int, list[Any]] = {}
+        for _, cmd, e in log_rows:
+            commands.setdefault(cmd, []).append(e)
+        for cmd in sorted(commands, reverse=True):
+            kinds = {type(e) for e in commands[cmd]}
+            if ev.StateRestored in kinds:
+                break  # never undo past an earlier undo
+            if kinds <= {ev.UndoRequested, ev.CardPicked}:
+                continue
+            seen = [e for e in commands[cmd] if isinstance(e, UNDO_BARRIERS)
+                    or (isinstance(e, ev.PhaseBegan) and e.phase in (Phase.END, Phase.INITIATIVE))]
+            if seen:
+                reasons = sorted({_barrier_reason(e) for e in seen}, key=_BARRIER_ORDER.index)
+                raise UndoRefused(
+                    "The last activation cannot be taken back: " + " and ".join(reasons[:2]) + ".",
+                    "Only an activation that rolled no dice and revealed nothing can be undone.")
+            return cmd, log_rows
+        raise UndoRefused("There is no activation to undo.")
 
     async def _undo(self, actor: Actor, game_id: int, request_id: str | None, reason: str) -> Outcome:
+        if request_id:
+            seen = await self._answered(actor, game_id, request_id)
+            if seen is not None:
+                return seen
         async with self._lock(game_id):
-            loaded = await self._load(game_id, actor)
-            log = await self.repo.events(game_id)
-            commands: dict[int, list[Any]] = {}
-            for _, cmd, e in log:
-                commands.setdefault(cmd, []).append(e)
-            target = None
-            for cmd in sorted(commands, reverse=True):
-                kinds = {type(e) for e in commands[cmd]}
-                if kinds <= {UndoRequested, CardPicked} or StateRestored in kinds:
-                    if StateRestored in kinds:
-                        break  # never undo past an earlier undo
+            for attempt in range(RETRIES):
+                loaded = await self._load(game_id, actor, fresh=attempt > 0)
+                target, log_rows = await self._undo_target(loaded)
+                state = decode_state(loaded.record.initial_state)
+                for _, cmd, e in log_rows:
+                    if cmd >= target:
+                        break
+                    state = apply(state, e)
+                event = ev.StateRestored(state, reason)
+                try:
+                    first, last = await self._write(loaded, actor, [event], state, request_id)
+                except VersionConflict:
+                    self._cache.pop(game_id, None)
                     continue
-                target = cmd
-                break
-            if target is None:
-                raise UndoRefused("There is no activation to undo.")
-            state = decode_state(loaded.record.initial_state)
-            for _, cmd, e in log:
-                if cmd >= target:
-                    break
-                state = apply(state, e)
-            event = StateRestored(state, reason)
-            first, last = await self._write(loaded, actor, [event], state, request_id)
-            return Outcome(game_id, first, last, (event,), view_of(state, self._viewer(loaded, actor)))
+                return Outcome(game_id, first, last, (event_for(event, self._players_of(loaded, actor)),),
+                               self._view_for(loaded, actor, state))
+            raise ServiceError("The game is busy: other orders kept arriving.", "Try again in a moment.")
 
     # ------------------------------------------------------------------ plan ahead
 
     async def plan(self, actor: Actor, game_id: int, line: str) -> str:
-        """Queue an order for the actor's next activation (players in other time zones)."""
+        """Queue an order for the actor's next activation (players in other time zones). Only for
+        the actor's own side, whatever the line names."""
         loaded = await self._load(game_id, actor)
         players = self._players_of(loaded, actor)
-        cmd = parse(line, loaded.state)
-        ship = getattr(cmd, "ship", "")
-        player = loaded.state.ship(ship).controller if ship else (players[0] if players else "")
-        if player not in players:
-            raise NotYourShip(f"You cannot plan orders for player {player}'s ships.",
-                              f"Your sides: {', '.join(players) or 'none'}.")
+        if not players:
+            raise NotSeated("You are not playing in this game.", "Join a side first (/game join).")
+        cmd = parse(line, redact(loaded.state, players), hands=players)
+        if isinstance(cmd, FixDice):
+            raise DiceNotAllowed("Fixing dice cannot be planned.")
+        cmd, _ = authorise(loaded.state, loaded.seats, replace(actor, gm=False), cmd, set())
+        player = getattr(cmd, "player", "") or players[0]
         text = format_command(cmd)
         await self.repo.add_planned(game_id, player, actor.user_id, text)
         return text
 
-    async def run_planned(self, game_id: int) -> list[Outcome | str]:
+    async def run_planned(self, game_id: int) -> list[Outcome | PlanRefused]:
         """When the game waits for a player who planned an order, carry it out if it is still
-        legal; otherwise drop it and say why (the bot pings the player with that line)."""
+        legal; otherwise drop it and say why, to the planner only."""
         loaded = await self._load(game_id)
         waiting = deciders(loaded.state)
         if len(waiting) != 1:
@@ -589,14 +733,15 @@ class GameService:
             outcome = await self.submit(actor, game_id, order.line, request_id=f"planned:{order.id}")
         except RulesError as exc:
             await self.repo.finish_planned(order, "refused", exc.text)
-            return [f"<@{order.user_id}> your planned order `{order.line}` could not be carried out: {exc.text}"]
+            return [PlanRefused(order.user_id, player, order.line, exc.text)]
         await self.repo.finish_planned(order, "applied", "")
         return [outcome]
 
     # ------------------------------------------------------------------ the computer captain
 
     async def play_ai(self, game_id: int, limit: int = 200) -> list[Outcome]:
-        """Let computer captains answer every decision that is theirs."""
+        """Let computer captains answer every decision that is theirs. Each sees only its own side's
+        view and thinks with dice of its own."""
         out: list[Outcome] = []
         for _ in range(limit):
             loaded = await self._load(game_id)
@@ -606,28 +751,35 @@ class GameService:
                 return out
             player = sorted(due)[0]
             rules = await self.rules_for(loaded.record)
-            cmd = Captain(player, loaded.state.seed + loaded.record.last_seq, rules).choose(loaded.state)
+            judgement = derived_number(loaded.record.dice_seed, f"captain:{player}:{loaded.record.last_seq}")
+            cmd = Captain(player, judgement, rules).choose(view_of(loaded.state, player))
             out.append(await self.submit(Actor(f"ai:{player}", loaded.record.guild_id), game_id, cmd))
         return out
 
     # ------------------------------------------------------------------ durability
 
-    async def rebuild_all(self) -> int:
-        """On start: load every unfinished game from its latest snapshot plus later events."""
+    async def rebuild_all(self) -> RebuildReport:
+        """On start: load every unfinished game from its latest readable snapshot plus later events. A
+        game that cannot be rebuilt is reported and skipped: it never stops the others."""
         ids = await self.repo.active_game_ids()
+        damaged: list[tuple[int, str]] = []
         for gid in ids:
             self._cache.pop(gid, None)
-            await self._load(gid)
-        return len(ids)
+            try:
+                await self._load(gid)
+            except GameDamaged as exc:
+                log.error("game %s cannot be rebuilt: %s", gid, exc.text)
+                damaged.append((gid, exc.text))
+        return RebuildReport(len(ids) - len(damaged), tuple(damaged))
 
     async def audit(self, game_id: int) -> AuditReport:
         """Replay the whole log and compare with the snapshots and the live state."""
         loaded = await self._load(game_id, fresh=True)
-        log = await self.repo.events(game_id)
+        log_rows = await self.repo.events(game_id)
         snaps = dict(await self.repo.snapshots(game_id))
         state = decode_state(loaded.record.initial_state)
         problems = []
-        for i, (seq, _, e) in enumerate(log, start=1):
+        for i, (seq, _, e) in enumerate(log_rows, start=1):
             if seq != i:
                 problems.append(f"event {i} is numbered {seq}")
             state = apply(state, e)
@@ -635,9 +787,56 @@ class GameService:
                 problems.append(f"snapshot at {seq} differs from the replay")
         if state != loaded.state:
             problems.append("the live state differs from the replay")
-        if len(log) != loaded.record.last_seq:
-            problems.append(f"{len(log)} events stored, the game says {loaded.record.last_seq}")
-        return AuditReport(game_id, len(log), tuple(problems))
+        if len(log_rows) != loaded.record.last_seq:
+            problems.append(f"{len(log_rows)} events stored, the game says {loaded.record.last_seq}")
+        return AuditReport(game_id, len(log_rows), tuple(problems))
+
+    # ------------------------------------------------------------------ fair dice
+
+    async def dice_commitment(self, game_id: int) -> str:
+        return commitment((await self._load(game_id)).record.dice_seed)
+
+    async def revealed_seed(self, game_id: int) -> str | None:
+        """The dice seed once the game is over (never before)."""
+        loaded = await self._load(game_id)
+        return loaded.record.dice_seed if loaded.state.phase is Phase.OVER else None
+
+    async def verify(self, actor: Actor | None, game_id: int) -> DiceCheck:
+        """Recompute every roll of a finished game from its log and its seed. Before the end the seed
+        is secret, so there is nothing anyone could check it against yet."""
+        loaded = await self._load(game_id, actor, fresh=True)
+        seed = loaded.record.dice_seed
+        if loaded.state.phase is not Phase.OVER:
+            raise ServiceError("The dice seed stays secret until the game ends; then every roll can be checked.",
+                               f"Its SHA-256, published when the game began, is {commitment(seed)}.")
+        rows = await self.repo.events(game_id)
+        rules = await self.rules_for(loaded.record)
+        result = verify_log(decode_state(loaded.record.initial_state), [(cmd, e) for _, cmd, e in rows], seed,
+                            rules, commitment(seed))
+        return DiceCheck(result, seed, commitment(seed), loaded.state.test_dice)
+
+    async def export_log(self, actor: Actor | None, game_id: int) -> dict[str, Any]:
+        """A finished game's whole record for checking elsewhere (`quarterdeck verify --file`): the
+        starting state, every event with its command number, the seed and the data files it used."""
+        from game.codec import to_data
+        from game.events import EVENTS
+
+        loaded = await self._load(game_id, actor, fresh=True)
+        if loaded.state.phase is not Phase.OVER:
+            raise ServiceError("A game's log is exported once it is over (it holds every secret).")
+        files = default_texts(loaded.record.system)
+        if loaded.record.data_version != "builtin":
+            stored = await self.repo.data_version(loaded.record.data_version)
+            if stored is not None:
+                files.update(json.loads(stored.files))
+        return {
+            "format": "quarterdeck-log/1", "game": loaded.record.id, "name": loaded.record.name,
+            "system": loaded.record.system, "seed": loaded.record.dice_seed,
+            "commitment": commitment(loaded.record.dice_seed),
+            "initial_state": to_data(decode_state(loaded.record.initial_state)),
+            "events": [[cmd, EVENTS.encode(e)] for _, cmd, e in await self.repo.events(game_id)],
+            "data_files": files,
+        }
 
     async def next_deadline(self, game_id: int) -> datetime | None:
         return await self.repo.next_deadline(game_id)
@@ -674,69 +873,23 @@ class GameService:
         return loaded
 
     def _players_of(self, loaded: Loaded, actor: Actor) -> list[str]:
-        return sorted(s.player for s in loaded.seats if s.user_id == actor.user_id and not s.is_ai)
+        if actor.captain_of is not None:
+            return [actor.captain_of]
+        return seated(loaded.seats, actor)
 
     def _viewer(self, loaded: Loaded, actor: Actor) -> str | None:
         players = self._players_of(loaded, actor)
-        if actor.user_id.startswith("ai:"):
-            return actor.user_id[3:]
-        return players[0] if len(players) == 1 else None
+        return players[0] if players else None
 
-    def _authorise(self, loaded: Loaded, actor: Actor, cmd: Command) -> Command:
-        """Fill in the acting player and refuse orders for someone else's ships."""
-        state = loaded.state
-        if actor.user_id.startswith("ai:"):
-            return cmd
-        players = self._players_of(loaded, actor)
-        if not players and not actor.gm:
-            raise NotSeated("You are not playing in this game.", "Join a side first (/game join), or watch.")
-        named = getattr(cmd, "player", "")
-        if isinstance(cmd, SETUP_COMMANDS):
-            who = named or (players[0] if len(players) == 1 else "")
-            if not who:
-                raise NotSeated("Say which side gives the order (e.g. `A: role attacker`).",
-                                f"Your sides: {', '.join(players) or 'none'}.")
-            if who not in players and not actor.gm:
-                raise NotYourShip(f"You do not command side {who}.", f"Your sides: {', '.join(players)}.")
-            return replace(cmd, player=who)
-        if isinstance(cmd, PickCard | Concede):
-            if cmd.player not in players and not actor.gm:
-                raise NotYourShip(f"You do not command side {cmd.player}.", f"Your sides: {', '.join(players)}.")
-            return cmd
-        if isinstance(cmd, Reroll | UseFortune | KeepRoll | Decline | Decide):
-            wanted = self._decider(state)
-            if wanted and wanted not in players and not actor.gm:
-                raise NotYourShip(f"This decision is player {wanted}'s.", "Wait for your opponent.")
-            return cmd if named else replace(cmd, player=wanted or "")
-        ship_id = getattr(cmd, "ship", "")
-        if ship_id:
-            try:
-                ship = state.ship(ship_id)
-            except KeyError:
-                raise UnknownName(f"There is no ship called {ship_id!r}.") from None
-            if ship.controller not in players and not actor.gm:
-                raise NotYourShip(
-                    f"{ship.id} is not yours to command: it belongs to player {ship.controller}.",
-                    f"Your ships: {', '.join(s.id for s in state.ships if s.controller in players) or 'none'}.",
-                )
-            if not named:
-                cmd = replace(cmd, player=ship.controller)
-        return cmd
-
-    @staticmethod
-    def _decider(state: Game) -> str | None:
-        if state.pending is not None:
-            return state.pending.player
-        if state.offer is not None:
-            return state.offer.player
-        if state.choices:
-            return state.choices[0].player
-        return None
+    def _view_for(self, loaded: Loaded, actor: Actor, state: Game) -> View:
+        return view_of(state, self._viewer(loaded, actor), also=self._players_of(loaded, actor))
 
     async def _decide(self, loaded: Loaded, cmd: Command) -> list[Any]:
         state = loaded.state
         rules = await self.rules_for(loaded.record)
-        fallback = SeededDice(state.seed, state.log_position)
+        if not loaded.record.dice_seed:
+            raise GameDamaged(f"Game #{loaded.record.id} has no dice seed.", "Run the database migrations.")
+        fallback = FairDice(loaded.record.dice_seed, state.log_position)
         fixed = self._fixed_dice.get(loaded.record.id or 0)
         if fixed:
             dice = ScriptedDice(fixed, fallback=fallback)
@@ -747,17 +900,25 @@ class GameService:
             return events
         return decide(state, cmd, fallback, rules)
 
-    def _fix_dice(self, loaded: Loaded, cmd: FixDice) -> None:
+    async def _fix_dice(self, loaded: Loaded, actor: Actor, cmd: FixDice) -> None:
+        """Test games only, and only a seated player (or the offline table) fixes the next faces; a face
+        the die does not have is refused here, before it could break a roll."""
         if not loaded.state.test_dice:
             raise DiceNotAllowed("Fixing dice is refused in this game.", "Only test scenarios (test_dice = true) allow it.")
+        if not actor.local and not self._players_of(loaded, actor):
+            raise NotSeated("Only a player of this test game may fix its dice.")
+        sides = (await self.rules_for(loaded.record)).die.sides
+        bad = [f for f in cmd.faces if f not in sides]
+        if bad:
+            raise DiceNotAllowed(f"{bad[0][:40]!r} is not a face of the die.", f"Faces: {', '.join(sorted(set(sides)))}.")
         self._fixed_dice.setdefault(loaded.record.id or 0, deque()).extend(cmd.faces)
 
     async def _commit(self, loaded: Loaded, actor: Actor, events: Sequence[Any], request_id: str | None) -> Outcome:
         new_state = apply_all(loaded.state, events)
         first, last = await self._write(loaded, actor, events, new_state, request_id)
-        viewer = self._viewer(loaded, actor)
-        return Outcome(loaded.record.id or 0, first, last, tuple(event_for(e, viewer) for e in events),
-                       view_of(new_state, viewer))
+        mine = self._players_of(loaded, actor)
+        return Outcome(loaded.record.id or 0, first, last, tuple(event_for(e, mine) for e in events),
+                       self._view_for(loaded, actor, new_state))
 
     async def _write(self, loaded: Loaded, actor: Actor, events: Sequence[Any], new_state: Game,
                      request_id: str | None) -> tuple[int, int]:
@@ -782,12 +943,36 @@ class GameService:
         await self.repo.save_guild_settings(settings)
         self._settings[settings.guild_id] = settings
 
-    async def _replayed(self, actor: Actor, game_id: int, first: int, last: int) -> Outcome:
-        loaded = await self._load(game_id, actor)
-        viewer = self._viewer(loaded, actor)
-        events = [event_for(e, viewer) for _, _, e in await self.repo.events(game_id, first, last)]
-        return Outcome(game_id, first, last, tuple(events), view_of(loaded.state, viewer), replayed=True)
+    async def _answered(self, actor: Actor, game_id: int, request_id: str) -> Outcome | None:
+        """The first answer to a request already carried out (by this process or another)."""
+        seen = await self.repo.processed(request_id)
+        if seen is None:
+            return None
+        loaded = await self._load(seen.game_id, actor)
+        if loaded.record.last_seq < seen.last_seq:
+            loaded = await self._load(seen.game_id, actor, fresh=True)  # another process wrote it
+        mine = self._players_of(loaded, actor)
+        events = [event_for(e, mine) for _, _, e in await self.repo.events(seen.game_id, seen.first_seq, seen.last_seq)]
+        return Outcome(seen.game_id, seen.first_seq, seen.last_seq, tuple(events),
+                       self._view_for(loaded, actor, loaded.state), replayed=True)
 
+
+def _who(actor: Actor) -> str:
+    return f"<@{actor.user_id}>" if actor.user_id.isdigit() else actor.user_id
+
+
+_BARRIER_ORDER = ("it revealed a card", "its dice have been rolled and seen", "the game has ended",
+                  "a new phase has begun")
+
+
+def _barrier_reason(event: Any) -> str:
+    if isinstance(event, ev.CardsRevealed | ev.EventCardDrawn):
+        return "it revealed a card"
+    if isinstance(event, ev.GameEnded):
+        return "the game has ended"
+    if isinstance(event, ev.PhaseBegan):
+        return "a new phase has begun"
+    return "its dice have been rolled and seen"
 
 
 def _version_id(system: str, overrides: dict[str, str]) -> str:

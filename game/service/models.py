@@ -40,7 +40,9 @@ class GameRecord(SQLModel, table=True):
     name: str = Field(max_length=200)
     system: str = Field(max_length=50)
     edition: str = Field(max_length=100)
-    seed: int
+    seed: int  # a chosen number in old games; the dice come from dice_seed
+    # the secret 256-bit seed of the game's dice (hex): never shown until the game is over
+    dice_seed: str = Field(default="", max_length=64)
     status: str = Field(max_length=20)  # open | active | over
     version: int = Field(default=0)
     last_seq: int = Field(default=0)
@@ -128,6 +130,8 @@ class ScheduledJob(SQLModel, table=True):
     payload: str = Field(default="{}", sa_type=Text)
     status: str = Field(default="pending", max_length=20)  # pending | running | done | failed | cancelled
     attempts: int = Field(default=0)
+    # a claimed job belongs to its claimer until then; a claimer that died lets it fall due again
+    locked_until: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
     last_error: str = Field(default="", sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 

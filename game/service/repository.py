@@ -7,6 +7,7 @@ Appending is one transaction that moves the game's version on only if nobody els
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,6 +22,7 @@ from game.codec import from_data, to_data
 from game.events import EVENTS
 from game.model import Game, Phase
 from game.service.db import sessions
+from game.service.errors import GameDamaged
 from game.service.models import (
     DataVersion,
     EventRecord,
@@ -35,6 +37,8 @@ from game.service.models import (
     Snapshot,
     utcnow,
 )
+
+log = logging.getLogger(__name__)
 
 
 class VersionConflict(Exception):
@@ -88,28 +92,75 @@ class Repository:
         return record
 
     async def load(self, game_id: int) -> Loaded | None:
+        """The game from its newest readable snapshot plus the events after it. A damaged snapshot
+        falls back to an older one (or the start); a damaged event makes the game unreadable, which is
+        said as a typed error rather than a crash."""
         async with self.session() as s:
             record = await s.get(GameRecord, game_id)
             if record is None:
                 return None
             seats = list((await s.execute(select(Seat).where(Seat.game_id == game_id))).scalars())
-            snap = (
-                await s.execute(
-                    select(Snapshot).where(Snapshot.game_id == game_id).order_by(col(Snapshot.seq).desc()).limit(1)
-                )
-            ).scalars().first()
-            state = decode_state(snap.state) if snap else decode_state(record.initial_state)
-            after = snap.seq if snap else 0
+            marks = (await s.execute(
+                select(Snapshot.seq).where(Snapshot.game_id == game_id).order_by(col(Snapshot.seq).desc())
+            )).scalars().all()
+            state, after = None, 0
+            for seq in marks:
+                text = (await s.execute(
+                    select(Snapshot.state).where(Snapshot.game_id == game_id, Snapshot.seq == seq)
+                )).scalar_one()
+                try:
+                    state, after = decode_state(text), seq
+                    break
+                except Exception as exc:  # a damaged row: an older snapshot, or the events, rebuild it
+                    log.warning("game %s: snapshot at %s cannot be read (%s); using an older one", game_id, seq, exc)
+            if state is None:
+                try:
+                    state = decode_state(record.initial_state)
+                except Exception as exc:
+                    raise GameDamaged(f"Game #{game_id}'s starting state cannot be read ({type(exc).__name__}).",
+                                      "Its log is damaged; a GM can start a new game.") from None
             rows = (
                 await s.execute(
-                    select(EventRecord.payload)
+                    select(EventRecord.seq, EventRecord.payload)
                     .where(EventRecord.game_id == game_id, EventRecord.seq > after)
                     .order_by(col(EventRecord.seq))
                 )
-            ).scalars()
-            for payload in rows:
-                state = apply(state, decode_event(payload))
+            ).all()
+            for seq, payload in rows:
+                try:
+                    state = apply(state, decode_event(payload))
+                except Exception as exc:
+                    raise GameDamaged(f"Game #{game_id}'s event {seq} cannot be read ({type(exc).__name__}).",
+                                      "Its log is damaged; a GM can start a new game.") from None
             return Loaded(record, seats, state)
+
+    async def version_of(self, game_id: int) -> int | None:
+        async with self.session() as s:
+            found: int | None = (await s.execute(
+                select(GameRecord.version).where(col(GameRecord.id) == game_id)
+            )).scalar_one_or_none()
+            return found
+
+    async def overdue_players(self, game_id: int, now: datetime) -> set[str]:
+        """Players whose current deadline has passed: the newest deadline planned for each, if it was
+        not cancelled by play moving on."""
+        async with self.session() as s:
+            rows = (await s.execute(
+                select(ScheduledJob.payload, ScheduledJob.due_at, ScheduledJob.status)
+                .where(col(ScheduledJob.game_id) == game_id, col(ScheduledJob.kind) == "deadline")
+                .order_by(col(ScheduledJob.id).desc())
+            )).all()
+        seen: set[str] = set()
+        out = set()
+        for payload, due, status in rows:
+            player = json.loads(payload).get("player")
+            if not isinstance(player, str) or player in seen:
+                continue
+            seen.add(player)
+            due = due.replace(tzinfo=UTC) if due.tzinfo is None else due
+            if status != "cancelled" and due <= now:
+                out.add(player)
+        return out
 
     async def events(self, game_id: int, first: int = 1, last: int | None = None) -> list[tuple[int, int, Any]]:
         """(seq, command, event) from first to last."""
@@ -217,6 +268,13 @@ class Repository:
                 if not exists:
                     s.add(PendingSecret(game_id=game_id, player=player, user_id=users.get(player),
                                         kind="initiative_pick", turn=state.turn))
+
+    async def replan(self, game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int) -> None:
+        """A reminder and a deadline for these players (the game began, or its clock was reset)."""
+        from game.service.scheduler import replan_in
+
+        async with self.session() as s, s.begin():
+            await replan_in(s, game_id, players, reminder_hours, deadline_hours)
 
     async def add_seat(self, seat: Seat) -> Seat:
         async with self.session() as s, s.begin():

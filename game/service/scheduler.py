@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import and_, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
@@ -20,6 +20,7 @@ from game.service.repository import Repository
 log = logging.getLogger(__name__)
 Handler = Callable[[ScheduledJob], Awaitable[None]]
 MAX_ATTEMPTS = 5
+LEASE = timedelta(minutes=10)  # a claimed job is its claimer's until then; a claimer that died lets it go
 
 
 async def schedule(repo: Repository, kind: str, due_at: datetime, game_id: int | None, payload: dict[str, Any]) -> int:
@@ -49,22 +50,31 @@ async def replan_in(
                                payload=json.dumps({"player": player})))
 
 
+def _claimable(now: datetime) -> Any:
+    return or_(
+        and_(col(ScheduledJob.status) == "pending", col(ScheduledJob.due_at) <= now),
+        and_(col(ScheduledJob.status) == "running", col(ScheduledJob.locked_until) < now),
+    )
+
+
 async def due_jobs(repo: Repository, now: datetime | None = None) -> list[ScheduledJob]:
+    """Jobs that are due, and jobs whose claimer's lease ran out (it crashed or was killed)."""
     async with repo.session() as s:
-        q = select(ScheduledJob).where(col(ScheduledJob.status) == "pending", col(ScheduledJob.due_at) <= (now or utcnow()))
+        q = select(ScheduledJob).where(_claimable(now or utcnow()))
         return list((await s.execute(q.order_by(col(ScheduledJob.due_at)))).scalars())
 
 
 async def run_due(repo: Repository, handlers: Mapping[str, Handler], now: datetime | None = None) -> int:
-    """Run every job that is due. A job is claimed first (pending -> running), so two schedulers
+    """Run every job that is due. A job is claimed first (to running, with a lease), so two schedulers
     never run the same job; a failed job is retried later, up to MAX_ATTEMPTS."""
     done = 0
     for job in await due_jobs(repo, now):
+        claimed_at = now or utcnow()
         async with repo.session() as s, s.begin():
             claimed = await s.execute(
                 update(ScheduledJob)
-                .where(col(ScheduledJob.id) == job.id, col(ScheduledJob.status) == "pending")
-                .values(status="running", attempts=job.attempts + 1)
+                .where(col(ScheduledJob.id) == job.id, _claimable(claimed_at))
+                .values(status="running", attempts=job.attempts + 1, locked_until=claimed_at + LEASE)
             )
             if claimed.rowcount != 1:
                 continue
@@ -75,10 +85,10 @@ async def run_due(repo: Repository, handlers: Mapping[str, Handler], now: dateti
                 await handler(job)
             except Exception as exc:  # a failing handler must not stop the other jobs
                 log.exception("job %s (%s) failed", job.id, job.kind)
-                error = repr(exc)
+                error = repr(exc)[:2000]
                 status = "failed" if job.attempts + 1 >= MAX_ATTEMPTS else "pending"
         async with repo.session() as s, s.begin():
-            values: dict[str, Any] = {"status": status, "last_error": error}
+            values: dict[str, Any] = {"status": status, "last_error": error, "locked_until": None}
             if status == "pending":
                 values["due_at"] = utcnow() + timedelta(minutes=5)
             await s.execute(update(ScheduledJob).where(col(ScheduledJob.id) == job.id).values(**values))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -43,7 +44,7 @@ class Sent:
     payload: dict[str, Any]
     files: list[tuple[str, bytes]] = field(default_factory=list)
     query: dict[str, str] = field(default_factory=dict)
-    response_message_id: str = ""  # for an interaction callback: the message Discord made of it
+    response_message_id: str = ""  # for an interaction callback or a channel post: the message Discord made of it
 
     @property
     def content(self) -> str:
@@ -72,6 +73,7 @@ class FakeDiscord:
         self.dm_channels: dict[str, str] = {}
         self.expired: set[str] = set()
         self.uploads: dict[str, bytes] = {}
+        self.listeners: list[Callable[[Sent], None]] = []  # told of each request as it arrives
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -110,6 +112,8 @@ class FakeDiscord:
             payload = json.loads(text) if text else {}
         sent = Sent(request.method, request.path, payload, files, dict(request.query))
         self.requests.append(sent)
+        for listener in self.listeners:
+            listener(sent)
         return self.answer(sent)
 
     def _message(self, channel_id: str, payload: dict[str, Any], files: list[tuple[str, bytes]],
@@ -172,7 +176,9 @@ class FakeDiscord:
                 return _json({"message": "Cannot send messages to this user", "code": 50007}, status=403)
             if channel_id in self.no_files_in and sent.files:
                 return _json({"message": "Missing Permissions", "code": 50013}, status=403)
-            return _json(self._message(channel_id, sent.payload, sent.files))
+            message = self._message(channel_id, sent.payload, sent.files)
+            sent.response_message_id = message["id"]
+            return _json(message)
         if parts[0] == "channels" and parts[-2] == "messages" and method == "PATCH":
             return _json(self._message(parts[1], sent.payload, sent.files, parts[-1]))
         if parts[0] == "channels" and parts[-1] == "threads":

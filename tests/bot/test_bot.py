@@ -33,7 +33,7 @@ def last_followup(sent: list[Sent]) -> Sent:
 
 
 async def setup_game(bot: QuarterdeckBot, fake: FakeDiscord) -> list[Sent]:
-    sent = await dispatch(bot, command(ANN, "game", "create", seed=4), fake)
+    sent = await dispatch(bot, command(ANN, "game", "create"), fake)
     assert "is set up" in last_followup(sent).content and not last_followup(sent).ephemeral
     await dispatch(bot, command(ANN, "game", "join", side="A"), fake)
     return await dispatch(bot, command(BOB, "game", "join", side="B"), fake)
@@ -82,7 +82,7 @@ async def test_two_players_play_the_quick_start_to_the_end(harness: Any) -> None
             break
         player = sorted(due)[0]
         user = USERS[player]
-        cmd = captains[player].choose(state)
+        cmd = captains[player].act(state)
         mark = len(fake.requests)
         sent = await act_as(bot, fake, user, cmd, state)
         if isinstance(cmd, PickCard):
@@ -219,16 +219,29 @@ async def test_plan_ahead_is_carried_out_when_play_reaches_the_player(harness: A
     assert state.ship("Otter").heading == pytest.approx(200) and "Otter" in state.activated
 
 
-async def test_gm_role_may_act_for_an_absent_player(harness: Any) -> None:
+async def test_a_gm_acts_for_a_player_only_after_their_deadline(harness: Any) -> None:
     bot, fake = harness
     await setup_game(bot, fake)
     role = 555
-    from game.service.models import GuildSettings
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from game.service.models import GuildSettings, ScheduledJob, utcnow
 
     await bot.service.save_guild_settings(GuildSettings(guild_id=str(GUILD_ID), gm_role_id=str(role)))
     sent = await dispatch(bot, command(EVE, "order", roles=(role,), line="pick A Effective Fire"), fake)
+    refusal = last_followup(sent)
+    assert refusal.ephemeral and "still within their deadline" in refusal.content
+    assert not (await bot.service.state_for_audit(1)).squadron("A").picked
+    async with bot.service.repo.session() as s, s.begin():  # A's 48 hours go by
+        await s.execute(update(ScheduledJob).where(ScheduledJob.kind == "deadline")
+                        .values(due_at=utcnow() - timedelta(minutes=1)))
+    sent = await dispatch(bot, command(EVE, "order", roles=(role,), line="pick A Effective Fire"), fake)
     assert not last_followup(sent).content.startswith("❌")
     assert (await bot.service.state_for_audit(1)).squadron("A").picked
+    assert any(f"A GM (<@{EVE[0]}>) gives player A's next order (their deadline had passed)" in t
+               for t in fake.public_texts())
     view = await bot.service.view(Actor(str(EVE[0]), str(GUILD_ID)), 1)
     assert view.game.squadron("A").face_down is None  # the GM acted; spectators still see no secret
 

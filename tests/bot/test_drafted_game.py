@@ -81,7 +81,7 @@ async def test_two_built_squadrons_set_up_a_drafted_game_and_play_it_to_a_result
     sent = await dispatch(bot, command(ANN, "squadron", "list"), fake)
     assert "Zeeland** — Dutch skirmish, 5 ships, 100 pts" in last_followup(sent).content
 
-    sent = await dispatch(bot, command(ANN, "game", "create", scenario="drafted", size="skirmish", seed=5), fake)
+    sent = await dispatch(bot, command(ANN, "game", "create", scenario="drafted", size="skirmish"), fake)
     assert "saved squadrons" in last_followup(sent).content
     sent = await dispatch(bot, command(ANN, "game", "join", side="A"), fake)
     assert "join with one of your saved squadrons" in last_followup(sent).content  # a drafted game needs a list
@@ -101,7 +101,7 @@ async def test_two_built_squadrons_set_up_a_drafted_game_and_play_it_to_a_result
             break
         player = sorted(due)[0]
         user = users[player]
-        cmd = captains[player].choose(state)
+        cmd = captains[player].act(state)
         if type(cmd) in SETUP_VERBS:
             if isinstance(cmd, Deploy) and not previewed:
                 opts = setup_options(cmd)

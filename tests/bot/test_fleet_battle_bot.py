@@ -19,7 +19,7 @@ SEATS = {"A1": ANN, "A2": BOB, "B1": EVE, "B2": DAN}
 async def test_four_players_fight_a_fleet_battle_to_the_end(harness: Any) -> None:
     bot, fake = harness
     service = bot.service
-    await dispatch(bot, command(ANN, "game", "create", scenario="fleet_battle", seed=2), fake)
+    await dispatch(bot, command(ANN, "game", "create", scenario="fleet_battle"), fake)
     for seat, user in SEATS.items():
         sent = await dispatch(bot, command(user, "game", "join", side=seat), fake)
     assert "The game begins" in last_followup(sent).content
@@ -39,7 +39,7 @@ async def test_four_players_fight_a_fleet_battle_to_the_end(harness: Any) -> Non
             break
         player = sorted(due)[0]
         user = SEATS[player]
-        cmd = captains[player].choose(state)
+        cmd = captains[player].act(state)
         if not refused and state.phase is Phase.MOVEMENT and player.startswith("A"):
             sent = await dispatch(bot, command(user, "order", line=f"move {foreign}"), fake)
             assert "is not yours to command" in last_followup(sent).content
@@ -63,7 +63,7 @@ async def test_four_players_fight_a_fleet_battle_to_the_end(harness: Any) -> Non
 async def test_one_player_commands_two_squadrons_each_with_its_own_hand(harness: Any) -> None:
     bot, fake = harness
     service = bot.service
-    await dispatch(bot, command(ANN, "game", "create", scenario="fleet_battle", seed=3), fake)
+    await dispatch(bot, command(ANN, "game", "create", scenario="fleet_battle"), fake)
     for seat, user in (("A1", ANN), ("A2", ANN), ("B1", EVE), ("B2", DAN)):
         await dispatch(bot, command(user, "game", "join", side=seat), fake)
     state = await service.state_for_audit(1)

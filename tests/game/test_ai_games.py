@@ -13,7 +13,7 @@ from game.ai.captain import Captain, deciders
 from game.ai.match import ai_game
 from game.apply import apply
 from game.commands import Attack, PickCard
-from game.dice import SeededDice
+from game.dice import FairDice, seed_from_number
 from game.model import Phase
 from game.rules_data import load_rules
 from tests.game.test_replay_and_properties import check_invariants
@@ -63,7 +63,7 @@ def test_dice_match_the_configured_faces() -> None:
     sides = rules.die.sides
     counts: Counter[str] = Counter()
     for position in range(2000):
-        counts.update(SeededDice(12345, position).roll(40, sides))
+        counts.update(FairDice(seed_from_number(12345), position).roll(40, sides))
     total = sum(counts.values())
     expected = {f: total * sides.count(f) / len(sides) for f in set(sides)}
     chi2 = sum((counts[f] - e) ** 2 / e for f, e in expected.items())
@@ -77,7 +77,7 @@ def test_captain_fires_when_an_enemy_is_in_its_broadside_path() -> None:
     from tests.game.test_attack import duel
 
     t = duel()
-    cmd = Captain("A", 1).choose(t.state)
+    cmd = Captain("A", 1).act(t.state)
     assert isinstance(cmd, Attack) and cmd.kind == "broadside" and cmd.shots[0].target == "Frigate"
 
 
@@ -86,7 +86,7 @@ def test_captain_answers_for_its_own_player_only() -> None:
 
     state = quickstart()
     assert deciders(state) == {"A", "B"}
-    cmd = Captain("B", 3).choose(state)
+    cmd = Captain("B", 3).act(state)
     assert isinstance(cmd, PickCard) and cmd.player == "B"
 
 
@@ -101,7 +101,7 @@ def test_captain_closes_the_range() -> None:
     start_gap = 12.5
     while t.state.phase is not Phase.ATTACK:
         who = sorted(deciders(t.state))[0]
-        t.submit(captains[who].choose(t.state))
+        t.submit(captains[who].act(t.state))
     from game.phases.common import hull
 
     a = [hull(s).polygon for s in t.state.ships_of("A")]

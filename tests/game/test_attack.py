@@ -12,7 +12,7 @@ from game import events as ev
 from game.errors import IllegalAction
 from game.model import Phase, Sail, ShipSide, Status
 from game.table_session import TableSession
-from tests.helpers import S, default_orders, session
+from tests.helpers import S, default_orders, plain, session
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -243,7 +243,7 @@ def test_reloading_guns_cannot_fire() -> None:
     with pytest.raises(IllegalAction) as err:
         t.submit_line("fire Galleon starboard Frigate")
     assert "reload marker" in err.value.text
-    t.submit_line("dice musket musket")
+    t.submit_line("dice musket musket sail")
     t.submit_line("partial Galleon Frigate")  # Partial Fire ignores reload markers, Crew 3 dice
     t.submit_line("keep")
     rolled = [e for e in t.events if isinstance(e, ev.DiceRolled) and e.purpose == "partial"][-1]
@@ -263,7 +263,7 @@ def test_enemy_entangled_with_a_friend_cannot_be_shot() -> None:
     t.state = t.state.with_ship(replace(frig, entangled_with=frozenset({"Tender"})))
     for line in ("pick A Adjust Position", "pick B Take Courage", "pick A Down!", "pick B Reload!",
                  "move Galleon", "move Frigate", "move Tender"):
-        t.submit_line(line)
+        t.submit_line(plain(t, line))
     with pytest.raises(IllegalAction) as err:
         t.submit_line("fire Galleon starboard Frigate")
     assert "Entangled with a friendly ship" in err.value.text

@@ -8,7 +8,7 @@ from game import events as ev
 from game.errors import IllegalAction
 from game.model import Phase, ShipSide
 from game.table_session import TableSession
-from tests.helpers import S, default_orders, session
+from tests.helpers import S, default_orders, plain, session, win_challenge
 
 HAND_A = ["Down!", "Careful Aim", "Rolling Broadsides", "Effective Fire", "Adjust Position", "Favorable Wind"]
 HAND_B = ["Fire as She Bears", "Take Courage", "Fleet Maneuver", "Reload!", "Favorable Wind", "Down!"]
@@ -17,7 +17,10 @@ HAND_B = ["Fire as She Bears", "Take Courage", "Fleet Maneuver", "Reload!", "Fav
 def start(ships: list[S], a: str, b: str, a_next: str = "Careful Aim", b_next: str = "Take Courage",
           **kw: object) -> TableSession:
     t = session(ships, hands={"A": HAND_A, "B": HAND_B}, **kw)
-    for line in (f"pick A {a}", f"pick B {b}", f"pick A {a_next}", f"pick B {b_next}"):
+    t.submit_line(f"pick A {a}")
+    if t.rules.cards[a].value == t.rules.cards[b].value:
+        win_challenge(t, "A")  # the tests below let A act first
+    for line in (f"pick B {b}", f"pick A {a_next}", f"pick B {b_next}"):
         t.submit_line(line)
     return t
 
@@ -158,7 +161,7 @@ def test_small_arms_offers_a_harmless_partial_fire_when_an_enemy_ends_its_move_c
     t = session(ships, hands={"A": HAND_A, "B": ["Small Arms", *HAND_B[1:5]]})
     for line in ("pick A Careful Aim", "pick B Small Arms", "pick A Effective Fire", "pick B Take Courage"):
         t.submit_line(line)
-    t.submit_line("move Frigate")  # Small Arms (3) beats Careful Aim (2): B moves first
+    t.submit_line(plain(t, "move Frigate"))  # Small Arms (3) beats Careful Aim (2): B moves first
     t.submit_line("move Kestrel")  # ends within Pistol Shot of Frigate
     offer = t.state.offer
     assert offer is not None and offer.attack == "partial" and offer.harmless and offer.ships == ("Frigate",)

@@ -11,7 +11,7 @@ from game.errors import IllegalAction
 from game.model import Phase, Status
 from game.phases.end import ship_total, strike_points
 from game.table_session import TableSession
-from tests.helpers import S, default_orders, session
+from tests.helpers import S, default_orders, plain, session
 
 # Galleon's starboard side (x = 10.8) lies against Frigate's port side: the two are Entangled.
 GALLEON = S("Galleon", "Light Galleon", 10, 18, 0, "A")
@@ -77,7 +77,7 @@ def test_sinking_roll_for_out_of_action_ships() -> None:
         t.submit_line(line)
     for line in ("move Galleon", "move Cutter", "move Tender", "move Brig", "move Sloop2",
                  "pass Galleon", "pass Cutter", "pass Tender", "pass Brig", "pass Sloop2"):
-        t.submit_line(line)
+        t.submit_line(plain(t, line))
     f = t.state.ship("Frigate")
     assert Status.SUNK in f.statuses and not f.on_table and f.out_of_action
     assert strike_points(t.state, "B") == 2
@@ -94,7 +94,7 @@ def test_lost_admiral_new_flagship_or_fortune_transfer() -> None:
         t.submit_line(line)
     for line in ("move Galleon", "move Cutter", "move Tender", "move Brig", "move Sloop2",
                  "pass Galleon", "pass Cutter", "pass Tender", "pass Brig", "pass Sloop2"):
-        t.submit_line(line)
+        t.submit_line(plain(t, line))
     assert strike_points(t.state, "B") == 3  # the Flagship is Out of Action
     assert [(c.kind, c.ship) for c in t.state.choices] == [("lost_admiral", "Frigate")]
     with pytest.raises(IllegalAction):
@@ -121,7 +121,7 @@ def test_new_flagship_gets_admiral_value_zero() -> None:
         t.submit_line(line)
     for line in ("move Galleon", "move Cutter", "move Tender", "move Brig", "move Sloop2",
                  "pass Galleon", "pass Cutter", "pass Tender", "pass Brig", "pass Sloop2"):
-        t.submit_line(line)
+        t.submit_line(plain(t, line))
     with pytest.raises(IllegalAction) as err:
         t.submit_line("newflag Frigate Brig")
     assert "remove 1" in err.value.text  # 6 cards left in hand (8 less the two played), 5 allowed
@@ -174,11 +174,11 @@ def test_recapture_by_entangling_with_a_ship_of_its_own_squadron() -> None:
     assert t.state.winner == "A"
     # replay the capture on a state where the game goes on, then let Cutter board its prize back
     from game.context import Decision
-    from game.dice import SeededDice
+    from game.dice import FairDice, seed_from_number
     from game.phases.common import entangle
 
     state = replace(t.state, phase=Phase.MOVEMENT, winner=None)
-    ctx = Decision(state, SeededDice(1), t.rules)
+    ctx = Decision(state, FairDice(seed_from_number(1), 0), t.rules)
     entangle(ctx, "Cutter", "Frigate")
     f = ctx.state.ship("Frigate")
     assert Status.CAPTURED not in f.statuses and f.controller == "B" and f.shaken

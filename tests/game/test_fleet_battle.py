@@ -9,6 +9,7 @@ from game.model import Phase
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.table_session import TableSession
 from tests.game.test_replay_and_properties import check_invariants
+from tests.helpers import plain
 
 FLEET = builtin_scenarios()["fleet_battle"]
 
@@ -42,7 +43,7 @@ def test_a_whole_squadron_activates_then_the_other_side() -> None:
         assert player is not None
         ship = next(s for s in t.state.ships_of(player) if s.id not in t.state.activated)
         order.append(player)
-        t.submit_line(f"move {ship.id}")
+        t.submit_line(plain(t, f"move {ship.id}"))
     assert order == ["B1", "B1", "A1", "A1", "B2", "B2", "A2", "A2"]
     # Attack Phase: sides alternate ship by ship, any squadron of the side
     assert t.state.active_player == "Crown"

@@ -216,6 +216,16 @@ def test_broadside_path_edge_cases() -> None:
     assert geo.in_broadside_path(firer, "port", behind)
 
 
+def test_broadside_path_cut_into_range_bands() -> None:
+    firer = hull(10, 10, 0)  # small base: starboard side on x = 10.6, from y = 8.8 to 11.2
+    pieces = geo.broadside_bands(firer, "starboard", (1.0, 4.0, 8.0, 12.0))
+    # the path is a strip as wide as the side, so each band is a rectangle of it
+    assert [p.bounds for p in pieces] == [pytest.approx(b) for b in ((10.6, 8.8, 11.6, 11.2), (11.6, 8.8, 14.6, 11.2),
+                                                                     (14.6, 8.8, 18.6, 11.2), (18.6, 8.8, 22.6, 11.2))]
+    assert sum(p.area for p in pieces) == pytest.approx(12.0 * 2.4)
+    assert all(a.intersection(b).area < 1e-9 for i, a in enumerate(pieces) for b in pieces[i + 1:])
+
+
 def test_raking_from_the_stern() -> None:
     firer = hull(10, 10, 0)  # fires east from its starboard side
     target = hull(16, 10, 90)  # sailing east, away from the firer: stern faces the firer

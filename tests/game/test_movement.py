@@ -7,7 +7,7 @@ import pytest
 from game.errors import DiceNotAllowed, IllegalAction, NotYourShip, NotYourTurn, RollPending, WrongPhase
 from game.model import Phase, Sail, ShipSide, Status
 from game.rules_data import load_rules
-from tests.helpers import S, session, to_movement
+from tests.helpers import S, plain, session, to_movement
 
 RULES = load_rules()
 FAIL5 = "dice skull cannon musket pistol skull"
@@ -29,7 +29,7 @@ def test_ship_moves_its_tool_length_and_play_alternates() -> None:
     assert t.state.phase is Phase.MOVEMENT and t.state.active_player == "B"
     with pytest.raises(NotYourTurn):
         t.submit_line("move Kestrel")
-    t.submit_line("move Otter")  # Corvette Large 4
+    t.submit_line(plain(t, "move Otter"))  # Corvette Large 4
     otter = t.state.ship("Otter")
     assert otter.y == pytest.approx(20 - tool(4))
     assert otter.wake
@@ -43,7 +43,7 @@ def test_ship_moves_its_tool_length_and_play_alternates() -> None:
 def test_winds_eye_refuses_a_forward_move_and_accepts_a_30_degree_turn() -> None:
     t = session([S("Kestrel", "Sloop", 8, 20, 0, "A"), S("Otter", "Corvette", 28, 20, 180, "B")])
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     with pytest.raises(IllegalAction) as err:
         t.submit_line("move Kestrel ahead")
     assert "In the Wind's Eye" in err.value.text and "30°" in err.value.text
@@ -59,7 +59,7 @@ def test_winds_eye_refuses_a_forward_move_and_accepts_a_30_degree_turn() -> None
 def test_adjust_speed_passes_with_a_sail() -> None:
     t = session(two_ships())
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     t.submit_line(PASS5)
     t.submit_line("move Kestrel adjust +1")
     assert t.state.ship("Kestrel").y == pytest.approx(20 - tool(5))
@@ -68,7 +68,7 @@ def test_adjust_speed_passes_with_a_sail() -> None:
 def test_failed_test_with_no_rerolls_moves_at_normal_speed() -> None:
     t = session(two_ships(), fortune=0)
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     t.submit_line(FAIL5)
     t.submit_line("move Kestrel adjust +1")
     assert t.state.pending is None
@@ -78,7 +78,7 @@ def test_failed_test_with_no_rerolls_moves_at_normal_speed() -> None:
 def test_failed_test_asks_the_roller_then_fortune_rerolls_all() -> None:
     t = session(two_ships())
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     t.submit_line(FAIL5)
     t.submit_line("move Kestrel adjust +1")
     p = t.state.pending
@@ -100,7 +100,7 @@ def test_failed_test_asks_the_roller_then_fortune_rerolls_all() -> None:
 def test_keep_accepts_the_failure() -> None:
     t = session(two_ships())
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     t.submit_line(FAIL5)
     t.submit_line("move Kestrel adjust +1 crew sail up")
     t.submit_line("keep")
@@ -113,7 +113,7 @@ def test_keep_accepts_the_failure() -> None:
 def test_skill_rerolls_chosen_dice_once_each() -> None:
     t = session(two_ships(skill=1), fortune=0)
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     t.submit_line(FAIL5)
     t.submit_line("move Kestrel adjust -1")
     with pytest.raises(IllegalAction):
@@ -127,7 +127,7 @@ def test_skill_rerolls_chosen_dice_once_each() -> None:
 def test_change_heading_turns_before_the_move() -> None:
     t = session(two_ships())
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     t.submit_line(PASS5)
     t.submit_line("move Kestrel heading starboard 20")
     assert t.state.ship("Kestrel").heading == pytest.approx(200)
@@ -143,7 +143,7 @@ def test_order_halts_after_a_roll_when_the_rest_became_illegal() -> None:
     # fine, but adjust +1 -> speed-5 tool (30°) makes the 45° turn illegal after the roll.
     t = session(two_ships())
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     t.submit_line(PASS5)
     events = t.submit_line("move Kestrel adjust +1 turn end port 45")
     assert type(events[-1]).__name__ == "OrderHalted"
@@ -157,7 +157,7 @@ def test_order_halts_after_a_roll_when_the_rest_became_illegal() -> None:
 def test_crew_actions_reload_rally_repair_sail() -> None:
     t = session(two_ships(reload=["port"], fatigue=2, damage=1))
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     t.submit_line("move Kestrel crew reload port")
     assert t.state.ship("Kestrel").reload == frozenset()
     t.submit_line("pass Otter")
@@ -166,7 +166,7 @@ def test_crew_actions_reload_rally_repair_sail() -> None:
     t.submit_line("pick A Down!")
     t.submit_line("pick B Take Courage")
     # turn 2: Careful Aim (2) vs Reload! (3): B first
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     t.submit_line("move Kestrel crew rally")
     assert t.state.ship("Kestrel").fatigue == 1
 
@@ -174,7 +174,7 @@ def test_crew_actions_reload_rally_repair_sail() -> None:
 def test_reload_refused_at_full_sail_and_without_a_marker() -> None:
     t = session(two_ships(reload=["starboard"], sail="full"))
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     with pytest.raises(IllegalAction) as err:
         t.submit_line("move Kestrel crew reload starboard")
     assert "Full Sail" in err.value.text
@@ -190,7 +190,7 @@ def test_reload_refused_at_full_sail_and_without_a_marker() -> None:
 def test_anchored_ship_holds_and_may_change_sail() -> None:
     t = session(two_ships(sail="anchored"))
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     with pytest.raises(IllegalAction) as err:
         t.submit_line("move Kestrel ahead")
     assert "Anchored" in err.value.text
@@ -203,7 +203,7 @@ def test_sail_settings_change_speed() -> None:
     t = session([S("Kestrel", "Sloop", 8, 20, 180, "A", {"sail": "minimal"}),
                  S("Otter", "Corvette", 28, 20, 180, "B", {"sail": "full"})])
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     assert t.state.ship("Otter").y == pytest.approx(20 - tool(5))
     t.submit_line("move Kestrel")
     assert t.state.ship("Kestrel").y == pytest.approx(20 - tool(3))
@@ -212,7 +212,7 @@ def test_sail_settings_change_speed() -> None:
 def test_crippled_speed_is_capped_at_two() -> None:
     t = session(two_ships(damage=7))
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     t.submit_line("move Kestrel")
     k = t.state.ship("Kestrel")
     assert k.crippled and k.y == pytest.approx(20 - tool(2))
@@ -224,7 +224,7 @@ def test_ship_collision_sail_entangles() -> None:
     t = session(ships)
     to_movement(t)
     t.submit_line("dice sail cannon musket pistol")
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     o, k = t.state.ship("Otter"), t.state.ship("Kestrel")
     assert o.entangled_with == {"Kestrel"} and k.entangled_with == {"Otter"}
     assert o.y == pytest.approx(15 + 0.6 + 1.2, abs=1e-3)  # stopped with its bow on Kestrel's side
@@ -236,7 +236,7 @@ def test_ship_collision_skull_damages_the_mover_and_pushes_the_struck_ship() -> 
     t = session(ships)
     to_movement(t)
     t.submit_line("dice skull cannon musket pistol")
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     o, k = t.state.ship("Otter"), t.state.ship("Kestrel")
     assert o.damage == 1 and not o.entangled
     assert k.y == pytest.approx(15 - 1.0, abs=1e-3)  # Yard Arm directly away (south)
@@ -248,7 +248,7 @@ def test_land_collision_damages_grounds_and_anchors() -> None:
     ships = [S("Kestrel", "Sloop", 8, 20, 180, "A"), S("Otter", "Corvette", 28, 20, 180, "B")]
     t = session(ships, terrain=[("rock", [(26, 16), (30, 16), (30, 17.5), (26, 17.5)])])
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     o = t.state.ship("Otter")
     assert o.damage == 1 and o.aground and o.sail is Sail.ANCHORED
     assert o.y - 1.2 == pytest.approx(17.5, abs=1e-3)
@@ -259,7 +259,7 @@ def test_shoal_skull_runs_the_ship_aground() -> None:
     t = session(ships, terrain=[("shoal", [(26, 15), (30, 15), (30, 17), (26, 17)])])
     to_movement(t)
     t.submit_line("dice skull")  # Fortitude 1: one die
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     assert t.state.ship("Otter").aground
     assert t.state.ship("Otter").y == pytest.approx(20 - tool(4))  # the move is completed first
 
@@ -268,7 +268,7 @@ def test_leaving_the_table_removes_the_ship() -> None:
     ships = [S("Kestrel", "Sloop", 8, 3, 180, "A"), S("Otter", "Corvette", 28, 20, 180, "B")]
     t = session(ships)
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     t.submit_line("move Kestrel")
     k = t.state.ship("Kestrel")
     assert Status.LEFT_TABLE in k.statuses and not k.on_table
@@ -280,7 +280,7 @@ def test_entangled_ship_cuts_free_then_backs_away_without_a_crew_action() -> Non
     t = session(ships)
     to_movement(t)
     t.submit_line("dice sail cannon musket pistol")
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     assert t.state.ship("Kestrel").entangled
     with pytest.raises(IllegalAction) as err:
         t.submit_line("move Kestrel ahead")
@@ -303,7 +303,7 @@ def test_entangled_ship_cuts_free_then_backs_away_without_a_crew_action() -> Non
 def test_shaken_ship_may_only_rally() -> None:
     t = session(two_ships(fatigue=7))
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     with pytest.raises(IllegalAction) as err:
         t.submit_line("move Kestrel adjust +1")
     assert "Shaken" in err.value.text
@@ -316,7 +316,7 @@ def test_shaken_ship_may_only_rally() -> None:
 def test_aground_ship_repairs_with_a_skill_test() -> None:
     t = session(two_ships(aground=True))
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     with pytest.raises(IllegalAction):
         t.submit_line("move Kestrel heading port 10")
     t.submit_line(PASS5)
@@ -336,7 +336,7 @@ def test_boarding_entangles_after_a_passed_test() -> None:
     t3 = session([S("Kestrel", "Sloop", 10, 10, 90, "A"), S("Otter", "Corvette", 15.5, 10, 0, "B",
                                                           {"sail": "anchored"})])
     to_movement(t3)
-    t3.submit_line("move Otter")
+    t3.submit_line(plain(t3, "move Otter"))
     t3.submit_line(PASS5)
     t3.submit_line("move Kestrel crew board Otter")
     assert t3.state.ship("Kestrel").entangled_with == {"Otter"}
@@ -348,7 +348,7 @@ def test_boarding_out_of_reach_is_refused_before_any_roll() -> None:
     t = session([S("Kestrel", "Sloop", 10, 10, 90, "A"), S("Otter", "Corvette", 28, 10, 0, "B",
                                                          {"sail": "anchored"})])
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     with pytest.raises(IllegalAction) as err:
         t.submit_line("move Kestrel crew board Otter")
     assert "Yard Arm" in err.value.text
@@ -360,7 +360,7 @@ def test_transfer_flag_within_pistol_shot() -> None:
              S("Otter", "Corvette", 28, 20, 180, "B")]
     t = session(ships, flagships={"A": "Amazone"})
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     with pytest.raises(IllegalAction):
         t.submit_line("move Kestrel crew flag Amazone")  # not the flagship
     t.submit_line("move Amazone crew flag Kestrel")
@@ -370,7 +370,7 @@ def test_transfer_flag_within_pistol_shot() -> None:
 def test_row_with_sweeps_even_at_anchor() -> None:
     t = session(two_ships(sail="anchored", upgrades=["Sweeps"]))
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     t.submit_line("move Kestrel crew row")
     assert t.state.ship("Kestrel").y == pytest.approx(20 - tool(1))
     t2 = session(two_ships(sail="anchored"))
@@ -384,7 +384,7 @@ def test_landing_party_goes_ashore_and_leaves_when_the_ship_moves() -> None:
     ships = [S("Kestrel", "Sloop", 8, 20, 180, "A", {"sail": "anchored"}), S("Otter", "Corvette", 28, 20, 180, "B")]
     t = session(ships, terrain=[("island", [(4, 17), (6, 17), (6, 23), (4, 23)])])
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     with pytest.raises(IllegalAction):
         t.submit_line("move Kestrel crew landing 20 20")  # not on the island
     t.submit_line("move Kestrel crew landing 5 20")
@@ -423,7 +423,7 @@ def test_scrolling_sea_moves_the_table_instead_of_losing_the_ship() -> None:
     text = scenario_text(ships, terrain=[("rock", [(20, 30), (22, 30), (22, 32), (20, 32)])])
     t = TableSession(load_scenario_text(text.replace("seed = 7\n", "seed = 7\nscrolling_sea = true\n")))
     to_movement(t)
-    t.submit_line("move Otter")
+    t.submit_line(plain(t, "move Otter"))
     t.submit_line("move Kestrel")  # would sail off the south edge
     k, o = t.state.ship("Kestrel"), t.state.ship("Otter")
     assert k.on_table and Status.LEFT_TABLE not in k.statuses

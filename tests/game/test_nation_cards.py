@@ -8,7 +8,7 @@ from game import events as ev
 from game.errors import RulesError
 from game.model import Sail
 from game.table_session import TableSession
-from tests.helpers import S, default_orders, session
+from tests.helpers import S, default_orders, plain, session, win_challenge
 
 FILLER_A = ["Down!", "Careful Aim", "Effective Fire", "Adjust Position"]
 FILLER_B = ["Take Courage", "Reload!", "Favorable Wind", "Fleet Maneuver"]
@@ -21,7 +21,10 @@ def play(a_card: str, b_card: str = "Take Courage", ships: list[S] | None = None
     hand_a = [a_card] + [c for c in FILLER_A if c != a_card]
     hand_b = [b_card] + [c for c in FILLER_B if c != b_card]
     t = session(ships, hands={"A": hand_a, "B": hand_b}, **kw)
-    for line in (f"pick A {a_card}", f"pick B {b_card}", f"pick A {hand_a[1]}", f"pick B {hand_b[1]}"):
+    t.submit_line(f"pick A {a_card}")
+    if t.rules.cards[a_card].value == t.rules.cards[b_card].value:
+        win_challenge(t, "A" if a_first else "B")
+    for line in (f"pick B {b_card}", f"pick A {hand_a[1]}", f"pick B {hand_b[1]}"):
         t.submit_line(line)
     return t
 
@@ -141,7 +144,7 @@ def test_adjust_formation_counts_ships_near_a_friend() -> None:
 
 def test_elan_a_crew_action_partial_fire_with_a_die_more() -> None:
     t = play("Elan", "Take Courage")  # B has the initiative and moves first
-    t.submit_line("move Frigate")
+    t.submit_line(plain(t, "move Frigate"))
     from game.errors import IllegalAction
 
     with pytest.raises(IllegalAction):
@@ -217,7 +220,7 @@ def test_zeal_the_flagship_rally_heartens_friends_nearby() -> None:
     ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A", {"fatigue": 2}),
              S("Tender", "Sloop", 10, 24, 0, "A", {"fatigue": 2}), S("Frigate", "Sixth Rate", 25, 18, 0, "B")]
     t = play("Zeal", "Take Courage", ships=ships, flagships={"A": "Galleon"})
-    t.submit_line("move Frigate")
+    t.submit_line(plain(t, "move Frigate"))
     t.submit_line("dice sail")
     t.submit_line("move Galleon crew rally")
     assert t.state.ship("Galleon").fatigue == 1 and t.state.ship("Tender").fatigue == 1

@@ -48,6 +48,9 @@ CANONICAL = [
     "pass Otter",
     "dice skull sail sword",
     'move "Petite Frégate" crew rally',
+    "draft Flag Officer's Eye",  # an apostrophe is part of a name, never a quote
+    "A: draft Lookout's Cry",
+    "move Anne's crew board \"Queen Anne's Revenge\"",
 ]
 
 
@@ -74,7 +77,7 @@ def test_malformed_lines_are_parse_errors(line: str) -> None:
         parse(line)
 
 
-names = st.sampled_from(["Kestrel", "Otter", "Petite Frégate", "Hoorn"])
+names = st.sampled_from(["Kestrel", "Otter", "Petite Frégate", "Hoorn", "Anne's", "Queen Anne's Revenge"])
 sides = st.sampled_from(["port", "starboard"])
 degrees = st.integers(min_value=1, max_value=450).map(lambda d: d / 10)
 players = st.sampled_from(["", "A", "B"])

@@ -94,6 +94,18 @@ def _broken(file: str, old: str, new: str) -> dict[str, str]:
         ("initiative_cards.toml", "value = 5", "value = -5", "Favorable Wind", "value"),
         ("initiative_cards.toml", "discard = true", 'discard = "yes"', "Fire as She Bears", "discard"),
         ("dice.toml", "[faces]", "[faces", "(file)", "(syntax)"),
+        # files must agree with each other, and hold only what the engine reads
+        ("ships.toml", '"Sweeps" = 1', '"Oars" = 1', "Sloop", "upgrades"),
+        ("admirals.toml", 'keywords = ["Bold"]', 'keywords = ["Reckless"]', "Untested Bold", "keywords"),
+        ("captains.toml", 'nation = "Pirate"', 'nation = "Venetian"', "Captain Stede Bonnet", "nation"),
+        ("initiative_cards.toml", 'faces = ["cannon", "musket", "pistol"]', 'faces = ["cannon", "anchor"]',
+         "Careful Aim", "effects"),
+        ("scenario_cards.toml", 'spacing = "pistol"', 'spacing = "spyglass"', "Scattered", "zone"),
+        ("ships.toml", 'name = "Corvette"', 'name = "Sloop"', "Sloop", "name"),
+        ("tools.toml", "speed = 2", "speed = 7", "(file)", "speed"),
+        ("scenario_cards.toml", 'duration = "turn"', 'duration = "forever"', "Wind Increases", "duration"),
+        ("upgrades.toml", "crew = 1", "crew = 1\nsails = 2", "Additional Crew", "sails"),
+        ("initiative_cards.toml", 'scope = "own_ships"', 'scope = "own_ships", colour = "red"', "Down!", "effects"),
     ],
 )
 def test_malformed_data_names_file_entry_and_field(file: str, old: str, new: str, entry: str, field: str) -> None:

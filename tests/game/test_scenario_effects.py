@@ -9,7 +9,7 @@ import pytest
 
 from game import effects
 from game.context import Decision
-from game.dice import SeededDice
+from game.dice import FairDice, seed_from_number
 from game.errors import IllegalAction
 from game.model import Game, PointOfSail, Sail, Status
 from game.phases.attack import _hit_band
@@ -65,11 +65,11 @@ def test_boats_adrift_forbids_boarding() -> None:
 
 def test_reduced_visibility_reads_every_shot_one_band_farther() -> None:
     t = tie(["Reduced Visibility"], [S("Kestrel", "Sloop", 8, 20, 180, "A"), S("Otter", "Corvette", 11, 20, 180, "B")])
-    ctx = Decision(t.state, SeededDice(0), RULES)
+    ctx = Decision(t.state, FairDice(seed_from_number(0), 0), RULES)
     kestrel, otter = t.state.ship("Kestrel"), t.state.ship("Otter")
     assert _hit_band(ctx, kestrel, otter, 3.0)[0] == "musket"  # Pistol Shot, read as Musket
     assert _hit_band(ctx, kestrel, otter, 11.0)[1] == "fog_beyond_cannon"
-    clear = Decision(replace(t.state, event_face_up=None), SeededDice(0), RULES)
+    clear = Decision(replace(t.state, event_face_up=None), FairDice(seed_from_number(0), 0), RULES)
     assert _hit_band(clear, kestrel, otter, 3.0)[0] == "pistol"
 
 

@@ -20,7 +20,7 @@ from game.commands import (
     PickCard,
     PlaceTerrain,
 )
-from game.dice import ScriptedDice, SeededDice
+from game.dice import FairDice, ScriptedDice, seed_from_number
 from game.engine import decide
 from game.errors import IllegalAction, NotYourTurn, RulesError, WrongPhase
 from game.model import Game, Phase, Status
@@ -74,7 +74,7 @@ class Table:
 
     def __init__(self, state: Game, faces: list[str] | None = None) -> None:
         self.initial = self.state = state
-        self.dice = ScriptedDice(faces or [], fallback=SeededDice(7))
+        self.dice = ScriptedDice(faces or [], fallback=FairDice(seed_from_number(7), 0))
         self.events: list[Any] = []
 
     def do(self, cmd: Command) -> list[Any]:

@@ -12,6 +12,7 @@ import pytest
 
 from game.service.db import make_engine, upgrade_to_head
 from game.service.game_service import GameService
+from tests.seeds import counting_seeds
 
 ENGINES = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_POSTGRES_URL") else [])
 
@@ -54,6 +55,6 @@ async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
 async def service(db_url: str) -> AsyncIterator[GameService]:
     engine = make_engine(db_url)
     try:
-        yield GameService(engine, snapshot_every=10)
+        yield GameService(engine, snapshot_every=10, seeds=counting_seeds())
     finally:
         await engine.dispose()

@@ -24,7 +24,7 @@ async def main(url: str, game_id: int, run: str) -> None:
             print("OVER", flush=True)
             break
         player = sorted(due)[0]
-        cmd = Captain(player, state.log_position).choose(state)
+        cmd = Captain(player, state.log_position).act(state)
         request = f"{run}-{n}"
         out = await service.submit(actors[player], game_id, cmd, request_id=request)
         print(f"ACK {request} {out.last_seq}", flush=True)

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from game.service.db import make_engine
 from game.service.game_service import Actor, GameService
 from game.service.models import ProcessedRequest
+from tests.seeds import counting_seeds
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 20
@@ -48,9 +49,9 @@ async def _child(url: str, game_id: int, run: str, kill: tuple[int, float] | Non
 async def test_sigkill_never_loses_an_acknowledged_command(db_url: str) -> None:
     engine = make_engine(db_url)
     try:
-        service = GameService(engine)
+        service = GameService(engine, seeds=counting_seeds())
         ann, bob = Actor("111", "g1"), Actor("222", "g1")
-        info = await service.create_game(ann, "crash", seed=21)
+        info = await service.create_game(ann, "crash")
         await service.join(ann, info.id, "A")
         await service.join(bob, info.id, "B")
         rng = random.Random(7)

@@ -1,0 +1,237 @@
+"""Every slash command, every autocomplete and every game button, sent by one person against player B.
+
+Acting commands name B's side, B's ships or a prefix of B's cards; looking commands look. Rules
+look-ups (/rules, /help, /data export, /squadron) answer the same in every game and without one: the
+sweep gives back their answers so a test can check exactly that."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from discord import app_commands
+
+from tests.adversary.eyes import GM_ROLE, ROLES, Table, gm_role_command, item_text
+
+DUTCH = resources.files("game.data").joinpath("oak_and_iron/squadrons/dutch_skirmish.toml").read_bytes()
+LOOKUP_COMMANDS = {"rules", "help", "data export", "squadron"}
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What the adversary aims at: B's ships, one of A's ships, prefixes of B's cards (never a whole
+    name: an answer may echo what was typed), and B's private hand menu when it exists."""
+
+    their_ships: tuple[str, str]
+    my_ship: str
+    card_prefixes: tuple[str, ...]
+    menu_message: str | None = None
+    game_over: bool = False  # the channel is free again: anyone may create the next game there
+
+
+@dataclass(frozen=True)
+class Request:
+    name: str  # "game create", "move", …
+    values: dict[str, Any]
+    lookup: bool = False
+
+    @property
+    def acting(self) -> bool:
+        """An order for the game (or a GM's power) that the sender must be refused."""
+        if self.values.get("preview") or self.lookup:
+            return False
+        return self.name in ACTING or self.name.startswith("setup ")
+
+
+ACTING = {"order", "plan", "move", "attack", "game create", "game join", "game concede", "game approve-undo",
+          "game undo", "data import"}
+
+
+def is_lookup(name: str) -> bool:
+    return name in LOOKUP_COMMANDS or name.split()[0] in LOOKUP_COMMANDS
+
+
+def order_lines(t: Targets, gm: bool) -> list[str]:
+    ob, ob2, mine = t.their_ships[0], t.their_ships[1], t.my_ship
+    lines = [f"pick B {p}" for p in t.card_prefixes] + [
+        f'move "{ob}"', f'move "{ob}" heading port 10', f'seamanship "{ob}" heading port 10', f'advance "{ob}"',
+        f'crew "{ob}" rally', f'done "{ob}"', f'fire "{ob}" port "{mine}"', f'partial "{ob}" "{mine}"',
+        f'melee "{ob}" "{mine}"', f'free fire "{ob}" port "{mine}"', f'pass "{ob}"', "B: reroll 1", "B: fortune",
+        "B: keep", "reroll 1", "fortune", "keep", "B: decline", f'freeturn "{ob}" port 10', f'capture "{ob}"',
+        f'transfer "{ob}" "{ob2}"', f"B: borrow {t.card_prefixes[0]}", "B: event keep", "B: shoal skip",
+        "B: role attacker", "B: draft x", "B: terrain shoal", "B: place x 1 1", "B: finish",
+        f'B: deploy "{ob}" 1 1', "dice skull", "B: dice skull",
+    ]
+    if not gm:
+        lines.append("concede B")  # a GM may end a game for a side: that is the GM's power, not a hole
+    return lines
+
+
+def plan_lines(t: Targets) -> list[str]:
+    ob, mine = t.their_ships[0], t.my_ship
+    return [f"pick B {t.card_prefixes[0]}", f'move "{ob}"', f'fire "{ob}" port "{mine}"', "concede B", "B: keep"]
+
+
+def lookup_requests(squadron: str) -> list[Request]:
+    return [
+        Request("rules", {"term": "Reload"}, True),
+        Request("help", {}, True),
+        Request("data export", {}, True),
+        Request("squadron save", {"file": ("dutch.toml", DUTCH)}, True),
+        Request("squadron new", {"name": "@everyone", "size": "skirmish", "faction": "Dutch",
+                                 "admiral": "Cornelis Evertsen the Youngest"}, True),
+        Request("squadron ship", {"squadron": "@everyone", "name": "@here", "class": "Fluyt"}, True),
+        Request("squadron hand", {"squadron": "@everyone", "card": "Down!"}, True),
+        Request("squadron check", {"squadron": squadron}, True),
+        Request("squadron drop", {"squadron": "@everyone", "ship": "@here"}, True),
+        Request("squadron show", {"squadron": squadron}, True),
+        Request("squadron list", {}, True),
+    ]
+
+
+def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
+    ob, mine = t.their_ships[0], t.my_ship
+    out = [] if t.game_over else [Request("game create", {"scenario": "quickstart"})]
+    out += [
+        Request("game join", {"side": "B"}),
+        Request("game join", {}),
+        Request("game status", {}),
+        Request("game start", {}),
+        Request("game list", {}),
+        Request("game concede", {} if gm else {"side": "B"}),
+        Request("game approve-undo", {}),
+        Request("game gm-role", {"role": GM_ROLE}),
+        Request("game verify", {}),
+        Request("move", {"ship": ob}),
+        Request("move", {"ship": ob, "turn": "end", "turn_side": "port", "turn_degrees": 10.0, "preview": True}),
+        Request("attack", {"ship": ob, "kind": "broadside", "target": mine, "side": "both"}),
+        Request("attack", {"ship": ob, "kind": "close", "target": mine}),
+        Request("board", {}),
+        Request("board", {"ship": ob}),
+        Request("options", {}),
+        Request("options", {"ship": ob}),
+        Request("log", {}),
+        Request("setup role", {"role": "attacker"}),
+        Request("setup draft", {"card": "x"}),
+        Request("setup terrain", {"kind": "shoal"}),
+        Request("setup place", {"piece": "x", "x": 1.0, "y": 1.0}),
+        Request("setup finish", {}),
+        Request("setup deploy", {"ship": ob, "x": 1.0, "y": 1.0}),
+        Request("setup deploy", {"ship": ob, "x": 1.0, "y": 1.0, "preview": True}),
+        Request("data import", {"file": ("zzz.toml", b"x = 1\n")}),
+    ]
+    if not gm and not seated:
+        out.append(Request("game undo", {}))  # a player may ask (the opponent consents); a GM's is immediate
+    out += [Request("order", {"line": line}) for line in order_lines(t, gm)]
+    out += [Request("plan", {"line": line}) for line in plan_lines(t)]
+    return out
+
+
+async def send(table: Table, user: tuple[int, str], request: Request) -> str:
+    """Send one request; the token of the interaction."""
+    from tests.bot.fake_discord import command
+
+    name, _, sub = request.name.partition(" ")
+    if request.name == "game gm-role":
+        payload = gm_role_command(user, request.values["role"], roles=ROLES.get(user[0], ()))
+    else:
+        values = {k: v for k, v in request.values.items() if not isinstance(v, tuple)}
+        files = {k: table.fake.attach(*v) for k, v in request.values.items() if isinstance(v, tuple)}
+        payload = command(user, name, sub or None, roles=ROLES.get(user[0], ()), attachments=files or None, **values)
+    await table.send(user, payload, lookup=request.lookup)
+    return str(payload["token"])
+
+
+def autocompleted(tree: app_commands.CommandTree) -> list[tuple[str, str]]:
+    """Every (command, option) the bot autocompletes."""
+    out = []
+    for cmd in tree.walk_commands():
+        if isinstance(cmd, app_commands.Command):
+            out += [(cmd.qualified_name, p.display_name) for p in cmd.parameters if p.autocomplete]
+    return out
+
+
+def every_command(tree: app_commands.CommandTree) -> set[str]:
+    return {c.qualified_name for c in tree.walk_commands() if isinstance(c, app_commands.Command)}
+
+
+def lookup_completion(name: str, option: str) -> bool:
+    """Autocompletes that answer from the rules or the sender's own saved lists, never from a game."""
+    return is_lookup(name) or (name, option) in {("game create", "scenario"), ("game join", "squadron")}
+
+
+async def complete_all(table: Table, user: tuple[int, str], squadron: str, lookups: bool) -> dict[str, list[str]]:
+    """Ask every autocomplete of one kind (rules look-ups, or the game's) with nothing typed yet."""
+    out = {}
+    for name, option in autocompleted(table.bot.tree):
+        if lookup_completion(name, option) != lookups:
+            continue
+        cmd, _, sub = name.partition(" ")
+        context = {"squadron": squadron} if option != "squadron" and cmd == "squadron" else {}
+        out[f"{name}.{option}"] = await table.complete(user, cmd, sub or None, option, "", lookup=lookups, **context)
+    return out
+
+
+async def buttons(table: Table, user: tuple[int, str], t: Targets) -> list[tuple[str, str | None]]:
+    """The game's buttons and menus as the adversary could press them, here and from another channel:
+    each roll button and B's menu with the answer it got (the pick button opens one's own hand)."""
+    from tests.adversary.eyes import OTHER_CHANNEL, answer_text
+
+    await table.press(user, "qd:pick:1")
+    await table.press(user, "qd:pick:1", channel_id=OTHER_CHANNEL)
+    pressed = [("keep", await table.press(user, "qd:keep:1")), ("fortune", await table.press(user, "qd:fortune:1")),
+               ("keep elsewhere", await table.press(user, "qd:keep:1", channel_id=OTHER_CHANNEL)),
+               ("reroll", await table.press(user, "qd:reroll:1:5:1", values=["1"]))]
+    seq = await table.bot.service.position(1)  # the options menu and its order button, of this moment
+    pressed += [("options menu", await table.press(user, f"qd:opt:1:{seq}", values=["0"])),
+                ("give the order", await table.press(user, f"qd:go:1:{seq}:0"))]
+    if t.menu_message is not None:  # B's own private menu, as if its message had reached someone else
+        for value in ("zzz", *t.card_prefixes):
+            pressed.append((f"B's menu: {value}", await table.press(user, "qd:hand:1:B", t.menu_message, values=[value])))
+    return [(label, answer_text(sent) if sent is not None else None) for label, sent in pressed]
+
+
+async def lookups(table: Table, user: tuple[int, str], squadron: str) -> dict[str, str]:
+    """The rules look-ups: what each answered (content and files), keyed by request."""
+    out: dict[str, str] = {}
+    for request in lookup_requests(squadron):
+        before = table.mark()
+        token = await send(table, user, request)
+        answers = [r for r in table.fake.requests[before:] if token in r.path and r.payload.get("type") != 5]
+        assert answers and all(r.ephemeral for r in answers), (request.name, [r.payload for r in answers])
+        out[f"{request.name} {sorted(request.values)}"] = "\n".join(_stable(item_text(r, table.drawn)) for r in answers)
+    for key, choices in (await complete_all(table, user, squadron, lookups=True)).items():
+        out[key] = repr(choices)
+    return out
+
+
+def _stable(text: str) -> str:
+    """An answer without what differs between two sends of the same request (attachment ids)."""
+    import re
+
+    return re.sub(r'"id": "?\d+"?', '"id": _', text)
+
+
+@dataclass(frozen=True)
+class Swept:
+    tokens: list[str]  # every interaction sent
+    refusals: list[tuple[str, str | None]]  # each order or power the sender lacks, with the answer
+
+
+async def sweep(table: Table, user: tuple[int, str], t: Targets, gm: bool, seated: bool) -> Swept:
+    """Send every game command, autocomplete and button."""
+    from tests.adversary.eyes import answer_text
+
+    tokens, refusals = [], []
+    for request in game_requests(t, gm, seated):
+        before = table.mark()
+        token = await send(table, user, request)
+        tokens.append(token)
+        if request.acting:
+            answers = [r for r in table.fake.requests[before:] if token in r.path and r.payload.get("type") != 5]
+            label = f"{request.name} {request.values}"
+            refusals.append((label, answer_text(answers[-1]) if answers else None))
+    await complete_all(table, user, "", lookups=False)
+    refusals += await buttons(table, user, t)
+    return Swept(tokens, refusals)

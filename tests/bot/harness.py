@@ -1,0 +1,36 @@
+"""The real bot on the fake Discord, over a fresh SQLite database: shared by the bot tests and the
+adversary suite (which also chooses where each game's secret dice seed comes from)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import discord
+
+from bot.app import QuarterdeckBot
+from game.service.db import make_engine, upgrade_to_head
+from game.service.game_service import GameService
+from tests.bot.fake_discord import TOKEN, FakeDiscord
+from tests.seeds import counting_seeds
+
+
+@asynccontextmanager
+async def running_bot(tmp_path: Path, seeds: Callable[[], str] | None = None) -> AsyncIterator[tuple[QuarterdeckBot, FakeDiscord]]:
+    fake = FakeDiscord()
+    base = await fake.start()
+    old_base = discord.http.Route.BASE
+    discord.http.Route.BASE = base  # both the HTTP client and the webhook adapter build URLs from it
+    url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    await upgrade_to_head(url)
+    engine = make_engine(url)
+    bot = QuarterdeckBot(GameService(engine, seeds=seeds or counting_seeds()), sync_commands=False, run_scheduler=False)
+    try:
+        await bot.login(TOKEN)
+        yield bot, fake
+    finally:
+        await bot.close()
+        await engine.dispose()
+        discord.http.Route.BASE = old_base
+        await fake.stop()
