@@ -7,11 +7,17 @@ import logging
 import signal
 import sys
 
-from game.service.settings import Settings
+from game.service.settings import Settings, SettingsError
 
 
-def main() -> int:
-    settings = Settings.from_env()
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        settings = Settings.from_env()
+        settings.shards()
+    except SettingsError as exc:
+        print(f"Quarterdeck cannot start: {exc}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations report problems, not progress
     if not settings.discord_token:
@@ -19,17 +25,19 @@ def main() -> int:
         from cli.play import run_table
 
         return run_table(None, None, sys.stdin, sys.stdout, sys.stdin.isatty(), db=settings.database_url)
-    return asyncio.run(run_bot(settings))
+    return asyncio.run(run_bot(settings, force_sync="--sync" in args))
 
 
-async def run_bot(settings: Settings) -> int:
+async def run_bot(settings: Settings, force_sync: bool = False) -> int:
     from bot.app import QuarterdeckBot
     from game.service.db import make_engine, upgrade_to_head
     from game.service.game_service import GameService
 
     await upgrade_to_head(settings.database_url)
     engine = make_engine(settings.database_url)
-    bot = QuarterdeckBot(GameService(engine), settings.dev_guild_id)
+    shard_count, shard_ids = settings.shards()
+    bot = QuarterdeckBot(GameService(engine), settings.dev_guild_id, shard_count=shard_count, shard_ids=shard_ids,
+                         force_sync=force_sync)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -4,6 +4,7 @@ one error handler, the scheduler task, and a clean shutdown."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 from typing import Any
@@ -22,15 +23,33 @@ log = logging.getLogger(__name__)
 COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "bot.cogs.squadron", "bot.cogs.setup")
 
 
-class QuarterdeckBot(commands.Bot):
+def intents() -> discord.Intents:
+    """Guilds only: everything arrives as interactions, so no message (or member, or presence) event
+    is worth its traffic."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+def tree_digest(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None) -> str:
+    """What a sync would send, hashed: equal digests mean Discord already has these commands."""
+    payload = sorted((c.to_dict(tree) for c in tree._get_all_commands(guild=guild)), key=lambda c: str(c.get("name")))
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class QuarterdeckBot(commands.AutoShardedBot):
     def __init__(self, service: GameService, dev_guild_id: str = "", sync_commands: bool = True,
-                 run_scheduler: bool = True) -> None:
+                 run_scheduler: bool = True, shard_count: int | None = None,
+                 shard_ids: tuple[int, ...] | None = None, force_sync: bool = False) -> None:
         # nothing the bot posts pings anyone unless that message names them (the player to act)
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none())
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents(), help_command=None,
+                         allowed_mentions=discord.AllowedMentions.none(), shard_count=shard_count,
+                         shard_ids=list(shard_ids) if shard_ids is not None else None)
         self.service = service
         self.dev_guild_id = dev_guild_id
-        self.sync_commands = sync_commands
+        # with several processes only the one holding shard 0 (or a lone process) syncs the commands
+        self.sync_commands = sync_commands and (shard_ids is None or 0 in shard_ids)
+        self.force_sync = force_sync
         self.run_scheduler = run_scheduler
         self._tasks: list[asyncio.Task[Any]] = []
         self.nudged: set[tuple[int, str, int]] = set()  # (game, player, turn) already sent a pick nudge
@@ -46,15 +65,31 @@ class QuarterdeckBot(commands.Bot):
         for game_id, why in report.damaged:
             log.error("game #%s was not rebuilt: %s", game_id, why)
         if self.sync_commands:
-            if self.dev_guild_id:
-                guild = discord.Object(int(self.dev_guild_id))
-                self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
-            else:
-                await self.tree.sync()
+            await self.sync_if_changed()
         if self.run_scheduler:
             handlers = {"reminder": self._remind, "deadline": self._deadline}
             self._tasks.append(asyncio.create_task(run_forever(self.service.repo, handlers)))
+
+    async def sync_if_changed(self) -> bool:
+        """Sync the slash commands only when they differ from what was last synced (Discord rate-limits
+        the sync endpoint hard, and a crash loop would hit it every start). A failed sync is logged:
+        the commands Discord already has keep working, so the bot starts anyway."""
+        guild = discord.Object(int(self.dev_guild_id)) if self.dev_guild_id.isdigit() else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        scope = str(guild.id) if guild is not None else "global"
+        digest = tree_digest(self.tree, guild)
+        if not self.force_sync and await self.service.synced_commands(scope) == digest:
+            log.info("slash commands unchanged since the last sync (%s): not syncing", scope)
+            return False
+        try:
+            await self.tree.sync(guild=guild)
+        except (discord.HTTPException, app_commands.AppCommandError) as exc:
+            log.error("could not sync the slash commands (%s): %s; the bot runs with those Discord has", scope, exc)
+            return False
+        await self.service.remember_synced_commands(scope, digest)
+        log.info("slash commands synced (%s)", scope)
+        return True
 
     async def _remind(self, job: ScheduledJob) -> None:
         await self._ping(job, "⏰ Reminder: the game is waiting for you")

@@ -841,6 +841,13 @@ class GameService:
     async def next_deadline(self, game_id: int) -> datetime | None:
         return await self.repo.next_deadline(game_id)
 
+    async def synced_commands(self, scope: str) -> str | None:
+        """The digest of the slash commands last synced to `scope` ("global" or a guild id)."""
+        return await self.repo.bot_state(f"commands:{scope}")
+
+    async def remember_synced_commands(self, scope: str, digest: str) -> None:
+        await self.repo.set_bot_state(f"commands:{scope}", digest)
+
     async def status_message(self, game_id: int) -> str | None:
         return (await self._load(game_id)).record.status_message_id
 

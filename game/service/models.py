@@ -179,3 +179,14 @@ class SavedSquadron(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
     # a list still being built with the /squadron commands: kept, but not yet legal to bring to a game
     complete: bool = Field(default=True, sa_column_kwargs={"server_default": sa.true()})
+
+
+class BotState(SQLModel, table=True):
+    """Small facts a bot process keeps between starts, shared by every process on the database (the
+    digest of the slash commands last synced, so a restart does not spend Discord's sync budget)."""
+
+    __tablename__ = "bot_state"
+
+    key: str = Field(primary_key=True, max_length=100)
+    value: str = Field(sa_type=Text)
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())

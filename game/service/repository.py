@@ -24,6 +24,7 @@ from game.model import Game, Phase
 from game.service.db import sessions
 from game.service.errors import GameDamaged
 from game.service.models import (
+    BotState,
     DataVersion,
     EventRecord,
     GameRecord,
@@ -360,6 +361,19 @@ class Repository:
             await s.execute(
                 update(PlannedOrder).where(col(PlannedOrder.id) == order.id).values(status=status, note=note)
             )
+
+    async def bot_state(self, key: str) -> str | None:
+        async with self.session() as s:
+            row = await s.get(BotState, key)
+            return row.value if row is not None else None
+
+    async def set_bot_state(self, key: str, value: str) -> None:
+        async with self.session() as s, s.begin():
+            row = await s.get(BotState, key)
+            if row is None:
+                s.add(BotState(key=key, value=value))
+            else:
+                row.value, row.updated_at = value, utcnow()
 
     async def data_version(self, version: str) -> DataVersion | None:
         async with self.session() as s:

@@ -28,6 +28,9 @@ class Settings:
     dev_guild_id: str = ""
     log_level: str = "INFO"
     snapshot_every: int = 50
+    # several processes share the bot's shards: each gets SHARD_COUNT and its own SHARD_IDS
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -37,4 +40,47 @@ class Settings:
             discord_token=os.environ.get("DISCORD_TOKEN", ""),
             dev_guild_id=os.environ.get("DEV_GUILD_ID", ""),
             log_level=os.environ.get("LOG_LEVEL", "INFO"),
+            shard_count=_count(os.environ.get("SHARD_COUNT", "")),
+            shard_ids=_ids(os.environ.get("SHARD_IDS", "")),
         )
+
+    def shards(self) -> tuple[int | None, tuple[int, ...] | None]:
+        """SHARD_COUNT and SHARD_IDS checked together: ids without a count, or an id outside it,
+        would make Discord refuse the connection after start-up, so they are refused here."""
+        if self.shard_ids is not None and self.shard_count is None:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT (the total number of shards across all processes).")
+        if self.shard_count is not None and self.shard_ids is not None:
+            outside = [i for i in self.shard_ids if i >= self.shard_count]
+            if outside:
+                raise SettingsError(f"SHARD_IDS {outside} are not below SHARD_COUNT {self.shard_count}.")
+        return self.shard_count, self.shard_ids
+
+
+class SettingsError(ValueError):
+    """A setting that cannot work, named with what it should be."""
+
+
+def _count(text: str) -> int | None:
+    text = text.strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise SettingsError(f"SHARD_COUNT must be a whole number of at least 1, not {text[:20]!r}.")
+    return int(text)
+
+
+def _ids(text: str) -> tuple[int, ...] | None:
+    """"0,1" or "0-3" (or both, comma separated)."""
+    text = text.strip()
+    if not text:
+        return None
+    ids: list[int] = []
+    for part in (p.strip() for p in text.split(",")):
+        first, _, last = part.partition("-")
+        if not first.isdigit() or (last and not last.isdigit()):
+            raise SettingsError(f"SHARD_IDS takes numbers like 0,1 or 0-3, not {text[:40]!r}.")
+        low, high = int(first), int(last or first)
+        if high - low > 4096:  # Discord's largest bots run a few thousand shards, never one process each
+            raise SettingsError(f"SHARD_IDS range {part[:40]!r} is too wide for one process.")
+        ids.extend(range(low, high + 1))
+    return tuple(sorted(set(ids)))

@@ -74,6 +74,7 @@ class FakeDiscord:
         self.expired: set[str] = set()
         self.uploads: dict[str, bytes] = {}
         self.listeners: list[Callable[[Sent], None]] = []  # told of each request as it arrives
+        self.sync_status = 200  # what a slash-command sync answers (500: Discord is down)
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -110,6 +111,8 @@ class FakeDiscord:
         elif request.can_read_body:
             text = await request.text()
             payload = json.loads(text) if text else {}
+            if isinstance(payload, list):  # a bulk command sync sends a bare list
+                payload = {"commands": payload}
         sent = Sent(request.method, request.path, payload, files, dict(request.query))
         self.requests.append(sent)
         for listener in self.listeners:
@@ -142,6 +145,12 @@ class FakeDiscord:
                 "bot_require_code_grant": False, "owner": user_json(1, "owner"), "verify_key": "0", "flags": 0,
                 "summary": "", "team": None,
             })
+        if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
+            if self.sync_status != 200:
+                return _json({"message": "Internal Server Error", "code": 0}, status=self.sync_status)
+            return _json([{**c, "id": snowflake(), "application_id": str(APP_ID), "version": snowflake(),
+                           "default_member_permissions": c.get("default_member_permissions")}
+                          for c in sent.payload.get("commands", [])])
         if parts[0] == "interactions" and parts[-1] == "callback":
             interaction_id = parts[1]
             if interaction_id in self.expired:
