@@ -117,7 +117,8 @@ async def publish(
     what_now = options_text([line for o in waiting for line in o.lines()[1:]])
     seed = await service.revealed_seed(game_id)
     reveal = (f"🎲 The dice seed was `{seed}` (its SHA-256 was posted when the game began): `/game verify` "
-              "recomputes every roll." if seed and any(isinstance(e, ev.GameEnded) for e in events) else "")
+              "recomputes every roll; `/game replay` shows the whole game again."
+              if seed and any(isinstance(e, ev.GameEnded) for e in events) else "")
     tail = "\n".join(x for x in (mention, what_now, reveal) if x)
     text = account_text(events, min(MAX_ACCOUNT, MAX_CONTENT - len(tail) - 2)) if events else ""
     body = "\n".join(x for x in (text, tail) if x) or "…"

@@ -110,6 +110,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_verify.add_argument("game", nargs="?", type=int, help="a game in the database")
     p_verify.add_argument("--file", type=Path, help="a log file attached by /game verify")
     p_verify.add_argument("--db")
+    p_replay = sub.add_parser("replay", help="play back a game's log file and draw its boards into a folder")
+    p_replay.add_argument("file", type=Path, help="a log file attached by /game replay or /game verify")
+    p_replay.add_argument("--out", type=Path, default=Path("replay"), help="folder for the PNGs (default: replay/)")
+    p_replay.add_argument("--delay", type=float, default=0.0, help="seconds between moments in the terminal")
+    p_replay.add_argument("--no-images", action="store_true", help="only the terminal playback")
     args = parser.parse_args(argv)
     if args.command == "script":
         return play.run_script(args.file, args.json, args.scenario, args.seed, sys.stdout, args.db)
@@ -121,6 +126,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cli.verify import run_verify
 
         return run_verify(args.game, args.file, args.db, sys.stdout)
+    if args.command == "replay":
+        from cli.replay import run_replay
+
+        return run_replay(args.file, args.out, max(0.0, min(args.delay, 10.0)), sys.stdout, not args.no_images)
     from cli.table import run_table
 
     return run_table(args.scenario, args.seed, sys.stdin, sys.stdout, sys.stdin.isatty(), args.vs_ai,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -13,7 +14,7 @@ from game.errors import RulesError
 from game.events import EVENTS
 from game.fairness import Verification, commitment, verify_log
 from game.model import Game
-from game.rules_data import DataError, rules_from_texts
+from game.rules_data import DataError, RulesData, rules_from_texts
 
 MAX_LOG_BYTES = 50_000_000
 
@@ -39,7 +40,19 @@ def run_verify(game_id: int | None, file: Path | None, db: str | None, out: Text
     return 0 if result.ok else 1
 
 
-def verify_file(path: Path) -> tuple[Verification, str]:
+@dataclass(frozen=True)
+class GameLog:
+    """A finished game's log file, read and checked for shape."""
+
+    name: str
+    seed: str
+    commitment: str | None
+    rules: RulesData
+    initial: Game
+    log: list[tuple[int, Any]]
+
+
+def read_log(path: Path) -> GameLog:
     try:
         if path.stat().st_size > MAX_LOG_BYTES:
             raise LogFileError(f"{path} is larger than a game's log can be.")
@@ -58,7 +71,13 @@ def verify_file(path: Path) -> tuple[Verification, str]:
         raise LogFileError(f"the log's data files are not valid: {exc}") from None
     except (KeyError, TypeError, ValueError, RecursionError) as exc:
         raise LogFileError(f"{path} is damaged ({type(exc).__name__}: {str(exc)[:200]}).") from None
-    return verify_log(initial, log, seed, rules, str(data.get("commitment") or "") or None), seed
+    return GameLog(str(data.get("name") or "")[:200], seed, str(data.get("commitment") or "") or None, rules,
+                   initial, log)
+
+
+def verify_file(path: Path) -> tuple[Verification, str]:
+    game_log = read_log(path)
+    return verify_log(game_log.initial, game_log.log, game_log.seed, game_log.rules, game_log.commitment), game_log.seed
 
 
 async def _from_db(game_id: int, db: str | None) -> tuple[Verification, str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from typing import Any, Literal
@@ -187,6 +188,49 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         data = json.dumps(log_file, ensure_ascii=False).encode()
         await interaction.followup.send(text, file=discord.File(io.BytesIO(data), filename=f"game-{gid}-log.json"),
                                         allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(description="The whole game as an animated board, one frame per command (and its log once over)")
+    async def replay(self, interaction: discord.Interaction) -> None:
+        if not await defer(interaction, ephemeral=False):
+            return
+        service = service_of(interaction)
+        try:
+            gid = await game_here(interaction, include_over=True)
+            if gid in _replaying:
+                raise RulesError("This game's replay is being drawn already.", "It appears here in a moment.")
+            shown, rules, log_file = await service.replay(await actor_of(interaction), gid)
+            if not shown:
+                raise RulesError("Nothing has happened in this game yet.", "Replay it after the first moves.")
+            _replaying.add(gid)
+            try:
+                # a few MB under the limit leaves room for the log file and the request itself
+                limit = max(1_000_000, int(interaction.filesize_limit) - 1_500_000)
+                from render.replay import replay_gifs  # drawing stays out of the bot's start-up
+
+                gifs = await asyncio.to_thread(replay_gifs, shown, limit, rules)
+            finally:
+                _replaying.discard(gid)
+        except RulesError as exc:
+            await reply(interaction, f"❌ {exc.text}")
+            return
+        files = [discord.File(io.BytesIO(g), filename=f"game-{gid}-replay{f'-{i}' if len(gifs) > 1 else ''}.gif")
+                 for i, g in enumerate(gifs, 1)]
+        parts = f" in {len(gifs)} parts" if len(gifs) > 1 else ""
+        text = f"🎞️ Game #{gid}: {len(shown)} moments{parts}."
+        if log_file is not None:
+            text += " The log plays back with `quarterdeck replay FILE` (boards into a folder) and checks with `quarterdeck verify --file`."
+        else:
+            text += " The log file comes with the replay once the game is over."
+        batches = [files[i:i + 9] for i in range(0, len(files), 9)] or [[]]  # Discord takes 10 files a message
+        for i, batch in enumerate(batches):
+            if i == len(batches) - 1 and log_file is not None:
+                data = json.dumps(log_file, ensure_ascii=False).encode()
+                batch = [*batch, discord.File(io.BytesIO(data), filename=f"game-{gid}-log.json")]
+            await interaction.followup.send(text if i == 0 else f"🎞️ Game #{gid}, continued.", files=batch,
+                                            allowed_mentions=discord.AllowedMentions.none())
+
+
+_replaying: set[int] = set()  # games whose replay is being drawn: one at a time each
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -43,6 +43,7 @@ from game.model import Game, Phase
 from game.notation import format_command, parse
 from game.options import Options, options_for, public_options
 from game.phases.preparation import drafted_game
+from game.replay import Frame, frames
 from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, rules_from_texts
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
@@ -837,6 +838,15 @@ class GameService:
             "events": [[cmd, EVENTS.encode(e)] for _, cmd, e in await self.repo.events(game_id)],
             "data_files": files,
         }
+
+    async def replay(self, actor: Actor, game_id: int) -> tuple[list[Frame], RulesData, dict[str, Any] | None]:
+        """The game told again as a spectator saw it (whoever asks: a replay is posted in the open),
+        its rules, and, once it is over, its whole log for `quarterdeck replay`."""
+        loaded = await self._load(game_id, actor, fresh=True)
+        initial = decode_state(loaded.record.initial_state)
+        shown = frames(initial, [(cmd, e) for _, cmd, e in await self.repo.events(game_id)])
+        over = loaded.state.phase is Phase.OVER
+        return shown, await self.rules_for(loaded.record), await self.export_log(actor, game_id) if over else None
 
     async def next_deadline(self, game_id: int) -> datetime | None:
         return await self.repo.next_deadline(game_id)
