@@ -20,7 +20,8 @@ from game.service.models import ScheduledJob
 from game.service.scheduler import run_forever
 
 log = logging.getLogger(__name__)
-COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "bot.cogs.squadron", "bot.cogs.setup")
+COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "bot.cogs.squadron", "bot.cogs.setup",
+        "bot.cogs.mine")
 
 
 def intents() -> discord.Intents:

@@ -191,6 +191,6 @@ async def nudge_pickers(client: discord.Client, service: GameService, game_id: i
         try:
             user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
             await user.send(f"⚓ Your initiative card for game #{game_id} is due. Choose it in the game channel "
-                            f"with the **Choose initiative card** button. {link}")
+                            f"with the **Choose initiative card** button. {link}\n`/mygames` lists every game waiting on you.")
         except (discord.Forbidden, discord.HTTPException):
             log.info("could not DM user %s (closed DMs?); the channel button is enough", user_id)

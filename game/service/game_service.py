@@ -19,7 +19,7 @@ import logging
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -111,6 +111,20 @@ class GameInfo:
     turn: int
     phase: str
     dice_commitment: str = ""  # SHA-256 of the secret dice seed, published when the game begins
+
+
+@dataclass(frozen=True)
+class MyGame:
+    """One of a user's unfinished games, wherever it is played."""
+
+    id: int
+    name: str
+    guild_id: str
+    channel_id: str
+    turn: int
+    phase: str
+    waiting_on_me: tuple[str, ...]  # the user's sides the game waits for
+    deadline: datetime | None
 
 
 @dataclass(frozen=True)
@@ -446,6 +460,23 @@ class GameService:
         return GameInfo(r.id, r.name, r.guild_id, r.channel_id, r.status,
                         tuple((s.player, s.user_id, s.display_name, s.is_ai) for s in sorted(loaded.seats, key=lambda s: s.player)),
                         st.turn, st.phase.value, commitment(r.dice_seed) if r.dice_seed else "")
+
+    async def my_games(self, user_id: str) -> list[MyGame]:
+        """Every unfinished game the user plays in, in any server: the ones waiting on them first
+        (soonest deadline first), then the rest."""
+        out = []
+        for gid in await self.repo.live_games_of_user(user_id):
+            try:
+                loaded = await self._load(gid)
+            except ServiceError:
+                continue  # a damaged game is reported at start-up, not here
+            mine = seated(loaded.seats, Actor(user_id, loaded.record.guild_id))
+            due = deciders(loaded.state)
+            out.append(MyGame(gid, loaded.record.name, loaded.record.guild_id, loaded.record.channel_id,
+                              loaded.state.turn, loaded.state.phase.value, tuple(p for p in mine if p in due),
+                              await self.repo.next_deadline(gid)))
+        far = datetime.max.replace(tzinfo=UTC)
+        return sorted(out, key=lambda g: (not g.waiting_on_me, g.deadline or far, -g.id))
 
     async def list_games(self, guild_id: str) -> list[GameInfo]:
         return [await self.info(r.id) for r in await self.repo.games_of_guild(guild_id) if r.id is not None]

@@ -299,6 +299,14 @@ class Repository:
                 q = q.where(GameRecord.status != "over")
             return (await s.execute(q.order_by(col(GameRecord.id).desc()))).scalars().first()
 
+    async def live_games_of_user(self, user_id: str, limit: int = 100) -> list[int]:
+        """The unfinished games where this user holds a seat, in any server, newest first."""
+        async with self.session() as s:
+            q = (select(GameRecord.id).join(Seat, col(Seat.game_id) == col(GameRecord.id))
+                 .where(col(Seat.user_id) == user_id, col(Seat.is_ai).is_(False), GameRecord.status != "over")
+                 .distinct().order_by(col(GameRecord.id).desc()).limit(limit))
+            return [i for i in (await s.execute(q)).scalars()]
+
     async def all_game_ids(self) -> list[int]:
         async with self.session() as s:
             return [i for i in (await s.execute(select(GameRecord.id).order_by(col(GameRecord.id)))).scalars()]
