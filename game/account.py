@@ -114,6 +114,8 @@ def account(e: Any) -> str:
             return f"Game over: {'player ' + w if w else 'no one'} wins ({reason})."
         case ev.ActedFor(player=p, by=by, reason=why):
             return f"A GM ({_user(by)}) gives player {p}'s next order ({why})."
+        case ev.SeatHandedOver(player=p, before=before, to=to, by=by):
+            return f"🔁 Side {p} changes hands: {to} plays it from now on (was {before}; handed over by {_user(by)})."
         case ev.StateRestored(reason=why):
             return f"↩️ The last activation is taken back ({why})."
         case ev.UndoRequested(player=p):

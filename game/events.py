@@ -491,6 +491,19 @@ class TerrainRemoved:
 
 @EVENTS.register
 @dataclass(frozen=True)
+class SeatHandedOver:
+    """A side changes hands: from now on `to` plays it (a member's name, or the computer captain).
+    The log keeps who played each turn."""
+
+    player: str
+    before: str  # who played it until now (display name)
+    to: str
+    by: str  # the user who handed it over (the side's player, or a GM)
+    to_ai: bool = False
+
+
+@EVENTS.register
+@dataclass(frozen=True)
 class AdjustPassed:
     player: str
 
@@ -561,5 +574,6 @@ Event = (
     | TerrainPlaced
     | TerrainRemoved
     | AdjustPassed
+    | SeatHandedOver
     | ShipDeployed
 )

@@ -147,6 +147,45 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
 
         await act(interaction, concede, done="🏳️ Conceded.")
 
+    @app_commands.command(description="Hand your side to another member, or to the computer captain")
+    @app_commands.describe(member="Who plays your side from now on (leave empty with ai: True)",
+                           ai="Give the side to the computer captain", side="Which side (a GM may hand over any)")
+    async def handover(self, interaction: discord.Interaction, member: discord.Member | None = None,
+                       ai: bool = False, side: str | None = None) -> None:
+        if member is not None and ai:
+            await reply(interaction, "❌ Hand the side to a member or to the computer captain, not both.")
+            return
+        if member is None and not ai:
+            await reply(interaction, "❌ Say who takes the side: `member:` someone, or `ai: True`.")
+            return
+        if member is not None and member.bot:
+            await reply(interaction, "❌ A bot cannot take a seat: use `ai: True` for the computer captain.")
+            return
+
+        async def hand_over(service: GameService, actor: Actor, gid: int) -> Any:
+            return await service.hand_over(actor, gid, str(member.id) if member else None,
+                                           member.display_name if member else "", side.upper()[:10] if side else None,
+                                           request_id=f"handover:{interaction.id}")
+
+        await act(interaction, hand_over, done="🔁 Handed over.")
+
+    @app_commands.command(description="Who has played each side, turn by turn")
+    async def seats(self, interaction: discord.Interaction) -> None:
+        if not await defer(interaction):
+            return
+        service = service_of(interaction)
+        try:
+            gid = await game_here(interaction, include_over=True)
+            history = await service.seat_history(gid)
+        except RulesError as exc:
+            await reply(interaction, f"❌ {exc.text}")
+            return
+        lines = [f"Side {side}: {name[:60]} from {'the start' if turn == 0 else f'turn {turn}'}"
+                 for side, turn, name in history[:40]]
+        if len(history) > 40:
+            lines.append(f"… and {len(history) - 40} more changes.")
+        await reply(interaction, f"🪑 Game #{gid}, who played each side:\n" + "\n".join(lines))
+
     @app_commands.command(description="Take back the last activation (your opponent consents, or a GM does it)")
     async def undo(self, interaction: discord.Interaction) -> None:
         async def undo(service: GameService, actor: Actor, gid: int) -> Any:

@@ -623,6 +623,56 @@ class GameService:
             raise NotSeated("Only a player (or a GM) can concede a game.")
         return await self.submit(actor, game_id, Concede(who), request_id)
 
+    async def hand_over(self, actor: Actor, game_id: int, to_user: str | None = None, to_name: str = "",
+                        player: str | None = None, request_id: str | None = None) -> Outcome:
+        """Give a side to another member (`to_user`) or, with none, to the computer captain. The side's
+        player may do it, or a GM for any side; the log says who played each turn."""
+        async with self._lock(game_id):
+            loaded = await self._load(game_id, actor, fresh=True)
+            actor = as_seated(loaded.seats, actor)
+            players = self._players_of(loaded, actor)
+            who = player or (players[0] if len(players) == 1 else "")
+            if not who:
+                raise NotSeated("Say which side to hand over." if players else "Only a side's player (or a GM) can hand it over.",
+                                f"Your sides: {', '.join(players)}." if players else "Join a side first.")
+            if who not in players and not actor.gm:
+                raise NotSeated(f"Side {who} is not yours to hand over.", "Hand over your own side, or ask a GM.")
+            seat = next((s for s in loaded.seats if s.player == who), None)
+            if seat is None:
+                raise UnknownName(f"There is no side {who[:20]!r} in this game.",
+                                  f"Sides: {', '.join(s.player for s in loaded.seats)}.")
+            if loaded.state.phase is Phase.OVER:
+                raise ServiceError("The game is over: its seats stay as they were.")
+            if to_user is not None and any(s.user_id == to_user and s.player != who for s in loaded.seats):
+                raise SeatTaken("That member already plays another side of this game.",
+                                "Give the side to someone without a seat, or to the computer captain.")
+            if (to_user is not None and to_user == seat.user_id) or (to_user is None and seat.is_ai):
+                raise SeatTaken(f"Side {who} is already theirs.")
+            before = seat.display_name
+            if to_user is None:
+                seat.user_id, seat.is_ai, seat.display_name = None, True, f"Computer captain ({who})"
+            else:
+                seat.user_id, seat.is_ai, seat.display_name = to_user, False, (to_name[:100] or to_user)
+            event = ev.SeatHandedOver(who, before, seat.display_name, actor.user_id, to_user is None)
+            outcome = await self._commit(loaded, actor, [event], request_id)
+            await self.repo.update_seat(seat)
+            return outcome
+
+    async def seat_history(self, game_id: int) -> list[tuple[str, int, str]]:
+        """Who played each side, from which turn: (side, first turn, name), in order."""
+        loaded = await self._load(game_id)
+        turn = 0
+        history: list[tuple[str, int, str]] = []
+        first: dict[str, str] = {}
+        for _, _, e in await self.repo.events(game_id):
+            if isinstance(e, ev.PhaseBegan):
+                turn = e.turn
+            elif isinstance(e, ev.SeatHandedOver):
+                first.setdefault(e.player, e.before)
+                history.append((e.player, turn, e.to))
+        starts = [(s.player, 0, first.get(s.player, s.display_name)) for s in loaded.seats]
+        return sorted(starts + history, key=lambda h: (h[0], h[1]))
+
     async def set_gm_role(self, actor: Actor, role_id: str) -> None:
         """Name the role whose members act as GMs here. Only a GM (Manage Server, or the current GM role)
         may, whatever permissions the server gives the command itself."""
@@ -695,7 +745,7 @@ class GameService:
             kinds = {type(e) for e in commands[cmd]}
             if ev.StateRestored in kinds:
                 break  # never undo past an earlier undo
-            if kinds <= {ev.UndoRequested, ev.CardPicked}:
+            if kinds <= {ev.UndoRequested, ev.CardPicked, ev.SeatHandedOver}:  # not activations
                 continue
             seen = [e for e in commands[cmd] if isinstance(e, UNDO_BARRIERS)
                     or (isinstance(e, ev.PhaseBegan) and e.phase in (Phase.END, Phase.INITIATIVE))]
