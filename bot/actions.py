@@ -12,12 +12,13 @@ from typing import Any
 import discord
 
 from game.errors import RulesError
-from game.service.game_service import Actor, GameService, Outcome, PlanRefused
+from game.service.game_service import Actor, AlreadyDecided, GameService, Outcome, PlanRefused
 from game.views import View
 
 log = logging.getLogger(__name__)
 
 Action = Callable[[GameService, Actor, int], Awaitable[Outcome | None]]
+Retire = Callable[[discord.Interaction], Awaitable[None]]
 Preview = Callable[[GameService, View, int], Awaitable[tuple[bytes, str]]]
 UNEXPECTED = "⚠️ Something went wrong on my side. Nothing was changed by it, and the error has been logged."
 
@@ -62,10 +63,15 @@ async def game_here(interaction: discord.Interaction, include_over: bool = False
     return info.id
 
 
-async def defer(interaction: discord.Interaction, ephemeral: bool = True) -> bool:
-    """Acknowledge within Discord's 3 seconds. False if the interaction has expired."""
+async def defer(interaction: discord.Interaction, ephemeral: bool = True, update: bool = False) -> bool:
+    """Acknowledge within Discord's 3 seconds. False if the interaction has expired. With `update`, a
+    component's own message is what the interaction may edit later (for a menu on a private message,
+    which only its interaction can change); the answers are follow-ups either way."""
     try:
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        if update:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
     except discord.NotFound:
         log.warning("interaction %s expired before it was acknowledged", interaction.id)
         return False
@@ -82,7 +88,9 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
 
 
 async def act(interaction: discord.Interaction, action: Action, done: str = "✅ Done.", publish_result: bool = True,
-              game_id: int | None = None) -> Outcome | None:
+              game_id: int | None = None, retire: Retire | None = None) -> Outcome | None:
+    """`retire` takes the components off the message they were pressed on, once the decision they
+    answer is taken (by this press, or earlier: a stale press retires them too)."""
     if not await defer(interaction):
         return None
     service = service_of(interaction)
@@ -91,12 +99,16 @@ async def act(interaction: discord.Interaction, action: Action, done: str = "✅
         actor = await actor_of(interaction)
         outcome = await action(service, actor, gid)
     except RulesError as exc:
+        if retire is not None and isinstance(exc, AlreadyDecided):
+            await retire_components(interaction, retire)
         await reply(interaction, f"❌ {exc.text}")
         return None
     except Exception:
         log.exception("unexpected error in %s", interaction.command.name if interaction.command else "a component")
         await reply(interaction, UNEXPECTED)
         return None
+    if retire is not None:
+        await retire_components(interaction, retire)  # before the new board goes up with the live components
     try:
         if publish_result:
             await after_command(interaction, gid, outcome)
@@ -109,6 +121,14 @@ async def act(interaction: discord.Interaction, action: Action, done: str = "✅
         log.exception("could not post the result of a command")
         await reply(interaction, "✅ Done (the command was applied), but posting the board failed; see /board.")
     return outcome
+
+
+async def retire_components(interaction: discord.Interaction, retire: Retire) -> None:
+    """Stale components are only untidy: a message that cannot be edited any more is left as it is."""
+    try:
+        await retire(interaction)
+    except discord.HTTPException:
+        log.info("could not take the components off the message of interaction %s", interaction.id)
 
 
 async def after_command(interaction: discord.Interaction, game_id: int, outcome: Outcome | None) -> None:

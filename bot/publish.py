@@ -129,7 +129,7 @@ async def publish(
     view: discord.ui.View | None = None
     g = spectator.game
     if g.pending is not None:
-        view = reroll_view(game_id, g.pending)
+        view = reroll_view(game_id, await service.roll_decision(game_id) or 0, g.pending)
     elif g.phase.value in ("setup", "initiative") and not g.choices and any(not q.picked for q in g.squadrons):
         view = pick_view(game_id)
     elif len(waiting) == 1 and any(o.order for o in waiting[0].items) and seat_user(info.seats, waiting[0].player):

@@ -1,5 +1,7 @@
-"""Buttons and menus. The buttons in game channels are dynamic items (their custom id carries the
-game), so they keep working after a restart."""
+"""Buttons and menus. Every one is a dynamic item: its custom id carries the game and the decision it
+answers (the roll's event number, the pick's turn, the log position of an options menu), so it keeps
+working after a restart, and a stale one answers privately instead of acting on whatever waits now.
+The scheme is in docs/bot.md."""
 
 from __future__ import annotations
 
@@ -8,16 +10,30 @@ from typing import Any
 
 import discord
 
-from bot.actions import act, actor_of, defer, reply, service_of
+from bot.actions import act, actor_of, defer, reply, retire_components, service_of
 from game.commands import KeepRoll, Reroll, UseFortune
 from game.errors import RulesError
 from game.model import PendingRoll
 from game.options import Option, Options
 from game.rules_data import RulesData
-from game.service.game_service import Actor, GameService
+from game.service.game_service import Actor, AlreadyDecided, Expect, GameService
+
+
+def _old_button() -> AlreadyDecided:
+    """A component from before decisions were named in custom ids cannot say which one it answers."""
+    return AlreadyDecided("That button is from an older board post and cannot tell which roll it was for.",
+                          "Use the buttons on the newest board post (`/game status` posts one).")
+
+
+def _old_menu() -> AlreadyDecided:
+    return AlreadyDecided("That menu is from before a restart of the bot and cannot tell which pick it was for.",
+                          "Press **Choose initiative card** again.")
 
 
 class PickButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:pick:(?P<game>\d+)"):
+    """Opens the presser's own hand. It answers no decision itself (the menu it opens names the turn),
+    so an old one simply opens the hand as it is now."""
+
     def __init__(self, game_id: int) -> None:
         super().__init__(discord.ui.Button(label="Choose initiative card", style=discord.ButtonStyle.primary,
                                            emoji="🂠", custom_id=f"qd:pick:{game_id}"))
@@ -30,90 +46,112 @@ class PickButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:p
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Open a private menu of the player's own hand."""
+        if not await defer(interaction):  # reading the game may take longer than Discord's 3 seconds
+            return
         service = service_of(interaction)
-        actor = await actor_of(interaction)
         try:
+            actor = await actor_of(interaction)
             view = await service.view(actor, self.game_id)
             players = [p for p, user, _, ai in (await service.info(self.game_id)).seats if user == actor.user_id and not ai]
             owed = [p for p in players if not view.game.squadron(p).picked]
             if owed:  # a player with two squadrons chooses for each in turn, each from its own hand
                 view = await service.view(actor, self.game_id, player=owed[0])
+            rules = await service.rules_of_game(self.game_id)  # the game's own cards (a guild may have its own)
         except RulesError as exc:
-            await interaction.response.send_message(f"❌ {exc.text}", ephemeral=True)
+            await reply(interaction, f"❌ {exc.text}")
             return
         if not owed:
             text = "You are not playing in this game." if not players else "You have already chosen your card."
-            await interaction.response.send_message(f"ℹ️ {text}", ephemeral=True)
+            await reply(interaction, f"ℹ️ {text}")
             return
-        player = owed[0]
-        hand = view.game.squadron(player).hand
-        rules = await service.rules_of_game(self.game_id)  # the game's own cards (a guild may have imported its own)
-        await interaction.response.send_message(
-            f"Your hand (player {player}). Your choice stays secret until the reveal.",
-            view=HandView(self.game_id, player, hand, rules), ephemeral=True,
-        )
+        player, turn = owed[0], view.game.turn
+        await reply(interaction, f"Your hand (player {player}). Your choice stays secret until the reveal.",
+                    view=hand_view(self.game_id, player, turn, view.game.squadron(player).hand, rules))
 
 
-class HandView(discord.ui.View):
-    def __init__(self, game_id: int, player: str, hand: tuple[str, ...], rules: RulesData) -> None:
-        super().__init__(timeout=600)
-        options = []
-        for card in hand[:25]:
-            found = rules.cards.get(card)
-            label = f"{card} ({found.value})" if found else card
-            options.append(discord.SelectOption(label=label[:100], value=card[:100],
-                                                description=(found.text if found else "")[:100] or None))
-        select: discord.ui.Select[HandView] = discord.ui.Select(placeholder="Choose your card", options=options,
-                                                                 custom_id=f"qd:hand:{game_id}:{player}")
-        select.callback = self._chosen  # type: ignore[method-assign]
-        self.select = select
-        self.game_id, self.player = game_id, player
-        self.add_item(select)
+class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=r"qd:hand:(?P<game>\d+):(?P<player>[^:]{1,8})(?::(?P<turn>\d+))?"):
+    """A player's private hand, for the pick of one turn. The card chosen comes back with the
+    interaction, so the menu needs nothing from memory: it works after a restart."""
 
-    async def _chosen(self, interaction: discord.Interaction) -> None:
-        card = self.select.values[0]
-        player = self.player
+    def __init__(self, game_id: int, player: str, turn: int | None, options: list[discord.SelectOption] | None = None) -> None:
+        custom = f"qd:hand:{game_id}:{player}" + (f":{turn}" if turn is not None else "")
+        super().__init__(discord.ui.Select(placeholder="Choose your card", custom_id=custom,
+                                           options=options or [discord.SelectOption(label="(no cards)", value="-")]))
+        self.game_id, self.player, self.turn = game_id, player, turn
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> HandSelect:
+        turn = match["turn"]
+        return cls(int(match["game"]), match["player"], int(turn) if turn is not None else None)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = _values(interaction)
+        card, player, turn = (values[0] if values else ""), self.player, self.turn
 
         async def pick(service: GameService, actor: Actor, gid: int) -> Any:
-            return await service.pick(actor, gid, card, player=player, request_id=f"pick:{interaction.id}")
+            if turn is None:
+                raise _old_menu()
+            return await service.pick(actor, gid, card, player=player, request_id=f"pick:{interaction.id}",
+                                      expect=Expect(turn=turn))
 
-        await act(interaction, pick, done=f"🤫 You chose **{card}** face down.", game_id=self.game_id)
+        # the menu is on a private message: only an interaction of its own can take it away
+        if await defer(interaction, update=True):
+            await act(interaction, pick, done=f"🤫 You chose **{card}** face down.", game_id=self.game_id,
+                      retire=_clear_private)
 
 
-class KeepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:keep:(?P<game>\d+)"):
-    def __init__(self, game_id: int) -> None:
+def hand_view(game_id: int, player: str, turn: int, hand: tuple[str, ...], rules: RulesData) -> discord.ui.View:
+    options = []
+    for card in hand[:25]:
+        found = rules.cards.get(card)
+        label = f"{card} ({found.value})" if found else card
+        options.append(discord.SelectOption(label=label[:100], value=card[:100],
+                                            description=(found.text if found else "")[:100] or None))
+    view = discord.ui.View(timeout=None)
+    view.add_item(HandSelect(game_id, player, turn, options))
+    return view
+
+
+class KeepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:keep:(?P<game>\d+)(?::(?P<roll>\d+))?"):
+    def __init__(self, game_id: int, roll: int | None) -> None:
         super().__init__(discord.ui.Button(label="Keep the roll", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"qd:keep:{game_id}"))
-        self.game_id = game_id
+                                           custom_id=_roll_id("keep", game_id, roll)))
+        self.game_id, self.roll = game_id, roll
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> KeepButton:
-        return cls(int(match["game"]))
+        return cls(int(match["game"]), _number(match["roll"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _answer(interaction, self.game_id, KeepRoll())
+        await _answer(interaction, self.game_id, self.roll, KeepRoll())
 
 
-class FortuneButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:fortune:(?P<game>\d+)"):
-    def __init__(self, game_id: int) -> None:
+class FortuneButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"qd:fortune:(?P<game>\d+)(?::(?P<roll>\d+))?"):
+    def __init__(self, game_id: int, roll: int | None) -> None:
         super().__init__(discord.ui.Button(label="Spend a Fortune Point (re-roll all)", style=discord.ButtonStyle.danger,
-                                           emoji="🍀", custom_id=f"qd:fortune:{game_id}"))
-        self.game_id = game_id
+                                           emoji="🍀", custom_id=_roll_id("fortune", game_id, roll)))
+        self.game_id, self.roll = game_id, roll
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> FortuneButton:
-        return cls(int(match["game"]))
+        return cls(int(match["game"]), _number(match["roll"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _answer(interaction, self.game_id, UseFortune())
+        await _answer(interaction, self.game_id, self.roll, UseFortune())
 
 
-class RerollSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"qd:reroll:(?P<game>\d+):(?P<n>\d+):(?P<k>\d+)"):
-    """Pick the dice to re-roll with Skill (up to the Skill left)."""
+class RerollSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"qd:reroll:(?P<game>\d+):(?:(?P<roll>\d+):)?(?P<n>\d+):(?P<k>\d+)"):
+    """Pick the dice to re-roll with Skill (up to the Skill left). The dice count and the limit are in
+    the id too: a select whose options change needs a new id for Discord to show it afresh."""
 
-    def __init__(self, game_id: int, faces: tuple[str, ...] = (), skill_left: int = 1, rerolled: tuple[int, ...] = ()) -> None:
+    def __init__(self, game_id: int, roll: int | None, faces: tuple[str, ...] = (), skill_left: int = 1,
+                 rerolled: tuple[int, ...] = ()) -> None:
         from bot.publish import FACES
 
         options = [
@@ -121,27 +159,53 @@ class RerollSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"qd
             for i, f in enumerate(faces) if i not in rerolled
         ] or [discord.SelectOption(label="(no dice)", value="0")]
         k = max(1, min(skill_left, len(options)))
+        custom = _roll_id("reroll", game_id, roll) + f":{len(faces)}:{k}"
         super().__init__(discord.ui.Select(placeholder=f"Re-roll up to {k} with Skill", min_values=1, max_values=k,
-                                           options=options, custom_id=f"qd:reroll:{game_id}:{len(faces)}:{k}"))
-        self.game_id = game_id
+                                           options=options, custom_id=custom))
+        self.game_id, self.roll = game_id, roll
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> RerollSelect:
-        made = cls(int(match["game"]))
-        made.item.values  # noqa: B018 - the values come from the interaction
-        return made
+        return cls(int(match["game"]), _number(match["roll"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = [int(v) for v in (interaction.data or {}).get("values", []) if str(v).isdigit() and int(v) > 0]  # type: ignore[union-attr]
-        await _answer(interaction, self.game_id, Reroll(tuple(values)))
+        values = [int(v) for v in _values(interaction) if v.isdigit() and int(v) > 0]
+        await _answer(interaction, self.game_id, self.roll, Reroll(tuple(values)))
 
 
-async def _answer(interaction: discord.Interaction, game_id: int, command: Any) -> None:
+def _values(interaction: discord.Interaction) -> list[str]:
+    """What was chosen in a select, as the interaction carried it (a rebuilt item knows no options)."""
+    data: Any = interaction.data or {}
+    return [str(v) for v in data.get("values", [])]
+
+
+def _roll_id(kind: str, game_id: int, roll: int | None) -> str:
+    return f"qd:{kind}:{game_id}" + (f":{roll}" if roll is not None else "")
+
+
+def _number(text: str | None) -> int | None:
+    return int(text) if text is not None else None
+
+
+async def _answer(interaction: discord.Interaction, game_id: int, roll: int | None, command: Any) -> None:
     async def send(service: GameService, actor: Actor, gid: int) -> Any:
-        return await service.submit(actor, gid, command, request_id=f"roll:{interaction.id}")
+        if roll is None:
+            raise _old_button()
+        return await service.submit(actor, gid, command, request_id=f"roll:{interaction.id}", expect=Expect(roll=roll))
 
-    await act(interaction, send, done="🎲 Done.", game_id=game_id)
+    await act(interaction, send, done="🎲 Done.", game_id=game_id, retire=_clear_post)
+
+
+async def _clear_post(interaction: discord.Interaction) -> None:
+    """The board post the buttons were on keeps its text and image; the newest post has the live buttons."""
+    if interaction.message is not None:
+        await interaction.message.edit(view=None)
+
+
+async def _clear_private(interaction: discord.Interaction) -> None:
+    """The private message the menu was on (the interaction was deferred as an update of it)."""
+    await interaction.edit_original_response(view=None)
 
 
 class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"qd:opt:(?P<game>\d+):(?P<seq>\d+)"):
@@ -164,11 +228,13 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"qd
     async def callback(self, interaction: discord.Interaction) -> None:
         if not await defer(interaction):
             return
-        values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
-        index = int(values[0]) if values and str(values[0]).isdigit() else -1
+        values = _values(interaction)
+        index = int(values[0]) if values and values[0].isdigit() else -1
         try:
             option = await _chosen_option(interaction, self.game_id, self.seq, index)
         except RulesError as exc:
+            if isinstance(exc, AlreadyDecided):  # choosing only shows an option: the menu goes once stale
+                await retire_components(interaction, _clear_post)
             await reply(interaction, f"❌ {exc.text}")
             return
         view = discord.ui.View(timeout=None)
@@ -192,9 +258,12 @@ class OptionGo(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         async def go(service: GameService, actor: Actor, gid: int) -> Any:
             option = await _chosen_option(interaction, gid, self.seq, self.index)
-            return await service.submit(actor, gid, option.order, request_id=f"go:{interaction.id}")
+            return await service.submit(actor, gid, option.order, request_id=f"go:{interaction.id}",
+                                        expect=Expect(position=self.seq))
 
-        await act(interaction, go, done="✅ Ordered.", game_id=self.game_id)
+        # the button is on a private message: only an interaction of its own can take it away
+        if await defer(interaction, update=True):
+            await act(interaction, go, done="✅ Ordered.", game_id=self.game_id, retire=_clear_private)
 
 
 async def _chosen_option(interaction: discord.Interaction, game_id: int, seq: int, index: int) -> Option:
@@ -202,8 +271,8 @@ async def _chosen_option(interaction: discord.Interaction, game_id: int, seq: in
     service = service_of(interaction)
     now, options = await service.options(await actor_of(interaction), game_id)
     if now != seq:
-        raise RulesError("That menu was for an earlier moment of the game: play has moved on.",
-                         "Use the newest board's menu, or /options.")
+        raise AlreadyDecided("That menu was for an earlier moment of the game: play has moved on.",
+                             "Use the newest board's menu, or /options.")
     items = [o for o in options.items if o.order]
     if not items:
         raise RulesError("The game is not waiting for you now.", "Wait for your turn.")
@@ -224,16 +293,17 @@ def pick_view(game_id: int) -> discord.ui.View:
     return view
 
 
-def reroll_view(game_id: int, pending: PendingRoll) -> discord.ui.View:
+def reroll_view(game_id: int, roll: int, pending: PendingRoll) -> discord.ui.View:
+    """The roll's buttons, naming the roll they answer (`GameService.roll_decision`)."""
     view = discord.ui.View(timeout=None)
     left = pending.skill - len(pending.skill_rerolled)
     if left > 0:
-        view.add_item(RerollSelect(game_id, pending.faces, left, pending.skill_rerolled))
+        view.add_item(RerollSelect(game_id, roll, pending.faces, left, pending.skill_rerolled))
     if not pending.fortune_used:
-        view.add_item(FortuneButton(game_id))
-    view.add_item(KeepButton(game_id))
+        view.add_item(FortuneButton(game_id, roll))
+    view.add_item(KeepButton(game_id, roll))
     return view
 
 
-DYNAMIC_ITEMS = (PickButton, KeepButton, FortuneButton, RerollSelect, OptionSelect, OptionGo)
-__all__ = ["DYNAMIC_ITEMS", "defer", "options_view", "pick_view", "reply", "reroll_view"]
+DYNAMIC_ITEMS = (PickButton, HandSelect, KeepButton, FortuneButton, RerollSelect, OptionSelect, OptionGo)
+__all__ = ["DYNAMIC_ITEMS", "defer", "hand_view", "options_view", "pick_view", "reply", "reroll_view"]

@@ -44,3 +44,9 @@ class UndoRefused(ServiceError):
 
 class SquadronRefused(ServiceError):
     code = "squadron-refused"
+
+
+class AlreadyDecided(ServiceError):
+    """A button or menu answers a decision the game has moved past (a roll since settled, last turn's pick)."""
+
+    code = "already-decided"

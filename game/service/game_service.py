@@ -48,6 +48,7 @@ from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, ru
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
 from game.service.errors import (
+    AlreadyDecided,
     ChannelBusy,
     GameDamaged,
     GameNotFound,
@@ -71,7 +72,7 @@ RETRIES = 5
 DRAFTED = "drafted"  # the scenario name of a game set up by the chapter-7 sequence
 
 __all__ = [
-    "DRAFTED", "LOCAL_GUILD", "Actor", "ChannelBusy", "GameDamaged", "GameNotFound", "GameService", "NotPermitted",
+    "DRAFTED", "LOCAL_GUILD", "Actor", "AlreadyDecided", "ChannelBusy", "Expect", "GameDamaged", "GameNotFound", "GameService", "NotPermitted",
     "NotSeated", "Outcome", "SeatTaken", "ServiceError", "SquadronRefused", "UndoRefused", "WrongGuild",
 ]
 
@@ -88,6 +89,17 @@ class SquadronInfo:
     points: int
     ships: int
     complete: bool = True  # legal: not a list still being built
+
+
+@dataclass(frozen=True)
+class Expect:
+    """The decision a button or menu was made for. A command sent with it is refused, under the game's
+    lock and before anything else is looked at, once the game has moved past that decision: a button
+    from yesterday's roll never acts on today's."""
+
+    roll: int | None = None  # the number of the RollAwaitsChoice event that opened the waiting roll
+    turn: int | None = None  # the turn whose initiative pick a hand menu offers
+    position: int | None = None  # the log length an options menu was read at
 
 
 @dataclass(frozen=True)
@@ -529,6 +541,33 @@ class GameService:
         """How many events the game's log holds: the moment a menu or button belongs to."""
         return (await self._load(game_id)).record.last_seq
 
+    async def roll_decision(self, game_id: int) -> int | None:
+        """The decision the roll buttons answer: the number of the event that opened the roll the game
+        waits on (None when no roll waits). It stays the same while that roll waits, re-rolls included."""
+        return await self._roll_decision(await self._load(game_id))
+
+    async def _roll_decision(self, loaded: Loaded) -> int | None:
+        if loaded.state.pending is None:
+            return None
+        assert loaded.record.id is not None
+        # an undo never reaches back past dice (UNDO_BARRIERS), so the latest such event opened the roll
+        # that waits, even when an undo has brought it back
+        async with self._db_slots:
+            seq = await self.repo.last_event_seq(loaded.record.id, "RollAwaitsChoice", loaded.record.last_seq)
+        return seq or 0
+
+    async def _expect(self, loaded: Loaded, expect: Expect) -> None:
+        """Refuse a command whose button or menu was made for a decision the game has moved past."""
+        if expect.roll is not None and await self._roll_decision(loaded) != expect.roll:
+            raise AlreadyDecided("That roll was already decided.",
+                                 "Use the buttons on the newest board post (`/game status` posts one).")
+        if expect.turn is not None and loaded.state.turn != expect.turn:
+            raise AlreadyDecided(f"That pick was for turn {expect.turn}; it is turn {loaded.state.turn} now.",
+                                 "Press **Choose initiative card** on the newest board post.")
+        if expect.position is not None and loaded.record.last_seq != expect.position:
+            raise AlreadyDecided("That menu was for an earlier moment of the game: play has moved on.",
+                                 "Use the newest board's menu, or /options.")
+
     async def public_options(self, game_id: int) -> list[Options]:
         """The options of each player the game waits for, as may be posted in the channel."""
         loaded = await self._load(game_id)
@@ -543,8 +582,10 @@ class GameService:
 
     # ------------------------------------------------------------------ acting
 
-    async def submit(self, actor: Actor, game_id: int, command: Command | str, request_id: str | None = None) -> Outcome:
-        """Apply a player's command (or a line of notation) and commit it before answering."""
+    async def submit(self, actor: Actor, game_id: int, command: Command | str, request_id: str | None = None,
+                     expect: Expect | None = None) -> Outcome:
+        """Apply a player's command (or a line of notation) and commit it before answering. With
+        `expect`, only while the game still waits on the decision the command was sent for."""
         if request_id:
             seen = await self._answered(actor, game_id, request_id)
             if seen is not None:
@@ -557,6 +598,8 @@ class GameService:
                         return seen
                 loaded = await self._load(game_id, actor, fresh=attempt > 0)
                 try:
+                    if expect is not None:
+                        await self._expect(loaded, expect)
                     cmd, acted_for = await self._prepare(loaded, actor, command)
                     if isinstance(cmd, FixDice):
                         await self._fix_dice(loaded, actor, cmd)
@@ -605,13 +648,13 @@ class GameService:
         return False
 
     async def pick(self, actor: Actor, game_id: int, card: str, player: str | None = None,
-                   request_id: str | None = None) -> Outcome:
+                   request_id: str | None = None, expect: Expect | None = None) -> Outcome:
         loaded = await self._load(game_id, actor)
         players = self._players_of(loaded, actor)
         who = player or (players[0] if len(players) == 1 else "")
         if not who:
             raise NotSeated("Say which side you are choosing for.", f"Your sides: {', '.join(players) or 'none'}.")
-        return await self.submit(actor, game_id, PickCard(who, card), request_id)
+        return await self.submit(actor, game_id, PickCard(who, card), request_id, expect)
 
     async def concede(self, actor: Actor, game_id: int, player: str | None = None,
                       request_id: str | None = None) -> Outcome:

@@ -174,6 +174,14 @@ class Repository:
             rows = (await s.execute(q.order_by(col(EventRecord.seq)))).all()
             return [(seq, cmd, decode_event(p)) for seq, cmd, p in rows]
 
+    async def last_event_seq(self, game_id: int, kind: str, upto: int) -> int | None:
+        """The number of the latest event of this kind up to `upto` (the log as the caller read it)."""
+        async with self.session() as s:
+            found = await s.execute(select(func.max(EventRecord.seq)).where(
+                EventRecord.game_id == game_id, EventRecord.type == kind, EventRecord.seq <= upto))
+            seq: int | None = found.scalar()
+            return seq
+
     async def snapshots(self, game_id: int) -> list[tuple[int, Game]]:
         async with self.session() as s:
             rows = (

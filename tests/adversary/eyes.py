@@ -153,6 +153,22 @@ class Table:
                                                                     or r.payload.get("type") == 4)]
         return mine[-1] if mine else None
 
+    async def open_hand(self, user: tuple[int, str], channel_id: int = CHANNEL_ID) -> tuple[Sent | None, str, str]:
+        """Press **Choose initiative card**: the private answer, its menu's custom id ("" if none) and the
+        id of the message the menu is on (the deferred answer, which the follow-up fills)."""
+        mark = self.mark()
+        opened = await self.press(user, "qd:pick:1", channel_id=channel_id)
+        menus = [c for c in components_of(opened) if c.get("type") == 3] if opened is not None else []
+        token = token_of(opened) if opened is not None else None
+        deferred = [r for r in self.fake.requests[mark:] if token and token_of(r) == token and "/callback" in r.path]
+        return opened, (str(menus[0]["custom_id"]) if menus else ""), (deferred[0].response_message_id if deferred else "1")
+
+    async def roll_ids(self, game_id: int = 1) -> dict[str, str]:
+        """The custom ids of the roll buttons as the newest board post would carry them now."""
+        roll = await self.service.roll_decision(game_id) or 0
+        return {"keep": f"qd:keep:{game_id}:{roll}", "fortune": f"qd:fortune:{game_id}:{roll}",
+                "reroll": f"qd:reroll:{game_id}:{roll}:5:1"}
+
     async def complete(self, user: tuple[int, str], name: str, sub: str | None, option: str, typed: str,
                        lookup: bool = False, **values: Any) -> list[str]:
         """An autocomplete request for `option` with `typed` so far: the choices offered."""
@@ -239,6 +255,14 @@ def last_answer(sent: list[Sent], token: str) -> Sent:
                                                    or (r.payload.get("type") == 4))]
     assert mine, [(r.method, r.path) for r in sent]
     return mine[-1]
+
+
+def components_of(sent: Sent | None) -> list[dict[str, Any]]:
+    """The components of a post or an answer, out of their action rows."""
+    if sent is None:
+        return []
+    data = sent.payload.get("data", sent.payload) if "/callback" in sent.path else sent.payload
+    return [c for row in data.get("components") or [] for c in row.get("components") or []]
 
 
 def answer_text(sent: Sent | None) -> str:

@@ -180,15 +180,17 @@ async def buttons(table: Table, user: tuple[int, str], t: Targets) -> list[tuple
 
     await table.press(user, "qd:pick:1")
     await table.press(user, "qd:pick:1", channel_id=OTHER_CHANNEL)
-    pressed = [("keep", await table.press(user, "qd:keep:1")), ("fortune", await table.press(user, "qd:fortune:1")),
-               ("keep elsewhere", await table.press(user, "qd:keep:1", channel_id=OTHER_CHANNEL)),
-               ("reroll", await table.press(user, "qd:reroll:1:5:1", values=["1"]))]
+    ids = await table.roll_ids()  # the buttons of the roll waiting now, if one is
+    pressed = [("keep", await table.press(user, ids["keep"])), ("fortune", await table.press(user, ids["fortune"])),
+               ("keep elsewhere", await table.press(user, ids["keep"], channel_id=OTHER_CHANNEL)),
+               ("reroll", await table.press(user, ids["reroll"], values=["1"]))]
     seq = await table.bot.service.position(1)  # the options menu and its order button, of this moment
     pressed += [("options menu", await table.press(user, f"qd:opt:1:{seq}", values=["0"])),
                 ("give the order", await table.press(user, f"qd:go:1:{seq}:0"))]
     if t.menu_message is not None:  # B's own private menu, as if its message had reached someone else
+        menu = f"qd:hand:1:B:{(await table.state()).turn}"  # as if made for this turn's pick
         for value in ("zzz", *t.card_prefixes):
-            pressed.append((f"B's menu: {value}", await table.press(user, "qd:hand:1:B", t.menu_message, values=[value])))
+            pressed.append((f"B's menu: {value}", await table.press(user, menu, t.menu_message, values=[value])))
     return [(label, answer_text(sent) if sent is not None else None) for label, sent in pressed]
 
 

@@ -48,15 +48,16 @@ async def test_only_the_roller_answers_a_roll(table: Table) -> None:
     version = await t.version()
     why = {ANN: "This decision is player B's", EVE: "You are not playing in this game",
            GUS: "Player B is still within their deadline"}
+    ids = await t.roll_ids()
     for user, reason in why.items():
-        for custom, values in (("qd:keep:1", None), ("qd:fortune:1", None), ("qd:reroll:1:5:1", ["1"])):
+        for custom, values in ((ids["keep"], None), (ids["fortune"], None), (ids["reroll"], ["1"])):
             answer = answer_text(await t.press(user, custom, values=values))
             assert answer.startswith("❌") and reason in answer, (user[1], custom, answer)
         for line in ("keep", "fortune", "reroll 1", "B: keep"):
             answer = answer_text(await t.cmd(user, "order", line=line))
             assert answer.startswith("❌") and reason in answer, (user[1], line, answer)
     assert await t.version() == version and (await t.state()).pending == state.pending
-    assert answer_text(await t.press(BOB, "qd:keep:1")).startswith("🎲")  # the buttons work for their owner
+    assert answer_text(await t.press(BOB, ids["keep"])).startswith("🎲")  # the buttons work for their owner
     assert (await t.state()).pending != state.pending
 
 

@@ -27,7 +27,7 @@ async def answers(t: Table, user: tuple[int, str], card: str, menu: str) -> dict
     got = {
         "order": answer_text(await t.cmd(user, "order", line=f"pick B {card}")),
         "plan": answer_text(await t.cmd(user, "plan", line=f"pick B {card}")),
-        "B's menu": answer_text(await t.press(user, "qd:hand:1:B", menu, values=[card])),
+        "B's menu": answer_text(await t.press(user, f"qd:hand:1:B:{(await t.state()).turn}", menu, values=[card])),
     }
     return {how: text.replace(card, "CARD") for how, text in got.items()}
 
@@ -70,10 +70,9 @@ async def test_prefixes_resolve_only_against_the_senders_own_hand(table: Table) 
 
 
 async def pick_via_menu(t: Table, user: tuple[int, str], card: str) -> None:
-    opened = await t.press(user, "qd:pick:1")
-    assert opened is not None and opened.ephemeral
-    custom = opened.payload["data"]["components"][0]["components"][0]["custom_id"]
-    answer = await t.press(user, custom, opened.response_message_id, values=[card])
+    opened, custom, message = await t.open_hand(user)
+    assert opened is not None and opened.ephemeral and custom
+    answer = await t.press(user, custom, message, values=[card])
     assert "face down" in answer_text(answer), answer_text(answer)
 
 

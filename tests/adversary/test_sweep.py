@@ -54,12 +54,10 @@ async def open_quickstart(t: Table) -> str:
     await t.cmd(ANN, "game", "create")
     await t.cmd(ANN, "game", "join", side="A")
     await t.cmd(BOB, "game", "join", side="B")
-    opened = await t.press(BOB, "qd:pick:1")
-    assert opened is not None
-    menu = opened.payload["data"]["components"][0]["components"][0]
-    await t.press(BOB, menu["custom_id"], opened.response_message_id, values=["Take Courage"])
+    _, menu, message = await t.open_hand(BOB)
+    await t.press(BOB, menu, message, values=["Take Courage"])
     assert (await t.state()).squadron("B").face_down == "Take Courage"
-    return opened.response_message_id
+    return message
 
 
 async def drive(t: Table, until: Callable[[Game], bool], limit: int = 400) -> Game:

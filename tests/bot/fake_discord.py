@@ -301,7 +301,8 @@ async def dispatch(bot: discord.Client, payload: dict[str, Any], fake: FakeDisco
     while asyncio.get_running_loop().time() < deadline:
         await asyncio.sleep(0.005)
         mine = [r for r in fake.requests[before:] if token in r.path]
-        followups = [r for r in mine if r.path.startswith("/api/v10/webhooks/")]
+        # (an edit of the interaction's own message, which comes first, is not its answer)
+        followups = [r for r in mine if r.path.startswith("/api/v10/webhooks/") and r.method == "POST"]
         answered = any(r.payload.get("type") == 4 for r in mine if "/callback" in r.path)
         if followups or answered:
             await asyncio.sleep(0.01)  # the answer is the interaction's last request; this only settles it

@@ -23,7 +23,7 @@ USERS = {"A": ANN, "B": BOB}
 
 
 def followups(sent: list[Sent]) -> list[Sent]:
-    return [r for r in sent if r.path.startswith("/api/v10/webhooks/")]
+    return [r for r in sent if r.path.startswith("/api/v10/webhooks/") and r.method == "POST"]
 
 
 def last_followup(sent: list[Sent]) -> Sent:
@@ -42,9 +42,12 @@ async def setup_game(bot: QuarterdeckBot, fake: FakeDiscord) -> list[Sent]:
 async def pick(bot: QuarterdeckBot, fake: FakeDiscord, user: tuple[int, str], card: str) -> list[Sent]:
     opened = await dispatch(bot, component(user, "qd:pick:1", message_id="1"), fake)
     callback = next(r for r in opened if "/callback" in r.path)
-    assert callback.payload["type"] == 4 and callback.ephemeral  # a private menu
-    menu = callback.payload["data"]["components"][0]["components"][0]
+    assert callback.payload["type"] == 5 and callback.ephemeral  # deferred privately, before the database is read
+    answer = last_followup(opened)
+    assert answer.ephemeral  # a private menu
+    menu = answer.payload["components"][0]["components"][0]
     assert card in [o["value"] for o in menu["options"]]
+    # the deferred answer is the message the follow-up fills: the menu's message
     return await dispatch(bot, component(user, menu["custom_id"], callback.response_message_id, component_type=3,
                                          values=[card]), fake)
 
@@ -52,15 +55,17 @@ async def pick(bot: QuarterdeckBot, fake: FakeDiscord, user: tuple[int, str], ca
 async def act_as(bot: QuarterdeckBot, fake: FakeDiscord, user: tuple[int, str], cmd: Command,
                  state: Game) -> list[Sent]:
     """Give a command as a player would: a pick through the private menu, a re-roll decision through
-    the buttons, anything else as `/order` in table notation."""
+    the buttons (naming the roll they answer), anything else as `/order` in table notation."""
     if isinstance(cmd, PickCard):
         return await pick(bot, fake, user, cmd.card)
+    roll = await bot.service.roll_decision(1)
     if isinstance(cmd, KeepRoll | UseFortune):
-        custom = "qd:keep:1" if isinstance(cmd, KeepRoll) else "qd:fortune:1"
+        custom = f"qd:keep:1:{roll}" if isinstance(cmd, KeepRoll) else f"qd:fortune:1:{roll}"
         return await dispatch(bot, component(user, custom, message_id="1"), fake)
     if isinstance(cmd, Reroll):
         n = len(state.pending.faces) if state.pending else 5
-        return await dispatch(bot, component(user, f"qd:reroll:1:{n}:1", "1", 3, [str(d) for d in cmd.dice]), fake)
+        return await dispatch(bot, component(user, f"qd:reroll:1:{roll}:{n}:1", "1", 3, [str(d) for d in cmd.dice]),
+                              fake)
     return await dispatch(bot, command(user, "order", line=format_command(cmd).split(": ", 1)[-1]), fake)
 
 
@@ -89,7 +94,7 @@ async def test_two_players_play_the_quick_start_to_the_end(harness: Any) -> None
             assert "face down" in last_followup(sent).content
             picks_seen.append((player, cmd.card, mark))
         first = next(r for r in sent if "/callback" in r.path)
-        assert first.payload["type"] in (4, 5)  # deferred (or a private menu) before anything else
+        assert first.payload["type"] in (4, 5, 6)  # deferred (or a private menu) before anything else
         assert not last_followup(sent).content.startswith("⚠️"), last_followup(sent).content
     state = await service.state_for_audit(1)
     assert state.winner in ("A", "B"), state.result

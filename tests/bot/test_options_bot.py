@@ -56,7 +56,9 @@ async def test_a_newcomer_uses_the_menu_and_fires_in_turn_one(harness: Any) -> N
             await pick(bot, fake, ANN, hand[0])
             continue
         if state.pending is not None:
-            await dispatch(bot, component(ANN, "qd:keep:1", "1"), fake)
+            keep = next(c["custom_id"] for row in post.payload["components"] for c in row["components"]
+                        if c["custom_id"].startswith("qd:keep:"))  # the roll's own post
+            await dispatch(bot, component(ANN, keep, post.response_message_id), fake)
             continue
         assert f"<@{ANN[0]}>" in post.content  # the post asks Ann, and lists her options
         menu = option_menu(post)
