@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+from bot.limits import error_text, fit
 from game.errors import RulesError
 from game.service.game_service import Actor, AlreadyDecided, GameService, Outcome, PlanRefused
 from game.views import View
@@ -80,9 +81,15 @@ async def defer(interaction: discord.Interaction, ephemeral: bool = True, update
     return True
 
 
+def refusal(exc: RulesError, hint: str = "") -> str:
+    """A rules error as the private answer: what was wrong (cut first if long), what is allowed."""
+    return error_text(exc.message, f"{exc.allowed}{hint}".strip())
+
+
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
+    """A private answer, cut to what one message may hold."""
     try:
-        await interaction.followup.send(content, ephemeral=True, **kwargs)
+        await interaction.followup.send(fit(content), ephemeral=True, **kwargs)
     except discord.NotFound:
         log.warning("interaction %s expired before the answer", interaction.id)
 
@@ -101,7 +108,7 @@ async def act(interaction: discord.Interaction, action: Action, done: str = "✅
     except RulesError as exc:
         if retire is not None and isinstance(exc, AlreadyDecided):
             await retire_components(interaction, retire)
-        await reply(interaction, f"❌ {exc.text}")
+        await reply(interaction, refusal(exc))
         return None
     except Exception:
         log.exception("unexpected error in %s", interaction.command.name if interaction.command else "a component")
@@ -189,6 +196,6 @@ async def private_preview(interaction: discord.Interaction, build: Preview) -> N
         view = await service.view(await actor_of(interaction), gid)
         png, text = await build(service, view, gid)
     except RulesError as exc:
-        await reply(interaction, f"❌ {exc.text}")
+        await reply(interaction, refusal(exc))
         return
     await reply(interaction, text, file=discord.File(io.BytesIO(png), filename="preview.png"))

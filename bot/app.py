@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import UNEXPECTED
+from bot.actions import UNEXPECTED, refusal
 from game.errors import RulesError
 from game.service.game_service import GameService
 from game.service.models import ScheduledJob
@@ -112,7 +112,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, RulesError):
-            text = f"❌ {original.text}"
+            text = refusal(original)
         elif isinstance(error, app_commands.CheckFailure):
             text = "❌ You may not use that command here."
         elif isinstance(original, discord.Forbidden):

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.limits import MAX_CONTENT, fit
 from game import events as ev
 from game.account import account
 from game.phases.common import choice_hint
@@ -23,7 +24,6 @@ from render.overlays import deployment_zones, last_attacks, last_move
 log = logging.getLogger(__name__)
 
 FACES = {"skull": "💀", "cannon": "💥", "musket": "🎯", "pistol": "🔫", "sail": "⛵", "sword": "⚔️"}
-MAX_CONTENT = 2000  # Discord's limit for a message's text
 MAX_ACCOUNT = 1800
 MAX_OPTIONS = 700  # what the player to act can do: the rest is one /options away
 
@@ -135,7 +135,7 @@ async def publish(
     elif len(waiting) == 1 and any(o.order for o in waiting[0].items) and seat_user(info.seats, waiting[0].player):
         view = options_view(game_id, await service.position(game_id), waiting[0])
     kwargs: dict[str, Any] = {
-        "content": body,
+        "content": fit(body),
         "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users], roles=False,
                                                     everyone=False),
     }
@@ -145,7 +145,8 @@ async def publish(
         await channel.send(file=discord.File(io.BytesIO(png), filename=f"board-{game_id}.png"), **kwargs)
     except discord.Forbidden:
         log.warning("cannot attach files in the channel of game %s", game_id)
-        await channel.send(body + "\n⚠️ I may not attach files here, so no board image (give me *Attach Files*).",
+        warning = "\n⚠️ I may not attach files here, so no board image (give me *Attach Files*)."
+        await channel.send(fit(body, MAX_CONTENT - len(warning)) + warning,
                            **{k: v for k, v in kwargs.items() if k != "content"})
     await update_status(channel, service, game_id, info, spectator, due)
     await nudge_pickers(client, service, game_id, spectator, info.seats, channel)

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import actor_of, choices, defer, game_here, reply, service_of
+from bot.actions import actor_of, choices, defer, game_here, refusal, reply, service_of
 from bot.cogs.orders import ship_names
 from bot.publish import faces
 from game.account import account
@@ -83,7 +83,7 @@ class BoardCog(commands.Cog):
             gid = await game_here(interaction, include_over=True)
             events = await service_of(interaction).log(await actor_of(interaction), gid, 30)
         except RulesError as exc:
-            await reply(interaction, f"❌ {exc.text}")
+            await reply(interaction, refusal(exc))
             return
         text = "\n".join(faces(t) for t in (account(e) for e in events) if t)
         await reply(interaction, text[-1900:] or "Nothing has happened yet.")
@@ -108,7 +108,7 @@ class BoardCog(commands.Cog):
         if key in ("provisional", "data"):
             lines.append("Provisional data files: " + ", ".join(rules.provisional_files)
                          + ". Ship stat lines are provisional too: public sources give none.")
-        await reply(interaction, "\n".join(lines)[:1900] or f"Nothing found for “{term}”. Try: {', '.join(TERMS)}.")
+        await reply(interaction, "\n".join(lines)[:1900] or f"Nothing found for “{term[:64]}”. Try: {', '.join(TERMS)}.")
 
     @app_commands.command(description="How to play through Quarterdeck")
     async def help(self, interaction: discord.Interaction) -> None:

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import actor_of, defer, reply, service_of
+from bot.actions import actor_of, defer, refusal, reply, service_of
 from game.errors import RulesError
 from game.rules_data import DataError
 
@@ -46,7 +46,7 @@ class DataCog(commands.GroupCog, name="data", description="This server's game da
             await reply(interaction, f"❌ Not imported: {exc}")
             return
         except RulesError as exc:
-            await reply(interaction, f"❌ {exc.text}")
+            await reply(interaction, refusal(exc))
             return
         except UnicodeDecodeError:
             await reply(interaction, "❌ Data files are UTF-8 text (TOML).")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import logging
 from typing import Any, Literal
 
 import discord
@@ -19,15 +20,21 @@ from bot.actions import (
     choices,
     defer,
     game_here,
+    refusal,
     reply,
     service_of,
 )
 from bot.cogs.squadron import saved_names
+from bot.limits import fit, fit_lines, thread_name
 from game.errors import RulesError
 from game.scenario import builtin_scenarios
 from game.service.game_service import DRAFTED, Actor, GameService
 
 MAX_SCENARIO_BYTES = 200_000
+GAMES_PER_PAGE = 8  # each line is cut to 230 characters, so a page always fits one message
+SEAT_NAME_IN_LIST = 24  # four of Discord's 32-character names and the game still fit one line
+
+log = logging.getLogger(__name__)
 
 
 async def scenario_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -51,6 +58,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         if not await defer(interaction):
             return
         service = service_of(interaction)
+        made: discord.Thread | None = None
         try:
             actor = await actor_of(interaction)
             text = None
@@ -58,21 +66,31 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                 if file.size > MAX_SCENARIO_BYTES:
                     raise RulesError("That scenario file is too large.", f"Keep it under {MAX_SCENARIO_BYTES // 1000} KB.")
                 text = (await file.read()).decode("utf-8", errors="replace")
+            # the scenario is checked before anything is made for the game: a typo leaves no empty thread
+            name = await service.check_scenario(actor, scenario, text, size)
             channel_id = channel_key(interaction)
             thread_id = None
             if thread and isinstance(interaction.channel, discord.TextChannel):
-                made = await interaction.channel.create_thread(name=f"Oak & Iron: {scenario}",
+                made = await interaction.channel.create_thread(name=thread_name(f"Oak & Iron: {name}"),
                                                                type=discord.ChannelType.public_thread)
                 thread_id = str(made.id)
             info = await service.create_game(actor, channel_id, scenario=scenario, scenario_text=text,
                                              thread_id=thread_id, size=size)
         except RulesError as exc:
             hint = "" if thread else " You can start it in its own thread with `thread: True`."
-            await reply(interaction, f"❌ {exc.text}{hint if exc.code == 'channel-busy' else ''}")
+            await self._unmake(made)
+            await reply(interaction, refusal(exc, hint if exc.code == "channel-busy" else ""))
             return
         except UnicodeDecodeError:
             await reply(interaction, "❌ The scenario file must be UTF-8 text (TOML).")
             return
+        except discord.Forbidden:
+            await reply(interaction, "❌ I may not create threads here (I need Create Public Threads). Start the game "
+                                     "without `thread`, or ask a moderator for the permission.")
+            return
+        except Exception:
+            await self._unmake(made)  # then the error handler apologises
+            raise
         where = f"<#{info.channel_id}>" if thread_id else "this channel"
         sides = ", ".join(p for p, *_ in info.seats)
         bring = " with one of your saved squadrons (`squadron:`)" if info.phase == "preparation" else ""
@@ -81,6 +99,16 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                f"`ai: True`).\n🎲 The dice come from a secret seed whose SHA-256 is `{info.dice_commitment}`; the seed "
                "is shown when the game ends, and `/game verify` then recomputes every roll.")
         await interaction.followup.send(msg, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+
+    @staticmethod
+    async def _unmake(thread: discord.Thread | None) -> None:
+        """The thread made for a game that could not be created after all goes again."""
+        if thread is None:
+            return
+        try:
+            await thread.delete()
+        except discord.HTTPException:
+            log.warning("could not delete thread %s made for a game that was not created", thread.id)
 
     @app_commands.command(description="Take a side, or give it to the computer captain")
     @app_commands.describe(side="A or B (default: the first free side)", ai="Seat the computer captain instead",
@@ -96,7 +124,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             info = await service.join(await actor_of(interaction), gid, side.upper() if side else None,
                                       interaction.user.display_name, ai=ai, squadron=squadron)
         except RulesError as exc:
-            await reply(interaction, f"❌ {exc.text}")
+            await reply(interaction, refusal(exc))
             return
         seated = ", ".join(f"{p}: {name}" for p, _, name, _ in info.seats if name and not name.startswith("Player "))
         if all(user or is_ai for _, user, _, is_ai in info.seats):
@@ -126,17 +154,23 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
 
         await act(interaction, begin, done="⚓ Under way.")
 
-    @app_commands.command(name="list", description="Games in this server")
-    async def list_games(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(name="list", description="Games in this server, unfinished ones first")
+    @app_commands.describe(page=f"Which page ({GAMES_PER_PAGE} games a page)")
+    async def list_games(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100_000] = 1) -> None:
         if not await defer(interaction):
             return
-        games = await service_of(interaction).list_games(str(interaction.guild_id))
+        games, total = await service_of(interaction).games_page(str(interaction.guild_id), page, GAMES_PER_PAGE)
         if not games:
-            await reply(interaction, "No games yet. Start one with /game create.")
+            await reply(interaction, "No games yet. Start one with /game create." if not total else
+                        f"There is no page {page}: the server has {total} games, {GAMES_PER_PAGE} a page.")
             return
-        lines = [f"#{g.id} **{g.name}** in <#{g.channel_id}> — {g.status}, turn {g.turn} {g.phase}; "
-                 + ", ".join(f"{p}: {n or 'free'}" for p, _, n, _ in g.seats) for g in games[-20:]]
-        await reply(interaction, "\n".join(lines))
+        lines = [f"#{g.id} **{discord.utils.escape_markdown(g.name)}** in <#{g.channel_id}> — {g.status}, turn "
+                 f"{g.turn} {g.phase}; " + ", ".join(
+                     f"{p}: {discord.utils.escape_markdown(fit(n, SEAT_NAME_IN_LIST)) if user or ai else 'free'}"
+                     for p, user, n, ai in g.seats) for g in games]
+        shown = (page - 1) * GAMES_PER_PAGE + len(games)
+        await reply(interaction, fit_lines(lines, f" (next page: `/game list page:{page + 1}`)", line_limit=230,
+                                           beyond=max(0, total - shown)))
 
     @app_commands.command(description="Concede the game in this channel (a GM may end it for a side)")
     @app_commands.describe(side="The side that concedes (a GM's choice; a player concedes their own side)")
@@ -218,7 +252,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             check = await service.verify(await actor_of(interaction), gid)
             log_file = await service.export_log(await actor_of(interaction), gid)
         except RulesError as exc:
-            await reply(interaction, f"❌ {exc.text}")
+            await reply(interaction, refusal(exc))
             return
         note = " This was a test game with fixed dice, so its fixed faces do not match the seed." if check.test_dice else ""
         text = (f"{check.verification.summary()}{note}\nSeed `{check.seed}`; its SHA-256 `{check.commitment}` should "

@@ -8,7 +8,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import actor_of, choices, defer, game_here, private_preview, reply, send_line, service_of
+from bot.actions import (
+    actor_of,
+    choices,
+    defer,
+    game_here,
+    private_preview,
+    refusal,
+    reply,
+    send_line,
+    service_of,
+)
 from game.errors import RulesError
 from game.notation import format_command, parse
 from game.service.game_service import GameService
@@ -136,7 +146,7 @@ class OrdersCog(commands.Cog):
             gid = await game_here(interaction)
             text = await service_of(interaction).plan(await actor_of(interaction), gid, line)
         except RulesError as exc:
-            await reply(interaction, f"❌ {exc.text}")
+            await reply(interaction, refusal(exc))
             return
         await reply(interaction, f"🗓️ Planned: `{text}`. It is carried out when play reaches you; if it is no "
                                  "longer legal then, I will tell you.")
@@ -153,7 +163,7 @@ class OrdersCog(commands.Cog):
             gid = await game_here(interaction)
             seq, found = await service_of(interaction).options(await actor_of(interaction), gid, ship)
         except RulesError as exc:
-            await reply(interaction, f"❌ {exc.text}")
+            await reply(interaction, refusal(exc))
             return
         if not found.summary:
             await reply(interaction, "ℹ️ The game is not waiting for you now.")

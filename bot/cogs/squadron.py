@@ -9,9 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import actor_of, choices, defer, reply, service_of
+from bot.actions import actor_of, choices, defer, refusal, reply, service_of
+from bot.limits import fit_lines
 from game.errors import RulesError
 from game.rules_data import RulesData
+from game.schema.common import MAX_NAME
 from game.squadron import ShipEntry, SquadronError, SquadronList, parse_squadron
 from game.squadron_builder import cards_for, with_hand_card, with_ship, without_hand_card, without_ship
 
@@ -88,7 +90,7 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
             text = (await file.read()).decode("utf-8")
             info = await service_of(interaction).save_squadron(await actor_of(interaction), text)
         except RulesError as exc:
-            await reply(interaction, f"❌ {exc.text}"[:1900])
+            await reply(interaction, refusal(exc))
             return
         except UnicodeDecodeError:
             await reply(interaction, "❌ Squadron lists are UTF-8 text (TOML).")
@@ -101,14 +103,14 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
                            faction="The nation (every card must carry its symbol or none)",
                            admiral="The Flagship's admiral (sets the hand size: 5 + admiral value)")
     @app_commands.autocomplete(faction=factions, admiral=admirals)
-    async def new(self, interaction: discord.Interaction, name: str, size: Literal["patrol", "skirmish", "engagement"],
+    async def new(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, MAX_NAME], size: Literal["patrol", "skirmish", "engagement"],
                   faction: str, admiral: str) -> None:
         if not await defer(interaction):
             return
         try:
             text = await service_of(interaction).start_squadron(await actor_of(interaction), name, size, faction, admiral)
         except RulesError as exc:
-            await reply(interaction, f"❌ {exc.text}"[:1900])
+            await reply(interaction, refusal(exc))
             return
         await reply(interaction, f"{text}\nNext: add ships with `/squadron ship`, cards with `/squadron hand`."[:1900])
 
@@ -120,7 +122,8 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
                            cards="Up to 2 upgrade cards, comma-separated", flagship="Make this ship the Flagship")
     @app_commands.rename(ship_class="class")
     @app_commands.autocomplete(squadron=saved_names, ship_class=ship_classes, captain=captains)
-    async def ship(self, interaction: discord.Interaction, squadron: str, name: str, ship_class: str,
+    async def ship(self, interaction: discord.Interaction, squadron: str, name: app_commands.Range[str, 1, MAX_NAME],
+                   ship_class: str,
                    skill: app_commands.Range[int, 0, 2] = 0, options: str | None = None, captain: str | None = None,
                    cards: str | None = None, flagship: bool = False) -> None:
         entry = ShipEntry(name.strip(), ship_class, skill, _split(options), captain or "", _split(cards))
@@ -149,7 +152,7 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
         try:
             text = await service_of(interaction).edit_squadron(await actor_of(interaction), squadron, change)
         except RulesError as exc:
-            await reply(interaction, f"❌ {exc.text}"[:1900])
+            await reply(interaction, refusal(exc))
             return
         await reply(interaction, text[:1900])
 
@@ -158,8 +161,9 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
         if not await defer(interaction):
             return
         rows = await service_of(interaction).squadrons(await actor_of(interaction))
-        text = "\n".join(f"• **{r.name}** — {r.faction} {r.size}, {r.ships} ships, {r.points} pts"
-                         f"{'' if r.complete else ' (being built: /squadron check shows what it needs)'}" for r in rows)
+        text = fit_lines([f"• **{discord.utils.escape_markdown(r.name)}** — {r.faction} {r.size}, {r.ships} ships, "
+                          f"{r.points} pts{'' if r.complete else ' (being built: /squadron check shows what it needs)'}"
+                          for r in rows], " (type a name into `/squadron show` or `check` to find one)")
         await reply(interaction, text or "No saved squadrons yet: upload one with /squadron save "
                                          "(the format is in docs/squadron-format.md).")
 
@@ -172,7 +176,7 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
         try:
             text = await service_of(interaction).squadron_text(await actor_of(interaction), name)
         except RulesError as exc:
-            await reply(interaction, f"❌ {exc.text}")
+            await reply(interaction, refusal(exc))
             return
         await reply(interaction, f"📜 {name}", file=discord.File(io.BytesIO(text.encode()), filename=f"{name}.toml"))
 

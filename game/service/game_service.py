@@ -46,6 +46,7 @@ from game.phases.preparation import drafted_game
 from game.replay import Frame, frames
 from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, rules_from_texts
 from game.scenario import builtin_scenarios, load_scenario_text
+from game.schema.common import MAX_NAME
 from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
 from game.service.errors import (
     AlreadyDecided,
@@ -289,8 +290,8 @@ class GameService:
             fits = [a.name for a in rules.admirals.values() if a.nation in ("", faction)]
             raise SquadronRefused(f"{admiral!r} is not an admiral a {faction} squadron may take.",
                                   f"Admirals: {', '.join(fits)}.")
-        if not name.strip() or len(name) > 100:
-            raise SquadronRefused("A squadron needs a name of 1 to 100 characters.")
+        if not name.strip() or len(name.strip()) > MAX_NAME:
+            raise SquadronRefused(f"A squadron needs a name of 1 to {MAX_NAME} characters.")
         return await self._keep_squadron(actor, new_list(name.strip(), size, faction, admiral), rules)
 
     async def edit_squadron(self, actor: Actor, name: str, change: Callable[[SquadronList], SquadronList]) -> str:
@@ -305,9 +306,14 @@ class GameService:
         return await self._keep_squadron(actor, change(sq), await self._guild_rules(actor.guild_id))
 
     async def _keep_squadron(self, actor: Actor, sq: SquadronList, rules: RulesData) -> str:
-        from game.squadron import squadron_points, validate
+        from game.squadron import SquadronError, parse_squadron, squadron_points, validate
         from game.squadron_builder import summary, to_toml
 
+        try:  # what is kept must read back: a name too long for the file format would lock the list
+            parse_squadron(to_toml(sq), partial=True)
+        except SquadronError as exc:
+            raise SquadronRefused(f"That cannot go into a squadron list: {exc}.",
+                                  f"Names are 1 to {MAX_NAME} characters.") from None
         row = SavedSquadron(guild_id=actor.guild_id, owner_id=actor.user_id, name=sq.name, size=sq.size,
                             faction=sq.faction, points=squadron_points(sq, rules), text=to_toml(sq),
                             complete=not validate(sq, rules))
@@ -366,24 +372,11 @@ class GameService:
                 f"This channel already has a game in progress ({busy.name}, #{busy.id}).",
                 "Finish or concede it, or start the new game in its own thread.",
             )
-        drafted = scenario == DRAFTED and scenario_text is None
-        if drafted and size not in TABLES:
-            raise UnknownName(f"There is no game size {size!r}.", f"Sizes: {', '.join(TABLES)}.")
-        if scenario_text is None and not drafted:
-            known = builtin_scenarios()
-            if scenario not in known:
-                raise UnknownName(f"There is no built-in scenario {scenario!r}.",
-                                  f"Scenarios: {', '.join([*known, DRAFTED])}.")
-            scenario_text = known[scenario]
         version, rules = await self._guild_data(actor.guild_id)
+        state = _starting_state(scenario, scenario_text, size, name, rules)
         if version != "builtin":
             overrides = await self._overrides(actor.guild_id)
             await self.repo.save_data_version(DataVersion(id=version, system="oak_and_iron", files=json.dumps(overrides)))
-        if drafted:
-            state = drafted_game(size, 0, name=name or "")
-        else:
-            assert scenario_text is not None
-            state = load_scenario_text(scenario_text, f"{scenario}.toml", rules)
         if seed is not None:
             dice_seed = seed_from_number(seed)
         elif scenario_seed:
@@ -395,13 +388,19 @@ class GameService:
         state = replace(state, seed=0)  # the state never holds the dice seed: the record keeps it, secret
         record = GameRecord(
             guild_id=actor.guild_id, channel_id=thread_id or channel_id, thread_id=thread_id,
-            name=name or state.name, system=state.system, edition=state.edition, seed=0, dice_seed=dice_seed,
+            name=(name or state.name)[:MAX_NAME], system=state.system, edition=state.edition, seed=0, dice_seed=dice_seed,
             status="open", initial_state="", data_version=version,
         )
         seats = [Seat(game_id=0, player=p, display_name=f"Player {p}") for p in state.players]
         record = await self.repo.create_game(record, state, seats)
         assert record.id is not None
         return await self.info(record.id)
+
+    async def check_scenario(self, actor: Actor, scenario: str = "quickstart", scenario_text: str | None = None,
+                             size: str = "skirmish") -> str:
+        """The name of the game create_game would make of this scenario, or the RulesError it would
+        raise for it: a front end checks before it makes anything for the game (a thread)."""
+        return _starting_state(scenario, scenario_text, size, None, await self._guild_rules(actor.guild_id)).name
 
     async def join(self, actor: Actor, game_id: int, player: str | None = None, display_name: str = "",
                    ai: bool = False, squadron: str | None = None) -> GameInfo:
@@ -492,6 +491,11 @@ class GameService:
 
     async def list_games(self, guild_id: str) -> list[GameInfo]:
         return [await self.info(r.id) for r in await self.repo.games_of_guild(guild_id) if r.id is not None]
+
+    async def games_page(self, guild_id: str, page: int = 1, per_page: int = 10) -> tuple[list[GameInfo], int]:
+        """One page of the guild's games (unfinished first, newest first) and how many there are."""
+        records, total = await self.repo.games_page(guild_id, per_page, (max(1, page) - 1) * per_page)
+        return [await self.info(r.id) for r in records if r.id is not None], total
 
     async def game_in_channel(self, guild_id: str, channel_id: str, include_over: bool = False) -> GameInfo | None:
         r = await self.repo.game_in_channel(guild_id, channel_id, include_over)
@@ -1096,6 +1100,22 @@ class GameService:
         events = [event_for(e, mine) for _, _, e in await self.repo.events(seen.game_id, seen.first_seq, seen.last_seq)]
         return Outcome(seen.game_id, seen.first_seq, seen.last_seq, tuple(events),
                        self._view_for(loaded, actor, loaded.state), replayed=True)
+
+
+def _starting_state(scenario: str, scenario_text: str | None, size: str, name: str | None, rules: RulesData) -> Game:
+    """A new game's state from a built-in scenario, an uploaded one, or the drafted set-up."""
+    drafted = scenario == DRAFTED and scenario_text is None
+    if drafted:
+        if size not in TABLES:
+            raise UnknownName(f"There is no game size {size!r}.", f"Sizes: {', '.join(TABLES)}.")
+        return drafted_game(size, 0, name=name or "")
+    if scenario_text is None:
+        known = builtin_scenarios()
+        if scenario not in known:
+            raise UnknownName(f"There is no built-in scenario {scenario[:MAX_NAME]!r}.",
+                              f"Scenarios: {', '.join([*known, DRAFTED])}.")
+        scenario_text = known[scenario]
+    return load_scenario_text(scenario_text, f"{scenario[:MAX_NAME]}.toml", rules)  # the name if it has none
 
 
 def _who(actor: Actor) -> str:

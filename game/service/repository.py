@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlmodel import col
 
@@ -298,6 +298,18 @@ class Repository:
         async with self.session() as s:
             q = select(GameRecord).where(GameRecord.guild_id == guild_id).order_by(col(GameRecord.id))
             return list((await s.execute(q)).scalars())
+
+    async def games_page(self, guild_id: str, limit: int, offset: int = 0) -> tuple[list[GameRecord], int]:
+        """One page of a guild's games, unfinished ones first and the newest first among each, and
+        how many games the guild has in all: a listing never reads more rows than it shows."""
+        async with self.session() as s:
+            finished = case((col(GameRecord.status) == "over", 1), else_=0)
+            q = (select(GameRecord).where(col(GameRecord.guild_id) == guild_id)
+                 .order_by(finished, col(GameRecord.id).desc()).limit(limit).offset(offset))
+            total = (await s.execute(
+                select(func.count()).select_from(GameRecord).where(col(GameRecord.guild_id) == guild_id)
+            )).scalar_one()
+            return list((await s.execute(q)).scalars()), int(total)
 
     async def game_in_channel(self, guild_id: str, channel_id: str, include_over: bool = False) -> GameRecord | None:
         """The channel's unfinished game (or, with include_over, its latest game)."""

@@ -26,6 +26,7 @@ from game.views import View
 from tests.bot.fake_discord import (
     CHANNEL_ID,
     GUILD_ID,
+    OTHER_CHANNEL_ID,
     FakeDiscord,
     Sent,
     _base,
@@ -40,7 +41,7 @@ EVE = (333333333333333333, "Eve")  # a spectator: a plain member of the channel,
 GUS = (777777777777777777, "Gus")  # a member without a seat who holds the server's GM role
 GM_ROLE = 555555555555555555
 MANAGE_GUILD = 1 << 5
-OTHER_CHANNEL = 700000000000000009  # another channel of the same server
+OTHER_CHANNEL = OTHER_CHANNEL_ID  # another channel of the same server
 
 # the people who must learn nothing of B's hand (and, for the last two, of A's) before its reveal
 ADVERSARIES = {"opponent": ANN, "spectator": EVE, "member without a seat": GUS}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -15,10 +16,13 @@ from typing import Any
 import discord
 from aiohttp import web
 
+from tests.bot import discord_limits as limits
+
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
 GUILD_ID = 800000000000000001
 CHANNEL_ID = 700000000000000001
+OTHER_CHANNEL_ID = 700000000000000009  # another text channel of the same server
 TOKEN = "fake-token"
 
 _ids = itertools.count(1_000_000_000_000_000_000)
@@ -60,17 +64,84 @@ class Sent:
         return self.method == "POST" and self.path.startswith("/api/v10/channels/") and self.path.endswith("/messages")
 
 
-def _json(data: Any, status: int = 200) -> web.Response:
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     # exactly "application/json", as Discord sends it: discord.py compares the header verbatim
-    return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
+    return web.Response(body=json.dumps(data).encode(), status=status,
+                        headers={"Content-Type": "application/json", **(headers or {})})
+
+
+def _error(status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> web.Response:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if errors:
+        body["errors"] = errors
+    return _json(body, status)
+
+
+@dataclass
+class Violation:
+    """A request Discord would have refused for breaking one of its limits (answered 400 50035)."""
+
+    method: str
+    path: str
+    errors: list[str]  # "field.path: message (CODE)"
+    expected: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path}: " + "; ".join(self.errors)
+
+
+@dataclass
+class Budget:
+    """A rate limit: `limit` requests to paths starting with `prefix` per `window` seconds; beyond it
+    Discord answers 429 with how long to wait."""
+
+    prefix: str
+    limit: int
+    window: float
+    method: str | None = None
+    started: float = 0.0
+    used: int = 0
+    refused: int = 0  # 429s answered
+
+    def take(self, method: str, path: str, now: float) -> float | None:
+        """None if the request may pass, else the seconds until the budget refills."""
+        if not path.startswith(self.prefix) or (self.method is not None and method != self.method):
+            return None
+        if now - self.started >= self.window:
+            self.started, self.used = now, 0
+        if self.used < self.limit:
+            self.used += 1
+            return None
+        self.refused += 1
+        return max(0.001, self.window - (now - self.started))
 
 
 class FakeDiscord:
+    """Discord's REST API as far as the bot uses it, answering as Discord does when a request breaks
+    a documented limit (tests/bot/discord_limits.py: 400 with code 50035 and the fields at fault;
+    413 for files over the upload limit), a rate limit (429 with `retry_after`), names an unknown
+    channel or message (404, codes 10003 and 10008), or lacks a permission (403: 50013, or 50007 for
+    a closed DM). Each refusal for a broken limit is kept in `violations`: the shared fixtures fail
+    the test at teardown unless it said it expected it (`expect_violation`)."""
+
     def __init__(self) -> None:
         self.requests: list[Sent] = []
+        self.violations: list[Violation] = []
+        self.expected: list[str] = []  # substrings of the violations a test provokes on purpose
         self.closed_dms: set[str] = set()
         self.no_files_in: set[str] = set()
+        self.forbidden: set[str] = set()  # channels where the bot may not post (50013)
         self.dm_channels: dict[str, str] = {}
+        # the channels that exist: the server's two text channels, then the threads and DMs made
+        self.channels: dict[str, dict[str, Any]] = {
+            str(c): {"id": str(c), "type": 0, "guild_id": str(GUILD_ID), "name": "oak-and-iron", "position": 0,
+                     "nsfw": False, "parent_id": None, "permission_overwrites": []}
+            for c in (CHANNEL_ID, OTHER_CHANNEL_ID)
+        }
+        self.messages: dict[str, str] = {}  # message id -> channel id, for the ones the bot made
+        self.acknowledged: set[str] = set()  # interactions already answered
+        self.budgets: list[Budget] = []
+        self.max_upload = limits.UPLOAD
         self.expired: set[str] = set()
         self.uploads: dict[str, bytes] = {}
         self.listeners: list[Callable[[Sent], None]] = []  # told of each request as it arrives
@@ -78,10 +149,45 @@ class FakeDiscord:
         self.runner: web.AppRunner | None = None
         self.port = 0
 
+    # -------------------------------------------------------------- what a test arranges
+
+    def expect_violation(self, match: str) -> None:
+        """A test that provokes a refusal on purpose: violations whose text contains `match` are fine."""
+        self.expected.append(match)
+        for v in self.violations:
+            v.expected = v.expected or match in str(v)
+
+    def unexpected_violations(self) -> list[Violation]:
+        return [v for v in self.violations if not v.expected]
+
+    def rate_limit(self, prefix: str, limit: int, window: float = 0.05, method: str | None = None) -> Budget:
+        """From now on, `limit` requests per `window` seconds to paths starting with `prefix`
+        (e.g. f"/channels/{CHANNEL_ID}/messages"); more are answered 429."""
+        budget = Budget("/api/v10" + prefix, limit, window, method, started=time.monotonic())
+        self.budgets.append(budget)
+        return budget
+
+    def forbid(self, channel_id: int | str) -> None:
+        """The bot loses its permissions in this channel: posts, edits and threads there get 403 50013."""
+        self.forbidden.add(str(channel_id))
+
+    def archive(self, thread_id: int | str, locked: bool = False) -> None:
+        """A thread goes quiet and is archived (locked: only moderators may reopen it). A post to an
+        archived thread that is not locked reopens it, as Discord does for anyone who may send
+        messages in threads; a locked one refuses (400, code 50083)."""
+        meta = self.channels[str(thread_id)]["thread_metadata"]
+        meta["archived"], meta["locked"] = True, locked
+
+    def delete_channel(self, channel_id: int | str) -> None:
+        self.channels.pop(str(channel_id), None)
+
+    def threads(self) -> list[dict[str, Any]]:
+        return [c for c in self.channels.values() if c["type"] == 11]
+
     # -------------------------------------------------------------- server
 
     async def start(self) -> str:
-        app = web.Application()
+        app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/{tail:.*}", self.handle)
         self.runner = web.AppRunner(app)
         await self.runner.setup()
@@ -99,7 +205,7 @@ class FakeDiscord:
     async def handle(self, request: web.Request) -> web.Response:
         if request.path.startswith("/cdn/"):
             return web.Response(body=self.uploads[request.path.split("/")[2]])
-        payload: dict[str, Any] = {}
+        payload: Any = {}
         files: list[tuple[str, bytes]] = []
         if request.content_type.startswith("multipart/"):
             reader = await request.multipart()
@@ -111,19 +217,64 @@ class FakeDiscord:
         elif request.can_read_body:
             text = await request.text()
             payload = json.loads(text) if text else {}
-            if isinstance(payload, list):  # a bulk command sync sends a bare list
-                payload = {"commands": payload}
-        sent = Sent(request.method, request.path, payload, files, dict(request.query))
+        sent = Sent(request.method, request.path, payload if isinstance(payload, dict) else {"items": payload},
+                    files, dict(request.query))
         self.requests.append(sent)
         for listener in self.listeners:
             listener(sent)
-        return self.answer(sent)
+        limited = self._rate_limited(sent)
+        if limited is not None:
+            return limited
+        refused = self._check(sent, payload)
+        return refused if refused is not None else self.answer(sent)
+
+    def _rate_limited(self, sent: Sent) -> web.Response | None:
+        now = time.monotonic()
+        for budget in self.budgets:
+            wait = budget.take(sent.method, sent.path, now)
+            if wait is not None:
+                # discord.py retries a 429 only if it came through Discord's proxy (`Via`), after retry_after
+                return _json({"message": "You are being rate limited.", "retry_after": round(wait, 3), "global": False},
+                             429, {"Via": "1.1 google", "Retry-After": str(max(1, round(wait))),
+                                   "X-RateLimit-Limit": str(budget.limit), "X-RateLimit-Remaining": "0",
+                                   "X-RateLimit-Reset": f"{time.time() + wait:.3f}",
+                                   "X-RateLimit-Reset-After": f"{wait:.3f}",
+                                   "X-RateLimit-Bucket": f"fake-{abs(hash(budget.prefix)):x}",
+                                   "X-RateLimit-Scope": "shared"})
+        return None
+
+    def _check(self, sent: Sent, payload: Any) -> web.Response | None:
+        """Discord's own checks of a request before it does anything: the upload limit, then the
+        form body against every documented limit."""
+        path, method = sent.path.removeprefix("/api/v10"), sent.method
+        parts = path.strip("/").split("/")
+        errors: dict[str, Any] = {}
+        if sent.files and limits.upload_too_large(sent.files, self.max_upload):
+            return _error(413, 40005, "Request entity too large")
+        post = parts[0] == "channels" and parts[-1] == "messages" and method == "POST"
+        edit = parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages" and method == "PATCH"
+        if post or edit or (parts[0] == "webhooks" and method in ("POST", "PATCH")):
+            errors = limits.message_errors(payload, sent.files)
+        elif parts[0] == "interactions" and parts[-1] == "callback":
+            errors = limits.callback_errors(payload, sent.files)
+        elif parts[0] == "channels" and parts[-1] == "threads" and method == "POST":
+            errors = limits.thread_errors(payload)
+        elif parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
+            errors = limits.command_errors(payload if isinstance(payload, list) else [])
+        if not errors:
+            return None
+        violation = Violation(method, path, limits.flatten(errors))
+        violation.expected = any(m in str(violation) for m in self.expected)
+        self.violations.append(violation)
+        return _error(400, 50035, "Invalid Form Body", errors)
 
     def _message(self, channel_id: str, payload: dict[str, Any], files: list[tuple[str, bytes]],
                  message_id: str | None = None) -> dict[str, Any]:
         data = payload.get("data", payload)
+        message_id = message_id or snowflake()
+        self.messages[message_id] = channel_id
         return {
-            "id": message_id or snowflake(), "channel_id": channel_id, "author": BOT_USER,
+            "id": message_id, "channel_id": channel_id, "author": BOT_USER,
             "content": data.get("content") or "", "timestamp": datetime.now(UTC).isoformat(),
             "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
             "attachments": [
@@ -133,6 +284,23 @@ class FakeDiscord:
             "embeds": [], "pinned": False, "type": 0, "flags": data.get("flags") or 0,
             "components": data.get("components") or [],
         }
+
+    def _refuse_channel(self, channel_id: str, sent: Sent) -> web.Response | None:
+        """Why Discord would refuse a post or an edit in this channel, if it would."""
+        channel = self.channels.get(channel_id)
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        recipient = next((u for u, c in self.dm_channels.items() if c == channel_id), None)
+        if recipient is not None and recipient in self.closed_dms:
+            return _error(403, 50007, "Cannot send messages to this user")
+        if channel_id in self.forbidden or (channel_id in self.no_files_in and sent.files):
+            return _error(403, 50013, "Missing Permissions")
+        meta = channel.get("thread_metadata")
+        if meta is not None and meta["archived"]:
+            if meta["locked"]:
+                return _error(400, 50083, "Thread is archived")
+            meta["archived"] = False  # a post reopens an archived thread that is not locked
+        return None
 
     def answer(self, sent: Sent) -> web.Response:
         path, method = sent.path.removeprefix("/api/v10"), sent.method
@@ -148,13 +316,16 @@ class FakeDiscord:
         if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
             if self.sync_status != 200:
                 return _json({"message": "Internal Server Error", "code": 0}, status=self.sync_status)
-            return _json([{**c, "id": snowflake(), "application_id": str(APP_ID), "version": snowflake(),
-                           "default_member_permissions": c.get("default_member_permissions")}
-                          for c in sent.payload.get("commands", [])])
+            guild = parts[3] if len(parts) > 3 and parts[2] == "guilds" else None
+            return _json([{**cmd, "id": snowflake(), "application_id": str(APP_ID), "version": snowflake(),
+                           **({"guild_id": guild} if guild else {})} for cmd in sent.payload["items"]])
         if parts[0] == "interactions" and parts[-1] == "callback":
             interaction_id = parts[1]
             if interaction_id in self.expired:
-                return _json({"message": "Unknown interaction", "code": 10062}, status=404)
+                return _error(404, 10062, "Unknown interaction")
+            if interaction_id in self.acknowledged:
+                return _error(400, 40060, "Interaction has already been acknowledged.")
+            self.acknowledged.add(interaction_id)
             kind = sent.payload.get("type")
             data = sent.payload.get("data") or {}
             message_id = snowflake()
@@ -166,37 +337,48 @@ class FakeDiscord:
                 "resource": {"type": kind},
             }
             if kind in (4, 5):
-                body["resource"]["message"] = self._message(CHANNEL_ID and str(CHANNEL_ID), sent.payload, sent.files,
-                                                            message_id)
+                body["resource"]["message"] = self._message(str(CHANNEL_ID), sent.payload, sent.files, message_id)
             return _json(body)
         if parts[0] == "webhooks":
             return _json(self._message(str(CHANNEL_ID), sent.payload, sent.files))
         if parts[:2] == ["users", "@me"] and parts[-1] == "channels":
             recipient = str(sent.payload.get("recipient_id"))
             channel_id = self.dm_channels.setdefault(recipient, snowflake())
-            return _json({"id": channel_id, "type": 1, "last_message_id": None,
-                                      "recipients": [user_json(int(recipient), f"user{recipient}")]})
+            self.channels[channel_id] = {"id": channel_id, "type": 1, "last_message_id": None,
+                                         "recipients": [user_json(int(recipient), f"user{recipient}")]}
+            return _json(self.channels[channel_id])
         if parts[0] == "users" and method == "GET":
             return _json(user_json(int(parts[1]), f"user{parts[1]}"))
+        if parts[0] == "channels" and len(parts) == 2 and method in ("GET", "DELETE"):
+            found = self.channels.get(parts[1]) if method == "GET" else self.channels.pop(parts[1], None)
+            return _json(found) if found is not None else _error(404, 10003, "Unknown Channel")
         if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
-            channel_id = parts[1]
-            recipient = next((u for u, c in self.dm_channels.items() if c == channel_id), None)
-            if recipient is not None and recipient in self.closed_dms:
-                return _json({"message": "Cannot send messages to this user", "code": 50007}, status=403)
-            if channel_id in self.no_files_in and sent.files:
-                return _json({"message": "Missing Permissions", "code": 50013}, status=403)
-            message = self._message(channel_id, sent.payload, sent.files)
+            refused = self._refuse_channel(parts[1], sent)
+            if refused is not None:
+                return refused
+            message = self._message(parts[1], sent.payload, sent.files)
             sent.response_message_id = message["id"]
             return _json(message)
         if parts[0] == "channels" and parts[-2] == "messages" and method == "PATCH":
+            refused = self._refuse_channel(parts[1], sent)
+            if refused is not None:
+                return refused
+            if self.messages.get(parts[-1]) != parts[1]:
+                return _error(404, 10008, "Unknown Message")
             return _json(self._message(parts[1], sent.payload, sent.files, parts[-1]))
-        if parts[0] == "channels" and parts[-1] == "threads":
-            return _json({"id": snowflake(), "type": 11, "guild_id": str(GUILD_ID),
-                                      "name": sent.payload.get("name", "thread"), "parent_id": parts[1],
-                                      "owner_id": str(BOT_ID), "message_count": 0, "member_count": 1,
-                                      "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
-                                                          "archive_timestamp": datetime.now(UTC).isoformat(),
-                                                          "locked": False}})
+        if parts[0] == "channels" and parts[-1] == "threads" and method == "POST":
+            parent = self.channels.get(parts[1])
+            if parent is None:
+                return _error(404, 10003, "Unknown Channel")
+            if parts[1] in self.forbidden:
+                return _error(403, 50013, "Missing Permissions")
+            thread = {"id": snowflake(), "type": 11, "guild_id": str(GUILD_ID),
+                      "name": sent.payload.get("name", "thread"), "parent_id": parts[1],
+                      "owner_id": str(BOT_ID), "message_count": 0, "member_count": 1,
+                      "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
+                                          "archive_timestamp": datetime.now(UTC).isoformat(), "locked": False}}
+            self.channels[thread["id"]] = thread
+            return _json(thread)
         return _json({"message": f"fake Discord has no route {method} {path}", "code": 0}, status=404)
 
     def attach(self, filename: str, body: bytes) -> dict[str, Any]:
@@ -240,7 +422,7 @@ def _base(user: tuple[int, str], channel_id: int, kind: int, data: dict[str, Any
                     "position": 0, "nsfw": False, "parent_id": None, "permission_overwrites": []},
         "member": _member(user[0], user[1], roles, permissions), "token": f"tok-{snowflake()}", "version": 1,
         "locale": "en-GB", "guild_locale": "en-GB", "app_permissions": str(discord.Permissions.all().value),
-        "entitlements": [], "attachment_size_limit": 10_000_000, "authorizing_integration_owners": {},
+        "entitlements": [], "attachment_size_limit": limits.UPLOAD, "authorizing_integration_owners": {},
         "context": 0,
     }
     if message is not None:

@@ -1,5 +1,7 @@
 """The real bot on the fake Discord, over a fresh SQLite database: shared by the bot tests and the
-adversary suite (which also chooses where each game's secret dice seed comes from)."""
+adversary suite (which also chooses where each game's secret dice seed comes from). A test fails
+if the bot sent anything Discord would refuse for breaking one of its limits, unless the test said
+it expected that (`fake.expect_violation`)."""
 
 from __future__ import annotations
 
@@ -34,3 +36,6 @@ async def running_bot(tmp_path: Path, seeds: Callable[[], str] | None = None) ->
         await engine.dispose()
         discord.http.Route.BASE = old_base
         await fake.stop()
+    # reached only when the test itself passed: a request Discord would have refused fails it
+    broken = fake.unexpected_violations()
+    assert not broken, "Discord would have refused (400 Invalid Form Body):\n" + "\n".join(map(str, broken))

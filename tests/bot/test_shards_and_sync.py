@@ -25,7 +25,7 @@ async def test_commands_are_synced_once_then_only_when_they_change(tmp_path: Pat
     async with running_bot(tmp_path) as (bot, fake):
         assert await bot.sync_if_changed() is True
         assert len(syncs(fake)) == 1
-        sent = fake.requests[-1].payload["commands"]
+        sent = fake.requests[-1].payload["items"]
         assert {c["name"] for c in sent} >= {"game", "move", "attack"}
         # a restart with the same commands: nothing is sent (the digest is kept in the database)
         assert await bot.sync_if_changed() is False
