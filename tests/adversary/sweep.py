@@ -45,7 +45,7 @@ class Request:
 
 
 ACTING = {"order", "plan", "move", "attack", "game create", "game join", "game concede", "game approve-undo",
-          "game undo", "data import"}
+          "game undo", "data import", "game handover"}
 
 
 def is_lookup(name: str) -> bool:
@@ -103,6 +103,9 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
         Request("game approve-undo", {}),
         Request("game gm-role", {"role": GM_ROLE}),
         Request("game verify", {}),
+        Request("game replay", {}),
+        Request("game seats", {}),
+        Request("mygames", {}),
         Request("move", {"ship": ob}),
         Request("move", {"ship": ob, "turn": "end", "turn_side": "port", "turn_degrees": 10.0, "preview": True}),
         Request("attack", {"ship": ob, "kind": "broadside", "target": mine, "side": "both"}),
@@ -121,6 +124,8 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
         Request("setup deploy", {"ship": ob, "x": 1.0, "y": 1.0, "preview": True}),
         Request("data import", {"file": ("zzz.toml", b"x = 1\n")}),
     ]
+    if not gm:
+        out.append(Request("game handover", {"side": "B", "ai": True}))  # a GM may: that is the GM's power
     if not gm and not seated:
         out.append(Request("game undo", {}))  # a player may ask (the opponent consents); a GM's is immediate
     out += [Request("order", {"line": line}) for line in order_lines(t, gm)]
