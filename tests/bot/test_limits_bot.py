@@ -51,18 +51,6 @@ async def test_game_list_pages_fourteen_four_player_games(harness: Any) -> None:
     assert beyond == "There is no page 3: the server has 15 games, 8 a page."
 
 
-async def test_game_list_reads_only_the_page_it_shows(harness: Any) -> None:
-    bot, _ = harness
-    service = bot.service
-    ann = Actor(str(ANN[0]), str(GUILD_ID))
-    for i in range(12):
-        await service.create_game(ann, str(700000000000000300 + i))
-    service._cache.clear()
-    games, total = await service.games_page(str(GUILD_ID), page=2, per_page=8)
-    assert total == 12 and [g.id for g in games] == [4, 3, 2, 1]
-    assert sorted(service._cache) == [1, 2, 3, 4]  # the other eight games were never loaded
-
-
 async def test_a_long_squadron_list_ends_with_and_n_more(harness: Any) -> None:
     bot, fake = harness
     ann = Actor(str(ANN[0]), str(GUILD_ID))
