@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations report problems, not progress
     if not settings.discord_token:
         print("No DISCORD_TOKEN is set (see .env.example), so Quarterdeck opens the offline table instead.")
-        from cli.play import run_table
+        from cli.table import run_table
 
         return run_table(None, None, sys.stdin, sys.stdout, sys.stdin.isatty(), db=settings.database_url)
     return asyncio.run(run_bot(settings, force_sync="--sync" in args))

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import UNEXPECTED, refusal
+from bot.permissions import invite_url
 from game.errors import RulesError
 from game.service.game_service import GameService
 from game.service.models import ScheduledJob
@@ -62,6 +63,8 @@ class QuarterdeckBot(commands.AutoShardedBot):
         for cog in COGS:
             await self.load_extension(cog)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.application_id is not None:
+            log.info("invite link (docs/hosting.md): %s", invite_url(self.application_id))
         report = await self.service.rebuild_all()
         for game_id, why in report.damaged:
             log.error("game #%s was not rebuilt: %s", game_id, why)

@@ -1,4 +1,4 @@
-"""Table geometry for Oak & Iron (RULES.md §4), built on shapely.
+"""Table geometry for Oak & Iron (docs/rulings.md, Geometry), built on shapely.
 
 Coordinates are inches with the origin at the table's bottom-left corner, x east, y north.
 Headings are compass degrees (0 = north, clockwise). A pose is the centre of a base and its heading.

@@ -1,5 +1,5 @@
 """Squadron lists (docs/squadron-format.md): reading them, their points, and every building rule of
-RULES.md §8 / seed 000 chapter 6, each broken rule reported with the entry and field to fix."""
+the rulebook's Creating a Squadron (p. 27), each broken rule reported with the entry and field to fix."""
 
 from __future__ import annotations
 

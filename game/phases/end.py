@@ -1,4 +1,4 @@
-"""End Phase (RULES.md §5, seed 001): capture or destroy Shaken entangled ships; Strike Points and
+"""End Phase (the online rules' The End Phase): capture or destroy Shaken entangled ships; Strike Points and
 withdrawal; sinking; lost admirals; cards return. Steps that need a player's decision wait for it
 as Choices, then the phase carries on."""
 
@@ -268,8 +268,8 @@ def _after_captures(ctx: Decision) -> None:
 
 
 def _last_turn_result(ctx: Decision, points: Mapping[str, int]) -> None:
-    """The end of the last turn is judged in step 2 from the Strike Points counted there (seed 001,
-    Check for Withdrawal): the game is over, so sinking and a new Flagship change nothing."""
+    """The end of the last turn is judged in step 2 from the Strike Points counted there (the online
+    rules' Check for Withdrawal): the game is over, so sinking and a new Flagship change nothing."""
     state = ctx.state
     low = min(points.values())
     leaders = [t for t in state.teams if points[t] == low]

@@ -387,7 +387,7 @@ def make_move(ctx: Decision, ship_id: str, motions: list[geo.Motion], reason: st
 
 
 def scroll_table(ctx: Decision, ship_id: str) -> None:
-    """Scrolling Sea (seed 000, an optional rule): instead of the ship sailing off, everything on the
+    """Scrolling Sea (an optional rule of the rulebook): instead of the ship sailing off, everything on the
     table moves away from that edge by at least Musket Shot, as far as brings the ship back on;
     terrain pushed off comes back just inside the opposite edge (docs/rulings.md)."""
     t = ctx.state.table

@@ -231,7 +231,7 @@ def decide_shared(step: Step[S], command: Any, tables: TableSet) -> bool:
         if table.cell_verified(row, column):
             raise IllegalAction(
                 f"{table.title}, row {row}, column {column} is verified already.",
-                "Only cells the seed text garbled are entered from the printed copy.",
+                "Only cells garbled in the play aid's text are entered from the printed copy.",
             )
         value = command.value.strip()
         if not value:

@@ -1,7 +1,7 @@
 """Play-aid tables as data: keys that are numbers, ranges, open bounds or labels; provenance and a
 `verified` flag per table and per cell (docs/systems/README.md).
 
-A cell the seed text garbled answers `ReadPrinted` (read the printed table) instead of a number,
+A cell garbled in the play aid's text answers `ReadPrinted` (read the printed table) instead of a number,
 unless the referee has entered what the group's printed copy says (a `PrintedEntry`).
 
     provisional = "…"                 # the whole file is a reading, not a proof-read printed table

@@ -241,3 +241,19 @@ def test_undo_at_the_table_against_the_computer_and_at_a_shared_screen(tmp_path:
               db=db, new=True, vs_ai="B")
     assert "cannot be taken back" in vs_ai.getvalue() or "taken back (undone with the computer captain's consent)" \
         in vs_ai.getvalue()
+
+
+def test_python_m_bot_without_a_token_opens_the_offline_table(tmp_path: Path) -> None:
+    """`make run` with no DISCORD_TOKEN (README, docs/hosting.md): the offline table, in the database
+    the settings name, left with `quit`."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "SHARD_COUNT", "SHARD_IDS")}
+    env["DATABASE_URL"] = f"sqlite+aiosqlite:///{tmp_path / 'table.db'}"
+    done = subprocess.run([sys.executable, "-m", "bot"], input="pick A Down!\nquit\n", capture_output=True,
+                          text=True, cwd=tmp_path, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "opens the offline table" in done.stdout and "New game #1 (Quick start)" in done.stdout
+    assert (tmp_path / "table.db").exists()

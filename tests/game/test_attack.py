@@ -1,4 +1,4 @@
-"""Attack Phase with scripted dice (RULES.md §3, seed 001 'The Attack Phase')."""
+"""Attack Phase with scripted dice (the online rules' The Attack Phase)."""
 
 from __future__ import annotations
 

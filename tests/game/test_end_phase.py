@@ -1,4 +1,4 @@
-"""End Phase with constructed positions (RULES.md §5–§6, seed 001 'The End Phase')."""
+"""End Phase with constructed positions (the online rules' The End Phase)."""
 
 from __future__ import annotations
 

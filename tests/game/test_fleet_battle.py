@@ -1,4 +1,4 @@
-"""Fleet battles (seed 000 chapter 9): sides of several squadrons, summed initiative, whole-squadron
+"""Fleet battles (the rulebook's Fleet Battles): sides of several squadrons, summed initiative, whole-squadron
 activations in the Movement Phase, side-by-side alternation in the Attack Phase, fleet withdrawal."""
 
 from __future__ import annotations

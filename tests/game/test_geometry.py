@@ -1,4 +1,4 @@
-"""Geometry cases built by hand (RULES.md §4)."""
+"""Geometry cases built by hand (docs/rulings.md, Geometry)."""
 
 from __future__ import annotations
 

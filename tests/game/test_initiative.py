@@ -1,4 +1,4 @@
-"""Initiative Phase: secret picks, reveal, ties, cards returning (RULES.md §5)."""
+"""Initiative Phase: secret picks, reveal, ties, cards returning (the online rules' The Initiative Phase)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Movement Phase rules with scripted dice (RULES.md §4–§6, seed 001 'The Movement Phase')."""
+"""Movement Phase rules with scripted dice (the online rules' The Movement Phase; docs/rulings.md)."""
 
 from __future__ import annotations
 

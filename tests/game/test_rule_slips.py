@@ -1,5 +1,5 @@
 """Four places where the engine slipped from the rulebook (issue 12), each played with scripted
-dice from the rulebook's own words (seed 000/001; docs/rulings.md)."""
+dice from the rulebook's own words (rulebook and online rules; docs/rulings.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Captain's Sea (Legion Wargames, 2021) from seed 004's player aid card, as a look-up and turn
+"""Captain's Sea (Legion Wargames, 2021) from its Player Aid Card, as a look-up and turn
 assistant: the Damage Effects and Morale Effects tables read together from one three-dice roll,
 movement rates, secret maneuver blocks over 12 impulses, the crew's morale and status
 (docs/systems/captains_sea.md)."""

@@ -156,7 +156,7 @@ def set_bearing(step: Step[CSGame], cmd: c.SetBearing, t: TableSet) -> None:
         a, b = (int(x) for x in str(cell.value).split("/"))
         step.emit(ev.ShipChanged(evolve(init, mp=a), f"has {a} MP (initiative, bearing {init.bearing})"))
         step.emit(ev.ShipChanged(evolve(step.state.ship(other.id), mp=b), f"has {b} MP (bearing {other.bearing})"))
-        step.prompt("Base Movement Point Table: rows read A-H top to bottom (inferred: the labels are lost in the seed).")
+        step.prompt("Base Movement Point Table: rows read A-H top to bottom (inferred: the labels are lost in the PAC's text).")
 
 
 def lookup_mp(step: Step[CSGame], cmd: c.LookupMP, t: TableSet) -> None:

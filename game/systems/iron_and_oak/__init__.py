@@ -1,6 +1,6 @@
-"""Iron & Oak (GMT Games, 2013) from seed 003's order procedures, as a referee assistant: hidden
+"""Iron & Oak (GMT Games, 2013) from a player aid's order procedures, as a referee assistant: hidden
 order cards, guided order procedures and the Challenge/Response roller; the map, the gunnery and
-every table the seed does not hold stay with the players (docs/systems/iron_and_oak.md)."""
+every table the player aid does not hold stay with the players (docs/systems/iron_and_oak.md)."""
 
 from __future__ import annotations
 

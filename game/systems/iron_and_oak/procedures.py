@@ -1,9 +1,9 @@
-"""Iron & Oak's order procedures as guided sequences (seed 003): each step asks for what it needs,
+"""Iron & Oak's order procedures as guided sequences (from a condensed player aid): each step asks for what it needs,
 rolls, states the outcome and goes on to the next.
 
 A procedure is data in the state (`Procedure`: its order, its step, the facts gathered). A step
 that asks never rolls and a step that rolls never asks, so answering a question re-runs only the
-asking step and no die is ever rolled twice. Where the seed names a table it does not hold
+asking step and no die is ever rolled twice. Where the player aid names a table it does not hold
 (Drifting, Torpedo, Towing, Cross-the-T modifiers, the maneuver procedure of rule 5.1) the step
 asks the players for the number from their printed material instead of inventing one.
 """
@@ -756,7 +756,7 @@ def o_refloat(run: Run) -> None:
         else:
             ship = run.ship.with_critical("Engine-Damaged", False).with_critical("Engine-Stopped")
             run.change(ship, "stays aground: the Engine-Damaged Critical Hit becomes Engine-Stopped")
-            # the seed says "If Roll is triple or more" without saying whose: read as the Response (inferred)
+            # the player aid says "If Roll is triple or more" without saying whose: read as the Response (inferred)
             _stays(run, out.response_triple, said=True)
     else:
         out = run.check("Refloat, powered", f"{s.id} refloats{note}", c_drm=bonus)

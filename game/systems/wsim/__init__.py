@@ -1,4 +1,4 @@
-"""Wooden Ships & Iron Men with the Casus Belli battle and fire rules (seed 002), as a referee
+"""Wooden Ships & Iron Men with the Casus Belli battle and fire rules (their play aid), as a referee
 assistant: the map stays on the players' table (docs/systems/wsim.md)."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Each side rolls a die on the Melee Resolution Table against its own strength; the result is the
 number of enemy crew squares lost, off the lowest section of the enemy party. DRMs: +1 OBP vs DBP,
--2 DBP vs OBP, and the class modifiers. A modified roll outside 1-6 reads as 1 or 6 (the seed does
+-2 DBP vs OBP, and the class modifiers. A modified roll outside 1-6 reads as 1 or 6 (the play aid does
 not say: inferred). After each round, a side with three times the other's strength wins: the
 beaten party's ship surrenders.
 """

@@ -231,7 +231,7 @@ def _check_steps(
 
 
 def acceleration_remark(ship: Ship, hexes: int, tables: TableSet, printed: tuple[PrintedEntry, ...]) -> str:
-    """CB rule V's limits, as a remark: the rule text is not in the seed, so nothing is refused."""
+    """CB rule V's limits, as a remark: the rule text is not on the play aid, so nothing is refused."""
     if ship.hexes_moved < 0:
         return ""
     row = "80 gun" if ship.eighty_gun else ("class 6-7" if ship.ship_class >= 6 else f"class {ship.ship_class}")

@@ -1,4 +1,4 @@
-"""Seed 004's tables checked cell by cell against the seed's own text (copied verbatim into
+"""The Captain's Sea PAC's tables checked cell by cell against the PAC's own text (copied verbatim into
 seed_004_tables.txt). The Damage Effects Table is rebuilt here from the text's layout, independently
 of the data file, as the systems research describes it; its seven unit cases come first."""
 

@@ -1,4 +1,4 @@
-"""The order procedures' opposed rolls checked against seed 003's own text (copied verbatim into
+"""The order procedures' opposed rolls checked against the player aid's own text (copied verbatim into
 seed_003_procedures.txt), read here independently of the data file."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Each order procedure of seed 003 with scripted dice: what it asks, what it rolls, what it places."""
+"""Each order procedure of the player aid with scripted dice: what it asks, what it rolls, what it places."""
 
 from __future__ import annotations
 

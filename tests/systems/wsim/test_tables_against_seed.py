@@ -1,4 +1,4 @@
-"""Every clean table of seed 002 checked cell by cell against the seed's own text (copied verbatim into
+"""Every clean table of the CB play aid checked cell by cell against the play aid's own text (copied verbatim into
 seed_002_tables.txt), parsed here independently of the data files; every garbled cell answers
 "read the printed table"."""
 
@@ -51,7 +51,7 @@ def test_carronades_ranges_4_and_5_are_flagged() -> None:
         for rng in range(1, 10):
             value = number(r[rng]) if r[rng].strip() else ""
             if rng >= 4 and value != "":
-                flagged(T["carronades"], int(r[0]), rng)  # printed in the seed, beyond the WS&IM carronade range
+                flagged(T["carronades"], int(r[0]), rng)  # printed on the play aid, beyond the WS&IM carronade range
             else:
                 same(T["carronades"], int(r[0]), rng, value)
     assert "variant" in rows[0][10] and "4+" in rows[1][10]
@@ -104,7 +104,7 @@ def test_ammunition() -> None:
     assert number(lines["Grape Shot"][-1]) == 1 and number(lines["Chain Shot"][-1]) == 3
     same(T["ammunition"], "Grape Shot", "max range", number(lines["Grape Shot"][-1]))
     same(T["ammunition"], "Chain Shot", "max range", number(lines["Chain Shot"][-1]))
-    same(T["ammunition"], "Double Shot", "max range", number(lines["Doube Shot"][-1]))  # "Doube": the seed's typo
+    same(T["ammunition"], "Double Shot", "max range", number(lines["Doube Shot"][-1]))  # "Doube": the play aid's typo
     same(T["ammunition"], "Chain Shot", "modifier", int(re.search(r"\+(\d)", lines["Chain Shot"][0]).group(1)))  # type: ignore[union-attr]
     same(T["ammunition"], "Double Shot", "modifier", int(re.search(r"\+(\d)", lines["Doube Shot"][0]).group(1)))  # type: ignore[union-attr]
 
@@ -232,7 +232,7 @@ def test_the_count_of_checked_cells() -> None:
         if name.startswith("test_") and name != "test_the_count_of_checked_cells":
             fn()
     assert sum(CHECKED.values()) == 552
-    print(f"seed 002: {sum(CHECKED.values())} cells checked against the seed")
+    print(f"CB play aid: {sum(CHECKED.values())} cells checked against its text")
 
 
 @pytest.fixture(autouse=True)
