@@ -473,7 +473,7 @@ def component(user: tuple[int, str], custom_id: str, message_id: str, component_
     return _base(user, channel_id, 3, data, message=message)
 
 
-async def dispatch(bot: discord.Client, payload: dict[str, Any], fake: FakeDiscord, settle: float = 30.0) -> list[Sent]:
+async def dispatch(bot: discord.Client, payload: dict[str, Any], fake: FakeDiscord, settle: float = 5.0) -> list[Sent]:
     """Feed the payload to discord.py as the gateway would, and wait until the bot has answered."""
     before = len(fake.requests)
     bot._connection.parse_interaction_create(payload)  # type: ignore[attr-defined]

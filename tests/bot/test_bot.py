@@ -279,9 +279,12 @@ async def test_gm_exports_and_imports_game_data(harness: Any) -> None:
     sent = await dispatch(bot, command(BOB, "data", "import", attachments={"file": edited}), fake)
     assert "Only a GM" in last_followup(sent).content
     broken = fake.attach("ranges.toml", files.replace("max = 4.0", "max = 0.5").encode())
-    sent = await dispatch(bot, command(ANN, "data", "import", permissions=1 << 5, attachments={"file": broken}), fake)
+    # an import plays a trial game with the data before accepting it: seconds on a loaded machine
+    sent = await dispatch(bot, command(ANN, "data", "import", permissions=1 << 5, attachments={"file": broken}), fake,
+                          settle=60)
     assert "ranges.toml" in last_followup(sent).content and "pistol" in last_followup(sent).content
-    sent = await dispatch(bot, command(ANN, "data", "import", permissions=1 << 5, attachments={"file": edited}), fake)
+    sent = await dispatch(bot, command(ANN, "data", "import", permissions=1 << 5, attachments={"file": edited}), fake,
+                          settle=60)
     assert "imported" in last_followup(sent).content
     assert "max = 14.0" in (await bot.service.export_data(str(GUILD_ID)))["ranges.toml"]
 
