@@ -62,7 +62,7 @@ from game.service.errors import (
     WrongGuild,
 )
 from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
-from game.service.repository import Loaded, Repository, VersionConflict, decode_state
+from game.service.repository import DuplicateRequest, Loaded, Repository, VersionConflict, decode_state
 from game.setup import TABLES
 from game.squadron import SquadronList
 from game.views import View, event_for, redact, view_of
@@ -608,17 +608,12 @@ class GameService:
                      expect: Expect | None = None) -> Outcome:
         """Apply a player's command (or a line of notation) and commit it before answering. With
         `expect`, only while the game still waits on the decision the command was sent for."""
-        if request_id:
-            seen = await self._answered(actor, game_id, request_id)
-            if seen is not None:
-                return seen
+        # a request id is looked up only when the command fails: the first time, the unique key on
+        # the commit is all the check there is (DuplicateRequest)
         async with self._lock(game_id):
             for attempt in range(RETRIES):
-                if request_id and attempt:
-                    seen = await self._answered(actor, game_id, request_id)  # another process got there first
-                    if seen is not None:
-                        return seen
-                loaded = await self._load(game_id, actor, fresh=attempt > 0)
+                # no version check on the way in: the commit's own check catches a stale copy
+                loaded = await self._load(game_id, actor, fresh=attempt > 0, verify=False)
                 try:
                     if expect is not None:
                         await self._expect(loaded, expect)
@@ -629,6 +624,8 @@ class GameService:
                                        self._view_for(loaded, actor, loaded.state))
                     events = await self._decide(loaded, cmd)
                 except RulesError:
+                    if request_id and (seen := await self._answered(actor, game_id, request_id)) is not None:
+                        return seen  # the command was carried out before: refused now only for that
                     if attempt == 0 and await self._stale(loaded):
                         continue  # decided on an old copy: another process moved the game on
                     raise
@@ -639,6 +636,10 @@ class GameService:
                 except VersionConflict:
                     self._cache.pop(game_id, None)
                     continue
+                except DuplicateRequest:
+                    if (seen := await self._answered(actor, game_id, request_id or "")) is not None:
+                        return seen
+                    raise
             raise ServiceError("The game is busy: other orders kept arriving.", "Try again in a moment.")
 
     async def _prepare(self, loaded: Loaded, actor: Actor, command: Command | str) -> tuple[Command, ev.ActedFor | None]:
@@ -1025,9 +1026,10 @@ class GameService:
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
-    async def _load(self, game_id: int, actor: Actor | None = None, fresh: bool = False) -> Loaded:
+    async def _load(self, game_id: int, actor: Actor | None = None, fresh: bool = False,
+                    verify: bool = True) -> Loaded:
         loaded = None if fresh else self._cache.get(game_id)
-        if loaded is not None and self.shared:
+        if loaded is not None and self.shared and verify:
             async with self._db_slots:
                 if await self.repo.version_of(game_id) != loaded.record.version:
                     loaded = None

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import case, delete, func, select, update
+from sqlalchemy import case, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlmodel import col
 
@@ -44,6 +45,10 @@ log = logging.getLogger(__name__)
 
 class VersionConflict(Exception):
     """Another writer changed the game since it was read."""
+
+
+class DuplicateRequest(Exception):
+    """The request id was already carried out (by this process or another): answer as the first time."""
 
 
 def encode_state(state: Game) -> str:
@@ -214,44 +219,60 @@ class Repository:
         last = rec.last_seq + len(events)
         command = rec.commands + 1
         now = utcnow()
-        async with self.session() as s, s.begin():
-            result = await s.execute(
-                update(GameRecord)
-                .where(col(GameRecord.id) == rec.id, col(GameRecord.version) == rec.version)
-                .values(
-                    version=rec.version + 1, last_seq=last, commands=command, updated_at=now,
-                    status=status_of(new_state),
+        try:
+            async with self.session() as s, s.begin():
+                result = await s.execute(
+                    update(GameRecord)
+                    .where(col(GameRecord.id) == rec.id, col(GameRecord.version) == rec.version)
+                    .values(
+                        version=rec.version + 1, last_seq=last, commands=command, updated_at=now,
+                        status=status_of(new_state),
+                    )
                 )
-            )
-            if result.rowcount != 1:
-                raise VersionConflict(f"game {rec.id} changed since version {rec.version}")
-            for i, e in enumerate(events):
-                s.add(EventRecord(
-                    game_id=rec.id, seq=first + i, command=command, type=type(e).__name__,
-                    payload=encode_event(e), actor=actor, request_id=request_id, created_at=now,
-                ))
-            if request_id:
-                s.add(ProcessedRequest(
-                    request_id=request_id, game_id=rec.id, first_seq=first, last_seq=last,
-                    response=json.dumps(response), created_at=now,
-                ))
-            if last // self.snapshot_every > (first - 1) // self.snapshot_every:
-                s.add(Snapshot(game_id=rec.id, seq=last, state=encode_state(new_state), created_at=now))
-            picking = (Phase.SETUP, Phase.INITIATIVE)
-            if loaded.state.phase in picking or new_state.phase in picking:
-                await self._secrets(s, rec.id, loaded.seats, new_state)
-            for seat in seats:
-                await s.merge(seat)
-            if replan is not None:
-                from game.service.scheduler import replan_in
-
-                await replan_in(s, rec.id, *replan)
+                if result.rowcount != 1:
+                    raise VersionConflict(f"game {rec.id} changed since version {rec.version}")
+                if request_id:
+                    # the primary key is the check: a request carried out before fails here, and the
+                    # whole transaction with it (no look-up on the way in)
+                    await s.execute(insert(ProcessedRequest).values(
+                        request_id=request_id, game_id=rec.id, first_seq=first, last_seq=last,
+                        response=json.dumps(response), created_at=now,
+                    ))
+                # one statement for the command's events, however many there are
+                if events:
+                    await s.execute(insert(EventRecord), [
+                        {"game_id": rec.id, "seq": first + i, "command": command, "type": type(e).__name__,
+                         "payload": encode_event(e), "actor": actor, "request_id": request_id, "created_at": now}
+                        for i, e in enumerate(events)
+                    ])
+                await self._rest_of_append(s, loaded, new_state, first, last, now, replan, seats)
+        except IntegrityError:
+            if request_id and await self.processed(request_id) is not None:
+                raise DuplicateRequest(request_id) from None
+            raise
         rec.version += 1
         rec.last_seq = last
         rec.commands = command
         rec.updated_at = now
         rec.status = status_of(new_state)
         return first, last
+
+    async def _rest_of_append(self, s: AsyncSession, loaded: Loaded, new_state: Game, first: int, last: int,
+                              now: datetime, replan: tuple[Sequence[str], int, int] | None,
+                              seats: Sequence[Seat]) -> None:
+        rec = loaded.record
+        assert rec.id is not None
+        if last // self.snapshot_every > (first - 1) // self.snapshot_every:
+            s.add(Snapshot(game_id=rec.id, seq=last, state=encode_state(new_state), created_at=now))
+        picking = (Phase.SETUP, Phase.INITIATIVE)
+        if loaded.state.phase in picking or new_state.phase in picking:
+            await self._secrets(s, rec.id, loaded.seats, new_state)
+        for seat in seats:
+            await s.merge(seat)
+        if replan is not None:
+            from game.service.scheduler import replan_in
+
+            await replan_in(s, rec.id, *replan)
 
     async def _secrets(self, s: AsyncSession, game_id: int, seats: Sequence[Seat], state: Game) -> None:
         """Keep the table of owed initiative picks in step with the state."""
