@@ -23,7 +23,7 @@ from game.codec import from_data, to_data
 from game.events import EVENTS
 from game.model import Game, Phase
 from game.service.db import sessions
-from game.service.errors import GameDamaged
+from game.service.errors import GameDamaged, ServiceError
 from game.service.models import (
     BotState,
     DataVersion,
@@ -47,8 +47,13 @@ class VersionConflict(Exception):
     """Another writer changed the game since it was read."""
 
 
-class DuplicateRequest(Exception):
-    """The request id was already carried out (by this process or another): answer as the first time."""
+class DuplicateRequest(ServiceError):
+    """The request id was already carried out (by this process or another). The service answers as the
+    first time; where it cannot, the player reads this rather than an unexpected error."""
+
+    def __init__(self, request_id: str) -> None:
+        super().__init__("That order was already carried out.", "See the game's log (/game log).")
+        self.request_id = request_id
 
 
 def encode_state(state: Game) -> str:
