@@ -33,7 +33,7 @@ def test_every_line_is_readable_at_phone_width_and_nothing_overlaps() -> None:
     drawn = texts(fig)
     for text, box in drawn:
         assert box.height * PHONE / width >= MIN_TEXT, text  # type: ignore[attr-defined]
-        assert 0 <= box.x0 and box.x1 <= width, text  # type: ignore[attr-defined]
+        assert box.x0 >= 0 and box.x1 <= width, text  # type: ignore[attr-defined]
     for (a, ba), (b, bb) in combinations(drawn, 2):
         overlap_x = min(ba.x1, bb.x1) - max(ba.x0, bb.x0)  # type: ignore[attr-defined]
         overlap_y = min(ba.y1, bb.y1) - max(ba.y0, bb.y0)  # type: ignore[attr-defined]
