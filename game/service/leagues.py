@@ -233,9 +233,11 @@ class Leagues:
             raise LeagueRefused(f"{lg.name} is not running.",
                                 "Start it with /league start." if lg.status == "registering" else "It is over.")
         rows = await self._round_rows(lg, lg.current_round)
-        if any(r.status == "pending" for r in rows):  # a restart came between pairing and making its games
-            await self._made(lg, rows, place)
-            rows = await self._round_rows(lg, lg.current_round)
+        if any(r.status == "pending" for r in rows):
+            # a restart (or a refused thread) came between pairing the round and making its games: this
+            # makes the rest of them, and the round goes on
+            made = await self._made(lg, rows, place)
+            return RoundReport(await self.show(actor.guild_id, lg.name), (), made)
         await self._reconcile(lg, rows)
         rows = await self._round_rows(lg, lg.current_round)
         playing = [r for r in rows if r.status != "done"]
@@ -252,8 +254,7 @@ class Leagues:
             async with self.session() as s, s.begin():
                 await s.execute(update(League).where(col(League.id) == lg.id).values(status="over"))
             return RoundReport(await self.show(actor.guild_id, lg.name), closed, ())
-        done = [r for r in await self._all_rows(lg)]
-        started = await self._pair_round(lg, await self._entries(lg), done)
+        started = await self._pair_round(lg, await self._entries(lg), await self._all_rows(lg))
         return RoundReport(await self.show(actor.guild_id, lg.name), closed, await self._made(lg, started, place))
 
     async def record_result(self, actor: Actor, league: str, table: int, winner: str | None,
@@ -359,7 +360,7 @@ class Leagues:
 
     # ------------------------------------------------------------------ results
 
-    async def _record(self, game_id: int, state: Game) -> Pairing | None:
+    async def _record(self, game_id: int, state: Game) -> None:
         """The result of a league game that has just ended (by the rules, a concession or a time-out)."""
         async with self.session() as s, s.begin():
             row = (await s.execute(select(LeagueGame).where(col(LeagueGame.game_id) == game_id,
@@ -371,7 +372,6 @@ class Leagues:
             sides = state.players
             winner = {sides[0]: row.a_member, sides[1]: row.b_member}.get(state.winner or "")
             await self._settle(s, lg, row, winner, *_points(state, row), state.result[:200])
-        return None
 
     async def _settle(self, s: AsyncSession, lg: League, row: LeagueGame, winner: str | None, a_points: int,
                       b_points: int, reason: str) -> None:

@@ -213,3 +213,27 @@ async def test_a_league_survives_a_restart_and_a_result_missed_is_picked_up(db_u
         assert report.league.current_round == 2
     finally:
         await engine.dispose()
+
+
+async def test_a_round_whose_games_were_not_all_made_is_completed_by_the_next_command(service: GameService) -> None:
+    leagues = Leagues(service)
+    await leagues.create(GM, "c", "Threads", scenario="short", scenario_text=SHORT)
+    for _ in range(4):
+        await leagues.join(GM, "Threads", ai=True)
+    made: list[str] = []
+
+    async def one_thread_then_refused(title: str) -> str | None:
+        if made:
+            raise RulesError("I may not create threads here.")
+        made.append(title)
+        return "thread-1"
+
+    with pytest.raises(RulesError, match="may not create threads"):
+        await leagues.start(GM, "Threads", one_thread_then_refused)
+    info = await leagues.show("g1", "Threads")
+    assert [p.status for p in info.pairings] == ["playing", "pending"]  # paired, and stored as paired
+    assert info.pairings[0].thread_id == "thread-1" and made == [f"Threads · round 1 · {info.pairings[0].a_name} v "
+                                                                 f"{info.pairings[0].b_name}"]
+    report = await leagues.next_round(GM, "Threads")  # no results yet: the missing game is made, nothing closed
+    assert report.closed == () and [p.status for p in report.started] == ["playing", "playing"]
+    assert report.league.current_round == 1 and len({p.game_id for p in report.started}) == 2
