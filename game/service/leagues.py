@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 FORMATS = ("swiss", "round_robin")
 MAX_LEAGUE_NAME = 64
 MAX_ROUND_HOURS = 24 * 60  # two months: longer is a typo
+MAX_ENTRANTS = 256  # a round then makes 128 games and threads; the pairing search recurses once per pair
 SYSTEM = "league"  # who the league acts as when it makes games and ends timed-out ones
 Place = Callable[[str], Awaitable[str | None]]  # a game's title -> the thread it is played in (or None)
 
@@ -172,6 +173,8 @@ class Leagues:
         if lg.status != "registering":
             raise LeagueRefused(f"Registration for {lg.name} has closed: its first round has started.")
         assert lg.id is not None
+        if len(await self._entries(lg)) >= MAX_ENTRANTS:
+            raise LeagueRefused(f"{lg.name} is full: a league takes {MAX_ENTRANTS} entrants.")
         if ai:
             require_gm(actor, "enter a computer captain")
             async with self.session() as s:

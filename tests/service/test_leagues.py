@@ -237,3 +237,15 @@ async def test_a_round_whose_games_were_not_all_made_is_completed_by_the_next_co
     report = await leagues.next_round(GM, "Threads")  # no results yet: the missing game is made, nothing closed
     assert report.closed == () and [p.status for p in report.started] == ["playing", "playing"]
     assert report.league.current_round == 1 and len({p.game_id for p in report.started}) == 2
+
+
+async def test_a_league_is_full_at_its_limit(service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.service import leagues as module
+
+    monkeypatch.setattr(module, "MAX_ENTRANTS", 3)
+    leagues = Leagues(service)
+    await leagues.create(GM, "c", "Small")
+    for _ in range(3):
+        await leagues.join(GM, "Small", ai=True)
+    with pytest.raises(RulesError, match="Small is full: a league takes 3 entrants"):
+        await leagues.join(ANN, "Small", "Ann")
