@@ -220,6 +220,7 @@ class Leagues:
         entries = await self._entries(lg)
         if len(entries) < 2:
             raise LeagueRefused("A league needs at least two entrants.", "Players register with /league join.")
+        await self._lists_still_there(lg, entries)
         n = len(entries)
         lg.rounds = swiss_rounds(n) if lg.format == "swiss" else round_robin_rounds(n)
         lg.status = "running"
@@ -257,7 +258,9 @@ class Leagues:
             async with self.session() as s, s.begin():
                 await s.execute(update(League).where(col(League.id) == lg.id).values(status="over"))
             return RoundReport(await self.show(actor.guild_id, lg.name), closed, ())
-        started = await self._pair_round(lg, await self._entries(lg), await self._all_rows(lg))
+        entries = await self._entries(lg)
+        await self._lists_still_there(lg, entries)
+        started = await self._pair_round(lg, entries, await self._all_rows(lg))
         return RoundReport(await self.show(actor.guild_id, lg.name), closed, await self._made(lg, started, place))
 
     async def record_result(self, actor: Actor, league: str, table: int, winner: str | None,
@@ -327,6 +330,25 @@ class Leagues:
             for side, member in zip(sides, (row.a_member, row.b_member), strict=True):
                 await self._seat(lg, info.id, side, member, names[member])
         return tuple(await self._pairings(lg, await self._round_rows(lg, lg.current_round)))
+
+    async def _lists_still_there(self, lg: League, entries: Sequence[LeagueEntry]) -> None:
+        """Before a round is paired: every member of a drafted league still has the complete list they
+        registered (a game is never made with a seat that cannot be filled)."""
+        if lg.scenario != DRAFTED:
+            return
+        missing = []
+        for e in entries:
+            if e.member.startswith("ai:"):
+                continue
+            lists = {r.name.casefold(): r for r in await self.svc.repo.squadrons_of(lg.guild_id, e.member)}
+            found = lists.get(e.squadron.casefold())
+            if found is None or not found.complete or found.size != lg.size:
+                missing.append(f"{e.name} ({e.squadron})")
+        if missing:
+            raise LeagueRefused("These entrants no longer have the complete list they registered: "
+                                + ", ".join(missing[:10]) + ("…" if len(missing) > 10 else "") + ".",
+                                f"Each saves a complete {lg.size} list under that name again (/squadron), then a "
+                                "GM runs the command again.")
 
     async def _seat(self, lg: League, game_id: int, side: str, member: str, name: str) -> None:
         if member.startswith("ai:"):

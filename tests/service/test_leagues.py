@@ -249,3 +249,21 @@ async def test_a_league_is_full_at_its_limit(service: GameService, monkeypatch: 
         await leagues.join(GM, "Small", ai=True)
     with pytest.raises(RulesError, match="Small is full: a league takes 3 entrants"):
         await leagues.join(ANN, "Small", "Ann")
+
+
+async def test_a_drafted_round_waits_for_a_registered_list_that_was_deleted(service: GameService) -> None:
+    leagues = Leagues(service)
+    await leagues.create(GM, "c", "Lists", scenario="drafted", size="skirmish")
+    await service.save_squadron(ANN, DUTCH)
+    await leagues.join(ANN, "Lists", "Ann", squadron="Zeeland Admiralty")
+    await leagues.join(GM, "Lists", ai=True)
+    from game.service.models import SavedSquadron
+
+    async with service.repo.session() as s, s.begin():
+        for row in (await s.execute(select(SavedSquadron))).scalars():
+            await s.delete(row)
+    with pytest.raises(RulesError, match=r"no longer have the complete list they registered: Ann \(Zeeland Admiralty\)"):
+        await leagues.start(GM, "Lists")
+    assert (await leagues.show("g1", "Lists")).status == "registering"  # nothing was paired or made
+    await service.save_squadron(ANN, DUTCH)
+    assert len((await leagues.start(GM, "Lists")).started) == 1
