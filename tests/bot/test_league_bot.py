@@ -66,3 +66,25 @@ async def test_an_eight_player_swiss_league_of_computer_captains_to_final_standi
     assert answer.ephemeral and "(final)" in answer.content and answer.files
     sent = await dispatch(bot, command(BOB, "league", "show", name="autumn cup"), fake)
     assert "over; 8 entrants" in last_followup(sent).content
+
+
+async def test_members_play_in_their_thread_and_a_concession_is_recorded(harness: Any) -> None:
+    bot, fake = harness
+    await dispatch(bot, command(ANN, "league", "create", permissions=GM, name="Duel", format="round_robin"), fake)
+    for user in (ANN, BOB):
+        await dispatch(bot, command(user, "league", "join", name="Duel"), fake)
+    sent = await dispatch(bot, command(ANN, "league", "start", permissions=GM, name="Duel"), fake, settle=30)
+    (thread,) = fake.threads()
+    pairings = next(r for r in sent if r.in_channel and "round 1 of 1" in r.content)
+    assert f"<@{ANN[0]}>" in pairings.content and f"<#{thread['id']}>" in pairings.content
+    assert sorted(map(int, pairings.payload["allowed_mentions"]["users"])) == [ANN[0], BOB[0]]
+    in_thread = [r for r in sent if r.in_channel and thread["id"] in r.path]
+    assert any("ranked league game" in r.content for r in in_thread) and any(r.files for r in in_thread)  # the board
+
+    sent = await dispatch(bot, command(BOB, "game", "concede", channel_id=int(thread["id"])), fake)
+    assert "Conceded" in last_followup(sent).content
+    sent = await dispatch(bot, command(BOB, "league", "show", name="Duel"), fake)
+    assert "Ann won" in last_followup(sent).content and "concedes" in last_followup(sent).content
+    sent = await dispatch(bot, command(ANN, "league", "round", permissions=GM, name="Duel"), fake, settle=30)
+    final = next(r for r in sent if r.in_channel and "Final standings" in r.content)
+    assert final.content.splitlines()[1].startswith("1. Ann: 1 of 1 won")
