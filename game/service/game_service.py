@@ -185,6 +185,7 @@ class GameService:
         rules: RulesData | None = None,
         max_db_concurrency: int = 8,
         seeds: Callable[[], str] = new_seed,
+        shared: bool | None = None,
     ) -> None:
         self.repo = Repository(engine, snapshot_every)
         self.rules = rules or load_rules()
@@ -196,6 +197,9 @@ class GameService:
         self._rules: dict[str, RulesData] = {}
         # more concurrent transactions than the connection pool holds would only queue inside it
         self._db_slots = asyncio.Semaphore(max_db_concurrency)
+        # with a database several processes write (PostgreSQL), a cached game is checked against the
+        # stored version before it is read: another process may have moved the game on
+        self.shared = engine.dialect.name != "sqlite" if shared is None else shared
 
     # ------------------------------------------------------------------ game data per guild
 
@@ -408,25 +412,20 @@ class GameService:
         the actor's saved lists (the computer captain brings a random legal one)."""
         enlist = await self._squadron_for(actor, game_id, squadron, ai)
         async with self._lock(game_id):
-            loaded = await self._load(game_id, actor)
-            free = [s for s in loaded.seats if s.user_id is None and not s.is_ai]
-            if player is not None:
-                seat = next((s for s in loaded.seats if s.player == player), None)
-                if seat is None:
-                    raise UnknownName(f"There is no side {player!r} in this game.",
-                                      f"Sides: {', '.join(s.player for s in loaded.seats)}.")
-                if seat.user_id is not None or seat.is_ai:
-                    raise SeatTaken(f"Side {player} is taken by {seat.display_name}.",
-                                    f"Free sides: {', '.join(s.player for s in free) or 'none'}.")
+            for attempt in range(RETRIES):
+                loaded = await self._load(game_id, actor, fresh=attempt > 0)
+                seat = self._free_seat(loaded, player)
+                if ai:
+                    seat.is_ai, seat.user_id, seat.display_name = True, None, f"Computer captain ({seat.player})"
+                else:
+                    seat.user_id, seat.display_name = actor.user_id, display_name[:100] or actor.user_id
+                try:
+                    await self.repo.update_seat(seat, loaded.record)
+                    break
+                except VersionConflict:  # another process changed the game: look at the seats again
+                    self._cache.pop(game_id, None)
             else:
-                if not free:
-                    raise SeatTaken("Every side is taken.", "Watch the game, or ask a GM to start another.")
-                seat = free[0]
-            if ai:
-                seat.is_ai, seat.user_id, seat.display_name = True, None, f"Computer captain ({seat.player})"
-            else:
-                seat.user_id, seat.display_name = actor.user_id, display_name[:100] or actor.user_id
-            await self.repo.update_seat(seat)
+                raise ServiceError("The game is busy; try again in a moment.")
             if all(s.user_id is not None or s.is_ai for s in loaded.seats):
                 # every side is taken: the game's clock starts for whoever it now waits for
                 settings = await self._guild_settings(loaded.record.guild_id)
@@ -436,10 +435,29 @@ class GameService:
             try:
                 await self.submit(Actor(f"ai:{seat.player}", actor.guild_id), game_id, Enlist(seat.player, enlist))
             except RulesError:
-                seat.user_id, seat.is_ai, seat.display_name = None, False, f"Player {seat.player}"
-                await self.repo.update_seat(seat)  # the side is free again: nothing half-done
+                async with self._lock(game_id):  # the side is free again: nothing half-done
+                    loaded = await self._load(game_id, fresh=True)
+                    seat = next(s for s in loaded.seats if s.player == seat.player)
+                    seat.user_id, seat.is_ai, seat.display_name = None, False, f"Player {seat.player}"
+                    await self.repo.update_seat(seat, loaded.record)
                 raise
         return await self.info(game_id)
+
+    @staticmethod
+    def _free_seat(loaded: Loaded, player: str | None) -> Seat:
+        free = [s for s in loaded.seats if s.user_id is None and not s.is_ai]
+        if player is None:
+            if not free:
+                raise SeatTaken("Every side is taken.", "Watch the game, or ask a GM to start another.")
+            return free[0]
+        seat = next((s for s in loaded.seats if s.player == player), None)
+        if seat is None:
+            raise UnknownName(f"There is no side {player!r} in this game.",
+                              f"Sides: {', '.join(s.player for s in loaded.seats)}.")
+        if seat.user_id is not None or seat.is_ai:
+            raise SeatTaken(f"Side {player} is taken by {seat.display_name}.",
+                            f"Free sides: {', '.join(s.player for s in free) or 'none'}.")
+        return seat
 
     async def _squadron_for(self, actor: Actor, game_id: int, name: str | None, ai: bool) -> SquadronList | None:
         from game.squadron import SquadronError, parse_squadron, random_squadron
@@ -704,9 +722,11 @@ class GameService:
             else:
                 seat.user_id, seat.is_ai, seat.display_name = to_user, False, (to_name[:100] or to_user)
             event = ev.SeatHandedOver(who, before, seat.display_name, actor.user_id, to_user is None)
-            outcome = await self._commit(loaded, actor, [event], request_id)
-            await self.repo.update_seat(seat)
-            return outcome
+            try:
+                return await self._commit(loaded, actor, [event], request_id, seats=[seat])
+            except VersionConflict:
+                self._cache.pop(game_id, None)  # the seat was changed only in this copy
+                raise ServiceError("The game moved on while the side was handed over.", "Try again.") from None
 
     async def seat_history(self, game_id: int) -> list[tuple[str, int, str]]:
         """Who played each side, from which turn: (side, first turn, name), in order."""
@@ -1010,6 +1030,10 @@ class GameService:
 
     async def _load(self, game_id: int, actor: Actor | None = None, fresh: bool = False) -> Loaded:
         loaded = None if fresh else self._cache.get(game_id)
+        if loaded is not None and self.shared:
+            async with self._db_slots:
+                if await self.repo.version_of(game_id) != loaded.record.version:
+                    loaded = None
         if loaded is None:
             async with self._db_slots:
                 loaded = await self.repo.load(game_id)
@@ -1061,15 +1085,16 @@ class GameService:
             raise DiceNotAllowed(f"{bad[0][:40]!r} is not a face of the die.", f"Faces: {', '.join(sorted(set(sides)))}.")
         self._fixed_dice.setdefault(loaded.record.id or 0, deque()).extend(cmd.faces)
 
-    async def _commit(self, loaded: Loaded, actor: Actor, events: Sequence[Any], request_id: str | None) -> Outcome:
+    async def _commit(self, loaded: Loaded, actor: Actor, events: Sequence[Any], request_id: str | None,
+                      seats: Sequence[Seat] = ()) -> Outcome:
         new_state = apply_all(loaded.state, events)
-        first, last = await self._write(loaded, actor, events, new_state, request_id)
+        first, last = await self._write(loaded, actor, events, new_state, request_id, seats)
         mine = self._players_of(loaded, actor)
         return Outcome(loaded.record.id or 0, first, last, tuple(event_for(e, mine) for e in events),
                        self._view_for(loaded, actor, new_state))
 
     async def _write(self, loaded: Loaded, actor: Actor, events: Sequence[Any], new_state: Game,
-                     request_id: str | None) -> tuple[int, int]:
+                     request_id: str | None, seats: Sequence[Seat] = ()) -> tuple[int, int]:
         response = {"events": len(events)}
         replan = None
         if (deciders(new_state), new_state.phase) != (deciders(loaded.state), loaded.state.phase):
@@ -1077,7 +1102,8 @@ class GameService:
             settings = await self._guild_settings(loaded.record.guild_id)
             replan = (sorted(deciders(new_state)), settings.reminder_hours, settings.turn_deadline_hours)
         async with self._db_slots:
-            first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan)
+            first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan,
+                                                 seats)
         if new_state.phase is Phase.OVER and loaded.state.phase is not Phase.OVER:
             from game.service.leagues import game_ended  # a league records the result as the game ends
 

@@ -204,9 +204,10 @@ class Repository:
         request_id: str | None,
         response: dict[str, Any],
         replan: tuple[Sequence[str], int, int] | None = None,
+        seats: Sequence[Seat] = (),
     ) -> tuple[int, int]:
-        """Write the events of one accepted command, atomically, if the game is still at the
-        version it was read at. Returns (first_seq, last_seq)."""
+        """Write the events of one accepted command (and the seats it changed), atomically, if the game
+        is still at the version it was read at. Returns (first_seq, last_seq)."""
         rec = loaded.record
         assert rec.id is not None
         first = rec.last_seq + 1
@@ -239,6 +240,8 @@ class Repository:
             picking = (Phase.SETUP, Phase.INITIATIVE)
             if loaded.state.phase in picking or new_state.phase in picking:
                 await self._secrets(s, rec.id, loaded.seats, new_state)
+            for seat in seats:
+                await s.merge(seat)
             if replan is not None:
                 from game.service.scheduler import replan_in
 
@@ -290,9 +293,19 @@ class Repository:
             s.add(seat)
         return seat
 
-    async def update_seat(self, seat: Seat) -> None:
+    async def update_seat(self, seat: Seat, record: GameRecord) -> None:
+        """Change a seat if the game is still at the version it was read at (two processes seating two
+        members on one side: one of them is told the game changed); the version moves on, so every
+        process's copy of the game is known to be stale."""
         async with self.session() as s, s.begin():
+            moved = await s.execute(
+                update(GameRecord).where(col(GameRecord.id) == record.id, col(GameRecord.version) == record.version)
+                .values(version=record.version + 1)
+            )
+            if moved.rowcount != 1:
+                raise VersionConflict(f"game {record.id} changed since version {record.version}")
             await s.merge(seat)
+        record.version += 1
 
     async def games_of_guild(self, guild_id: str) -> list[GameRecord]:
         async with self.session() as s:
