@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
 from game.ai.captain import deciders
+from game.errors import RulesError
 from game.league.pairing import round_robin, round_robin_rounds, swiss, swiss_rounds
 from game.league.rating import Skill, rate
 from game.league.standings import Result, standings
@@ -328,7 +329,16 @@ class Leagues:
             row.game_id, row.status = info.id, "playing"
             sides = [p for p, *_ in info.seats]
             for side, member in zip(sides, (row.a_member, row.b_member), strict=True):
-                await self._seat(lg, info.id, side, member, names[member])
+                try:
+                    await self._seat(lg, info.id, side, member, names[member])
+                except RulesError as exc:
+                    # their list went between the check and the game (or would not enlist): the pairing
+                    # is forfeited rather than leaving a ranked game with a seat anyone could take
+                    other = row.b_member if member == row.a_member else row.a_member
+                    async with self.session() as s, s.begin():
+                        await self._settle(s, lg, row, other, 0, 0, f"forfeit: {names[member][:40]} could not be "
+                                           f"seated ({exc.message[:100]})")
+                    break
         return tuple(await self._pairings(lg, await self._round_rows(lg, lg.current_round)))
 
     async def _lists_still_there(self, lg: League, entries: Sequence[LeagueEntry]) -> None:

@@ -267,3 +267,24 @@ async def test_a_drafted_round_waits_for_a_registered_list_that_was_deleted(serv
     assert (await leagues.show("g1", "Lists")).status == "registering"  # nothing was paired or made
     await service.save_squadron(ANN, DUTCH)
     assert len((await leagues.start(GM, "Lists")).started) == 1
+
+
+async def test_a_member_who_cannot_be_seated_forfeits_the_pairing(service: GameService,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    leagues = Leagues(service)
+    await leagues.create(GM, "c", "Forfeit", scenario="short", scenario_text=SHORT)
+    await leagues.join(ANN, "Forfeit", "Ann")
+    await leagues.join(BOB, "Forfeit", "Bob")
+    join = service.join
+
+    async def refuse_bob(actor: Actor, game_id: int, *args: object, **kwargs: object) -> object:
+        if actor.user_id == BOB.user_id:
+            from game.service.errors import SquadronRefused
+
+            raise SquadronRefused("The saved squadron cannot be read.")
+        return await join(actor, game_id, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(service, "join", refuse_bob)
+    (p,) = (await leagues.start(GM, "Forfeit")).started
+    assert p.status == "done" and p.winner == "111"
+    assert p.reason == "forfeit: Bob could not be seated (The saved squadron cannot be read.)"
