@@ -3,7 +3,7 @@ numbers after a suite's name are its arguments (`python -m benchmarks chat 20 20
 
 import sys
 
-from benchmarks import ai_games, bounds, chat, engine, render, service, setup
+from benchmarks import ai_games, bounds, chat, engine, league, render, service, setup
 
 SUITES = {
     "engine": ("engine: Movement activations (decide + apply)", engine.main),
@@ -13,6 +13,7 @@ SUITES = {
     "service": ("game service: commands through the database", service.main),
     "chat": ("game service at a chat's pace: open-loop arrivals across 1,000 live games", chat.main),
     "bounds": ("upload bombs refused, and the trial game of an imported data set", bounds.main),
+    "league": ("leagues: Swiss pairing and standings, a league of computer captains", league.main),
 }
 
 

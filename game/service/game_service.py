@@ -703,6 +703,9 @@ class GameService:
                                 f"Your sides: {', '.join(players)}." if players else "Join a side first.")
             if who not in players and not actor.gm:
                 raise NotSeated(f"Side {who} is not yours to hand over.", "Hand over your own side, or ask a GM.")
+            if not actor.gm and await _ranked(self, game_id):
+                raise NotPermitted("This is a ranked league game: only a GM may hand over its seats.",
+                                   "Ask a GM (/game handover), so the league's results stay the players' own.")
             seat = next((s for s in loaded.seats if s.player == who), None)
             if seat is None:
                 raise UnknownName(f"There is no side {who[:20]!r} in this game.",
@@ -1103,6 +1106,10 @@ class GameService:
         async with self._db_slots:
             first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan,
                                                  seats)
+        if new_state.phase is Phase.OVER and loaded.state.phase is not Phase.OVER:
+            from game.service.leagues import game_ended  # a league records the result as the game ends
+
+            await game_ended(self, loaded.record, new_state)
         loaded.state = new_state
         return first, last
 
@@ -1144,6 +1151,12 @@ def _starting_state(scenario: str, scenario_text: str | None, size: str, name: s
                               f"Scenarios: {', '.join([*known, DRAFTED])}.")
         scenario_text = known[scenario]
     return load_scenario_text(scenario_text, f"{scenario[:MAX_NAME]}.toml", rules)  # the name if it has none
+
+
+async def _ranked(service: GameService, game_id: int) -> bool:
+    from game.service.leagues import Leagues  # leagues builds on this module
+
+    return await Leagues(service).ranked(game_id)
 
 
 def _who(actor: Actor) -> str:
