@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from game import events as ev
-from game.ai.captain import Captain, deciders
+from game.ai.captain import deciders
 from game.ai.legal import legal_commands
 from game.apply import apply, apply_all
 from game.commands import (
@@ -35,8 +35,7 @@ from game.commands import (
     FixDice,
     PickCard,
 )
-from game.dice import FairDice, ScriptedDice, derived_number, is_seed, seed_from_number
-from game.engine import decide
+from game.dice import derived_number, is_seed, seed_from_number
 from game.errors import DiceNotAllowed, RulesError, UnknownName
 from game.fairness import Verification, commitment, new_seed, verify_log
 from game.model import Game, Phase
@@ -48,6 +47,7 @@ from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, ru
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.schema.common import MAX_NAME
 from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
+from game.service.cache import GameCache
 from game.service.errors import (
     AlreadyDecided,
     ChannelBusy,
@@ -61,8 +61,11 @@ from game.service.errors import (
     UndoRefused,
     WrongGuild,
 )
+from game.service.jobs import choose_job, decide_job
 from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
 from game.service.repository import Loaded, Repository, VersionConflict, decode_state
+from game.service.workers import Workers
+from game.service.workers import default as default_workers
 from game.setup import TABLES
 from game.squadron import SquadronList
 from game.views import View, event_for, redact, view_of
@@ -185,12 +188,16 @@ class GameService:
         rules: RulesData | None = None,
         max_db_concurrency: int = 8,
         seeds: Callable[[], str] = new_seed,
+        workers: Workers | None = None,
+        cached_games: int = 1000,
     ) -> None:
         self.repo = Repository(engine, snapshot_every)
         self.rules = rules or load_rules()
         self._new_seed = seeds  # where each game's secret dice seed comes from (tests inject theirs)
-        self._cache: dict[int, Loaded] = {}
+        # decisions and computer captains run here: inline (the default) or in worker processes
+        self.workers = workers if workers is not None else default_workers()
         self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: GameCache = GameCache(cached_games, self._locks)
         self._fixed_dice: dict[int, deque[str]] = {}
         self._settings: dict[str, GuildSettings] = {}
         self._rules: dict[str, RulesData] = {}
@@ -881,7 +888,7 @@ class GameService:
             player = sorted(due)[0]
             rules = await self.rules_for(loaded.record)
             judgement = derived_number(loaded.record.dice_seed, f"captain:{player}:{loaded.record.last_seq}")
-            cmd = Captain(player, judgement, rules).choose(view_of(loaded.state, player))
+            cmd = await self.workers.run(choose_job, view_of(loaded.state, player), player, judgement, rules)
             out.append(await self.submit(Actor(f"ai:{player}", loaded.record.guild_id), game_id, cmd))
         return out
 
@@ -1034,16 +1041,11 @@ class GameService:
         rules = await self.rules_for(loaded.record)
         if not loaded.record.dice_seed:
             raise GameDamaged(f"Game #{loaded.record.id} has no dice seed.", "Run the database migrations.")
-        fallback = FairDice(loaded.record.dice_seed, state.log_position)
         fixed = self._fixed_dice.get(loaded.record.id or 0)
-        if fixed:
-            dice = ScriptedDice(fixed, fallback=fallback)
-            events = decide(state, cmd, dice, rules)
-            used = len(fixed) - len(dice.remaining)
-            for _ in range(used):
-                fixed.popleft()
-            return events
-        return decide(state, cmd, fallback, rules)
+        events, used = await self.workers.run(decide_job, state, cmd, loaded.record.dice_seed, tuple(fixed or ()), rules)
+        for _ in range(used if fixed else 0):
+            fixed.popleft()
+        return events
 
     async def _fix_dice(self, loaded: Loaded, actor: Actor, cmd: FixDice) -> None:
         """Test games only, and only a seated player (or the offline table) fixes the next faces; a face
@@ -1076,6 +1078,8 @@ class GameService:
         async with self._db_slots:
             first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan)
         loaded.state = new_state
+        if new_state.phase is Phase.OVER:
+            self._cache.finished(loaded.record.id or 0)
         return first, last
 
     async def _guild_settings(self, guild_id: str) -> GuildSettings:
