@@ -29,20 +29,31 @@ def rss_mb(pid: str | int = "self") -> float:
 
 
 async def _make_games(url: str) -> float:
+    from game.fairness import new_seed
     from game.service.db import make_engine, upgrade_to_head
     from game.service.game_service import Actor, GameService
+    from game.service.models import GameRecord, Seat
+    from game.service.repository import decode_state
 
     await upgrade_to_head(url)
     engine = make_engine(url)
     service = GameService(engine)
     gm = Actor("gm", SPECTATOR_GUILD, gm=True)
     t0 = time.perf_counter()
-    for g in range(GAMES):
+    for g in range(50):  # games that have moved on, with seats and events
         info = await service.create_game(gm, f"chan-{g}")
-        if g < 50:  # a few that have moved on, with events and seats
-            await service.join(gm, info.id, "A", ai=True)
-            await service.join(gm, info.id, "B", ai=True)
-            await service.play_ai(info.id, limit=4)
+        await service.join(gm, info.id, "A", ai=True)
+        await service.join(gm, info.id, "B", ai=True)
+        await service.play_ai(info.id, limit=4)
+    first = await service.repo.load(1)
+    assert first is not None
+    state = decode_state(first.record.initial_state)
+    for g in range(50, GAMES):  # the rest as create_game writes them, without parsing the scenario each time
+        record = GameRecord(guild_id=SPECTATOR_GUILD, channel_id=f"chan-{g}", name=first.record.name, system=state.system,
+                            edition=state.edition, seed=0, dice_seed=new_seed(), status="open", initial_state="",
+                            data_version="builtin")
+        await service.repo.create_game(record, state, [Seat(game_id=0, player=p, display_name=f"Player {p}")
+                                                       for p in state.players])
     await engine.dispose()
     return time.perf_counter() - t0
 
