@@ -85,3 +85,23 @@ class GameCache(OrderedDict[int, Any]):
                 del self[key]
         for key in [k for k in self._locks if k not in self and not in_use(self._locks[k])]:
             del self._locks[key]  # locks of games read and dropped, or never cached
+
+
+class Bounded(OrderedDict[Any, Any]):
+    """A small LRU map for per-guild and per-channel answers (autocomplete asks on every keystroke)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if key in self:
+            self.move_to_end(key)
+            return super().__getitem__(key)
+        return default
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.limit:
+            self.popitem(last=False)

@@ -47,7 +47,7 @@ from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, ru
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.schema.common import MAX_NAME
 from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
-from game.service.cache import GameCache
+from game.service.cache import Bounded, GameCache
 from game.service.errors import (
     AlreadyDecided,
     ChannelBusy,
@@ -200,6 +200,10 @@ class GameService:
         self._cache: GameCache = GameCache(cached_games, self._locks)
         self._fixed_dice: dict[int, deque[str]] = {}
         self._settings: dict[str, GuildSettings] = {}
+        # what autocomplete asks on every keystroke, kept until this process changes it: a guild's
+        # interactions all reach the process holding its shard
+        self._channels: Bounded = Bounded(10_000)  # (guild, channel) -> its unfinished game's id or None
+        self._squadron_rows: Bounded = Bounded(1_000)  # (guild, owner) -> their saved squadrons
         self._rules: dict[str, RulesData] = {}
         # more concurrent transactions than the connection pool holds would only queue inside it
         self._db_slots = asyncio.Semaphore(max_db_concurrency)
@@ -274,12 +278,13 @@ class GameService:
             raise SquadronRefused("The squadron breaks the building rules: " + "; ".join(map(str, problems)) + ".",
                                   "Fix each entry and field named, then save it again.")
         points = squadron_points(sq, rules)
+        self._squadron_rows.pop((actor.guild_id, actor.user_id), None)
         await self.repo.save_squadron(SavedSquadron(guild_id=actor.guild_id, owner_id=actor.user_id, name=sq.name,
                                                     size=sq.size, faction=sq.faction, points=points, text=text))
         return SquadronInfo(sq.name, sq.size, sq.faction, points, len(sq.ships))
 
     async def squadrons(self, actor: Actor) -> list[SquadronInfo]:
-        rows = await self.repo.squadrons_of(actor.guild_id, actor.user_id)
+        rows = await self._squadrons_of(actor)
         return [SquadronInfo(r.name, r.size, r.faction, r.points, r.text.count("[[ship]]"), r.complete) for r in rows]
 
     async def start_squadron(self, actor: Actor, name: str, size: str, faction: str, admiral: str) -> str:
@@ -324,14 +329,22 @@ class GameService:
         row = SavedSquadron(guild_id=actor.guild_id, owner_id=actor.user_id, name=sq.name, size=sq.size,
                             faction=sq.faction, points=squadron_points(sq, rules), text=to_toml(sq),
                             complete=not validate(sq, rules))
+        self._squadron_rows.pop((actor.guild_id, actor.user_id), None)
         await self.repo.save_squadron(row)
         return summary(sq, rules)
 
     async def squadron_text(self, actor: Actor, name: str) -> str:
-        for row in await self.repo.squadrons_of(actor.guild_id, actor.user_id):
+        for row in await self._squadrons_of(actor):
             if row.name.casefold() == name.casefold():
                 return row.text
         raise UnknownName(f"You have no saved squadron called {name!r}.", "List yours with /squadron list.")
+
+    async def _squadrons_of(self, actor: Actor) -> list[SavedSquadron]:
+        key = (actor.guild_id, actor.user_id)
+        rows: list[SavedSquadron] | None = self._squadron_rows.get(key)
+        if rows is None:
+            rows = self._squadron_rows[key] = await self.repo.squadrons_of(*key)
+        return rows
 
     async def guild_rules(self, guild_id: str) -> RulesData:
         """The data a new game (or squadron) of this guild is built with."""
@@ -401,6 +414,7 @@ class GameService:
         seats = [Seat(game_id=0, player=p, display_name=f"Player {p}") for p in state.players]
         record = await self.repo.create_game(record, state, seats)
         assert record.id is not None
+        self._channels.pop((actor.guild_id, record.channel_id), None)
         return await self.info(record.id)
 
     async def check_scenario(self, actor: Actor, scenario: str = "quickstart", scenario_text: str | None = None,
@@ -505,7 +519,17 @@ class GameService:
         return [await self.info(r.id) for r in records if r.id is not None], total
 
     async def game_in_channel(self, guild_id: str, channel_id: str, include_over: bool = False) -> GameInfo | None:
+        key = (guild_id, channel_id)
+        if not include_over and key in self._channels:
+            gid = self._channels.get(key)
+            if gid is None:
+                return None
+            found = await self.info(gid)
+            if found.phase != Phase.OVER.value:
+                return found
         r = await self.repo.game_in_channel(guild_id, channel_id, include_over)
+        if not include_over:
+            self._channels[key] = r.id if r is not None else None
         return await self.info(r.id) if r and r.id is not None else None
 
     # ------------------------------------------------------------------ reading
@@ -1087,6 +1111,10 @@ class GameService:
         if found is None:
             found = self._settings[guild_id] = await self.repo.guild_settings(guild_id)
         return found
+
+    async def guild_settings(self, guild_id: str) -> GuildSettings:
+        """The guild's settings, read once and kept (every change goes through save_guild_settings)."""
+        return await self._guild_settings(guild_id)
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         await self.repo.save_guild_settings(settings)
