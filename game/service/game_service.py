@@ -228,7 +228,8 @@ class GameService:
         overrides[file_name] = text
         from game.data_trial import trial_game  # a DataError names the fault: in a file, or in a trial game
 
-        await asyncio.to_thread(trial_game, rules_from_texts(system, {**default_texts(system), **overrides}), file_name)
+        await self.workers.run(trial_game, rules_from_texts(system, {**default_texts(system), **overrides}), file_name,
+                               thread=True)
         settings = await self._guild_settings(actor.guild_id)
         settings.data_overrides = json.dumps(overrides)
         await self.save_guild_settings(settings)
@@ -971,8 +972,8 @@ class GameService:
                                f"Its SHA-256, published when the game began, is {commitment(seed)}.")
         rows = await self.repo.events(game_id)
         rules = await self.rules_for(loaded.record)
-        result = verify_log(decode_state(loaded.record.initial_state), [(cmd, e) for _, cmd, e in rows], seed,
-                            rules, commitment(seed))
+        result = await self.workers.run(verify_log, decode_state(loaded.record.initial_state),
+                                        [(cmd, e) for _, cmd, e in rows], seed, rules, commitment(seed), thread=True)
         return DiceCheck(result, seed, commitment(seed), loaded.state.test_dice)
 
     async def export_log(self, actor: Actor | None, game_id: int) -> dict[str, Any]:
@@ -1003,7 +1004,7 @@ class GameService:
         its rules, and, once it is over, its whole log for `quarterdeck replay`."""
         loaded = await self._load(game_id, actor, fresh=True)
         initial = decode_state(loaded.record.initial_state)
-        shown = frames(initial, [(cmd, e) for _, cmd, e in await self.repo.events(game_id)])
+        shown = await self.workers.run(frames, initial, [(cmd, e) for _, cmd, e in await self.repo.events(game_id)])
         over = loaded.state.phase is Phase.OVER
         return shown, await self.rules_for(loaded.record), await self.export_log(actor, game_id) if over else None
 
