@@ -80,3 +80,31 @@ def test_the_bot_with_workers_never_loads_matplotlib() -> None:
     assert seen == {"boards": seen["boards"], "png": True, "gif": "GIF89a", "phase": seen["phase"],
                     "matplotlib": False, "workers": 1}
     assert seen["boards"] >= 1
+
+
+@pytest.mark.parametrize(("workers", "cached", "expected"), [
+    ("", "", (min(2, os.cpu_count() or 1), 1000)), ("0", "5", (0, 5)), ("3", "1", (3, 1)),
+])
+def test_worker_and_cache_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, workers: str, cached: str,
+                                   expected: tuple[int, int]) -> None:
+    from game.service.settings import Settings
+
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.setenv("WORKERS", workers)
+    monkeypatch.setenv("CACHED_GAMES", cached)
+    settings = Settings.from_env()
+    assert (settings.workers, settings.cached_games) == expected
+
+
+@pytest.mark.parametrize(("name", "value", "said"), [
+    ("WORKERS", "-1", "WORKERS must be a whole number of at least 0"), ("WORKERS", "two", "not 'two'"),
+    ("CACHED_GAMES", "0", "CACHED_GAMES must be a whole number of at least 1"),
+])
+def test_settings_that_cannot_work_are_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str, value: str,
+                                               said: str) -> None:
+    from game.service.settings import Settings, SettingsError
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SettingsError, match=said):
+        Settings.from_env()
