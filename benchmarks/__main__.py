@@ -3,7 +3,7 @@ numbers after a suite's name are its arguments (`python -m benchmarks chat 20 20
 
 import sys
 
-from benchmarks import ai_games, bounds, chat, engine, league, render, service, setup
+from benchmarks import ai_games, bounds, chat, engine, league, looplag, memory, render, service, setup
 
 SUITES = {
     "engine": ("engine: Movement activations (decide + apply)", engine.main),
@@ -14,6 +14,8 @@ SUITES = {
     "chat": ("game service at a chat's pace: open-loop arrivals across 1,000 live games", chat.main),
     "bounds": ("upload bombs refused, and the trial game of an imported data set", bounds.main),
     "league": ("leagues: Swiss pairing and standings, a league of computer captains", league.main),
+    "looplag": ("event-loop lag: 20 games with computer captains and their boards, inline vs worker pool", looplag.main),
+    "memory": ("memory: the bot process with 1,000 live games and after 50 distinct tables rendered", memory.main),
 }
 
 

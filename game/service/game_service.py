@@ -16,6 +16,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -25,7 +26,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from game import events as ev
-from game.ai.captain import Captain, deciders
+from game.ai.captain import deciders
 from game.ai.legal import legal_commands
 from game.apply import apply, apply_all
 from game.commands import (
@@ -35,8 +36,7 @@ from game.commands import (
     FixDice,
     PickCard,
 )
-from game.dice import FairDice, ScriptedDice, derived_number, is_seed, seed_from_number
-from game.engine import decide
+from game.dice import derived_number, is_seed, seed_from_number
 from game.errors import DiceNotAllowed, RulesError, UnknownName
 from game.fairness import Verification, commitment, new_seed, verify_log
 from game.model import Game, Phase
@@ -48,6 +48,7 @@ from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, ru
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.schema.common import MAX_NAME
 from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
+from game.service.cache import Bounded, GameCache
 from game.service.errors import (
     AlreadyDecided,
     ChannelBusy,
@@ -61,8 +62,11 @@ from game.service.errors import (
     UndoRefused,
     WrongGuild,
 )
+from game.service.jobs import choose_job, decide_job
 from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
 from game.service.repository import DuplicateRequest, Loaded, Repository, VersionConflict, decode_state
+from game.service.workers import Workers
+from game.service.workers import default as default_workers
 from game.setup import TABLES
 from game.squadron import SquadronList
 from game.views import View, event_for, redact, view_of
@@ -70,6 +74,7 @@ from game.views import View, event_for, redact, view_of
 log = logging.getLogger(__name__)
 
 RETRIES = 5
+SHARED_TTL = 30.0  # seconds a guild's settings are kept when other processes may change them
 DRAFTED = "drafted"  # the scenario name of a game set up by the chapter-7 sequence
 
 __all__ = [
@@ -186,14 +191,23 @@ class GameService:
         max_db_concurrency: int = 8,
         seeds: Callable[[], str] = new_seed,
         shared: bool | None = None,
+        workers: Workers | None = None,
+        cached_games: int = 1000,
     ) -> None:
         self.repo = Repository(engine, snapshot_every)
         self.rules = rules or load_rules()
         self._new_seed = seeds  # where each game's secret dice seed comes from (tests inject theirs)
-        self._cache: dict[int, Loaded] = {}
+        # decisions and computer captains run here: inline (the default) or in worker processes
+        self.workers = workers if workers is not None else default_workers()
         self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: GameCache = GameCache(cached_games, self._locks)
         self._fixed_dice: dict[int, deque[str]] = {}
         self._settings: dict[str, GuildSettings] = {}
+        self._settings_read: dict[str, float] = {}  # when each guild's settings were read (shared database)
+        # what autocomplete asks on every keystroke, kept until this process changes it: a guild's
+        # interactions all reach the process holding its shard
+        self._channels: Bounded = Bounded(10_000)  # (guild, channel) -> its unfinished game's id or None
+        self._squadron_rows: Bounded = Bounded(1_000)  # (guild, owner) -> their saved squadrons
         self._rules: dict[str, RulesData] = {}
         # more concurrent transactions than the connection pool holds would only queue inside it
         self._db_slots = asyncio.Semaphore(max_db_concurrency)
@@ -221,7 +235,8 @@ class GameService:
         overrides[file_name] = text
         from game.data_trial import trial_game  # a DataError names the fault: in a file, or in a trial game
 
-        await asyncio.to_thread(trial_game, rules_from_texts(system, {**default_texts(system), **overrides}), file_name)
+        await self.workers.run(trial_game, rules_from_texts(system, {**default_texts(system), **overrides}), file_name,
+                               thread=True)
         settings = await self._guild_settings(actor.guild_id)
         settings.data_overrides = json.dumps(overrides)
         await self.save_guild_settings(settings)
@@ -271,12 +286,13 @@ class GameService:
             raise SquadronRefused("The squadron breaks the building rules: " + "; ".join(map(str, problems)) + ".",
                                   "Fix each entry and field named, then save it again.")
         points = squadron_points(sq, rules)
+        self._squadron_rows.pop((actor.guild_id, actor.user_id), None)
         await self.repo.save_squadron(SavedSquadron(guild_id=actor.guild_id, owner_id=actor.user_id, name=sq.name,
                                                     size=sq.size, faction=sq.faction, points=points, text=text))
         return SquadronInfo(sq.name, sq.size, sq.faction, points, len(sq.ships))
 
     async def squadrons(self, actor: Actor) -> list[SquadronInfo]:
-        rows = await self.repo.squadrons_of(actor.guild_id, actor.user_id)
+        rows = await self._squadrons_of(actor)
         return [SquadronInfo(r.name, r.size, r.faction, r.points, r.text.count("[[ship]]"), r.complete) for r in rows]
 
     async def start_squadron(self, actor: Actor, name: str, size: str, faction: str, admiral: str) -> str:
@@ -321,14 +337,22 @@ class GameService:
         row = SavedSquadron(guild_id=actor.guild_id, owner_id=actor.user_id, name=sq.name, size=sq.size,
                             faction=sq.faction, points=squadron_points(sq, rules), text=to_toml(sq),
                             complete=not validate(sq, rules))
+        self._squadron_rows.pop((actor.guild_id, actor.user_id), None)
         await self.repo.save_squadron(row)
         return summary(sq, rules)
 
     async def squadron_text(self, actor: Actor, name: str) -> str:
-        for row in await self.repo.squadrons_of(actor.guild_id, actor.user_id):
+        for row in await self._squadrons_of(actor):
             if row.name.casefold() == name.casefold():
                 return row.text
         raise UnknownName(f"You have no saved squadron called {name!r}.", "List yours with /squadron list.")
+
+    async def _squadrons_of(self, actor: Actor) -> list[SavedSquadron]:
+        key = (actor.guild_id, actor.user_id)
+        rows: list[SavedSquadron] | None = None if self.shared else self._squadron_rows.get(key)
+        if rows is None:
+            rows = self._squadron_rows[key] = await self.repo.squadrons_of(*key)
+        return rows
 
     async def guild_rules(self, guild_id: str) -> RulesData:
         """The data a new game (or squadron) of this guild is built with."""
@@ -398,6 +422,7 @@ class GameService:
         seats = [Seat(game_id=0, player=p, display_name=f"Player {p}") for p in state.players]
         record = await self.repo.create_game(record, state, seats)
         assert record.id is not None
+        self._channels.pop((actor.guild_id, record.channel_id), None)
         return await self.info(record.id)
 
     async def check_scenario(self, actor: Actor, scenario: str = "quickstart", scenario_text: str | None = None,
@@ -516,7 +541,18 @@ class GameService:
         return [await self.info(r.id) for r in records if r.id is not None], total
 
     async def game_in_channel(self, guild_id: str, channel_id: str, include_over: bool = False) -> GameInfo | None:
+        key = (guild_id, channel_id)
+        # with several processes, "no game here" is not kept: another process may have made one since
+        if not include_over and key in self._channels and not (self.shared and self._channels.get(key) is None):
+            gid = self._channels.get(key)
+            if gid is None:
+                return None
+            found = await self.info(gid)
+            if found.phase != Phase.OVER.value:
+                return found
         r = await self.repo.game_in_channel(guild_id, channel_id, include_over)
+        if not include_over:
+            self._channels[key] = r.id if r is not None else None
         return await self.info(r.id) if r and r.id is not None else None
 
     # ------------------------------------------------------------------ reading
@@ -905,7 +941,7 @@ class GameService:
             player = sorted(due)[0]
             rules = await self.rules_for(loaded.record)
             judgement = derived_number(loaded.record.dice_seed, f"captain:{player}:{loaded.record.last_seq}")
-            cmd = Captain(player, judgement, rules).choose(view_of(loaded.state, player))
+            cmd = await self.workers.run(choose_job, view_of(loaded.state, player), player, judgement, rules)
             out.append(await self.submit(Actor(f"ai:{player}", loaded.record.guild_id), game_id, cmd))
         return out
 
@@ -964,8 +1000,8 @@ class GameService:
                                f"Its SHA-256, published when the game began, is {commitment(seed)}.")
         rows = await self.repo.events(game_id)
         rules = await self.rules_for(loaded.record)
-        result = verify_log(decode_state(loaded.record.initial_state), [(cmd, e) for _, cmd, e in rows], seed,
-                            rules, commitment(seed))
+        result = await self.workers.run(verify_log, decode_state(loaded.record.initial_state),
+                                        [(cmd, e) for _, cmd, e in rows], seed, rules, commitment(seed), thread=True)
         return DiceCheck(result, seed, commitment(seed), loaded.state.test_dice)
 
     async def export_log(self, actor: Actor | None, game_id: int) -> dict[str, Any]:
@@ -996,7 +1032,7 @@ class GameService:
         its rules, and, once it is over, its whole log for `quarterdeck replay`."""
         loaded = await self._load(game_id, actor, fresh=True)
         initial = decode_state(loaded.record.initial_state)
-        shown = frames(initial, [(cmd, e) for _, cmd, e in await self.repo.events(game_id)])
+        shown = await self.workers.run(frames, initial, [(cmd, e) for _, cmd, e in await self.repo.events(game_id)])
         over = loaded.state.phase is Phase.OVER
         return shown, await self.rules_for(loaded.record), await self.export_log(actor, game_id) if over else None
 
@@ -1063,16 +1099,11 @@ class GameService:
         rules = await self.rules_for(loaded.record)
         if not loaded.record.dice_seed:
             raise GameDamaged(f"Game #{loaded.record.id} has no dice seed.", "Run the database migrations.")
-        fallback = FairDice(loaded.record.dice_seed, state.log_position)
         fixed = self._fixed_dice.get(loaded.record.id or 0)
-        if fixed:
-            dice = ScriptedDice(fixed, fallback=fallback)
-            events = decide(state, cmd, dice, rules)
-            used = len(fixed) - len(dice.remaining)
-            for _ in range(used):
-                fixed.popleft()
-            return events
-        return decide(state, cmd, fallback, rules)
+        events, used = await self.workers.run(decide_job, state, cmd, loaded.record.dice_seed, tuple(fixed or ()), rules)
+        for _ in range(used if fixed else 0):
+            fixed.popleft()
+        return events
 
     async def _fix_dice(self, loaded: Loaded, actor: Actor, cmd: FixDice) -> None:
         """Test games only, and only a seated player (or the offline table) fixes the next faces; a face
@@ -1111,13 +1142,22 @@ class GameService:
 
             await game_ended(self, loaded.record, new_state)
         loaded.state = new_state
+        if new_state.phase is Phase.OVER:
+            self._cache.finished(loaded.record.id or 0)
         return first, last
 
     async def _guild_settings(self, guild_id: str) -> GuildSettings:
         found = self._settings.get(guild_id)
+        if found is not None and self.shared and time.monotonic() - self._settings_read.get(guild_id, 0.0) > SHARED_TTL:
+            found = None  # another process may have changed them (a GM role, the deadlines)
         if found is None:
+            self._settings_read[guild_id] = time.monotonic()
             found = self._settings[guild_id] = await self.repo.guild_settings(guild_id)
         return found
+
+    async def guild_settings(self, guild_id: str) -> GuildSettings:
+        """The guild's settings, read once and kept (every change goes through save_guild_settings)."""
+        return await self._guild_settings(guild_id)
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         await self.repo.save_guild_settings(settings)
