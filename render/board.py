@@ -9,17 +9,15 @@ the pixels with Pillow. The renderer only ever receives a player's View, so it c
 from __future__ import annotations
 
 import asyncio
-import io
 from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
-from PIL import Image
 
 from game.model import Phase
 from game.rules_data import load_rules
 from game.views import View
-from render import style
+from render import png, style
 from render import text as tx
 from render.guide import guide
 from render.labels import place_all
@@ -119,13 +117,12 @@ def _static_for(view: View, options: RenderOptions) -> Static:
 
 def _attach(sc: Scene) -> None:
     """Give every artist its figure, axes and transform, as drawing them needs."""
-    ax, fig = sc.static.ax, sc.static.fig
+    fig = sc.static.fig
     for a in sc.data:
         a.set_figure(fig)
-        a.axes = ax
         if not a.is_transform_set():
-            a.set_transform(ax.transData)
-        a.set_clip_path(ax.patch)
+            a.set_transform(sc.static.transform)
+        a.set_clip_box(sc.static.clip)
     for a in sc.pixels:
         a.set_figure(fig)
 
@@ -157,9 +154,7 @@ def render_pixels(view: View, options: RenderOptions | None = None) -> np.ndarra
         static.canvas.restore_region(static.background)  # type: ignore[no-untyped-call]
         sc = scene(view, options, static)
         _attach(sc)
-        for a in sorted(sc.data, key=lambda a: a.get_zorder()):
-            static.ax.draw_artist(a)
-        for a in sc.pixels:
+        for a in [*sorted(sc.data, key=lambda a: a.get_zorder()), *sc.pixels]:
             static.fig.draw_artist(a)
         # a copy: the canvas is reused by the next call
         pixels = np.array(static.canvas.buffer_rgba())  # type: ignore[no-untyped-call]
@@ -170,20 +165,7 @@ def render_pixels(view: View, options: RenderOptions | None = None) -> np.ndarra
 def render_board(view: View, options: RenderOptions | None = None) -> bytes:
     """The board as PNG bytes: a pure function of the view and the options."""
     options = options or RenderOptions()
-    pixels = render_pixels(view, options)
-    h, w = pixels.shape[:2]
-    image = Image.frombuffer("RGBA", (w, h), pixels, "raw", "RGBA", 0, 1)  # opaque: the figure is white
-    if options.palette:
-        # a board has a few dozen colours and their anti-aliased edges: 256 of them keep it looking
-        # the same, and the PNG is half the size and faster to write
-        image = image.quantize(colors=options.palette, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-        image.putpalette(image.getpalette("RGB") or [], "RGB")  # every colour is opaque: no transparency chunk
-        image.info.pop("transparency", None)
-    else:
-        image = image.convert("RGB")
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=options.compress_level)
-    return out.getvalue()
+    return png.encode(render_pixels(view, options), options.palette, options.compress_level)
 
 
 async def render_board_async(view: View, options: RenderOptions | None = None) -> bytes:

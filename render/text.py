@@ -23,7 +23,10 @@ MARGIN = 4  # pixels around a text's extent kept in its image, for the halo
 _SPRITES: OrderedDict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = OrderedDict()
 _SIZES: dict[tuple[Any, ...], tuple[float, float]] = {}
 _LOCK = threading.Lock()
-_LIMIT = 2000  # kept images of about 25 KB each
+_LIMIT = 2000  # kept sizes
+# kept images: a label is about 25 KB, so this holds the few hundred texts of many games at once
+SPRITE_BYTES = 24_000_000
+_sprite_bytes = 0
 _MEASURE = FigureCanvasAgg(Figure(dpi=100))
 
 
@@ -110,22 +113,41 @@ def _sprite(item: TextItem) -> tuple[np.ndarray, np.ndarray]:
     return ((rgba[..., :3] * alpha + 127) // 255).astype(np.uint8), (255 - alpha).astype(np.uint8)
 
 
+def sprite(item: TextItem) -> tuple[np.ndarray, np.ndarray]:
+    """The item's kept image, drawn now if it is not kept; the least recently used go first once
+    the kept images pass SPRITE_BYTES."""
+    global _sprite_bytes
+    key = item.look
+    with _LOCK:
+        found = _SPRITES.get(key)
+        if found is not None:
+            _SPRITES.move_to_end(key)
+            return found
+    found = _sprite(item)
+    with _LOCK:
+        if key not in _SPRITES:
+            _SPRITES[key] = found
+            _sprite_bytes += _nbytes(found)
+        while _sprite_bytes > SPRITE_BYTES and len(_SPRITES) > 1:
+            _, dropped = _SPRITES.popitem(last=False)
+            _sprite_bytes -= _nbytes(dropped)
+    return found
+
+
+def kept_bytes() -> int:
+    """The bytes the kept text images hold."""
+    return _sprite_bytes
+
+
+def _nbytes(found: tuple[np.ndarray, np.ndarray]) -> int:
+    return found[0].nbytes + found[1].nbytes
+
+
 def blend(pixels: np.ndarray, items: list[TextItem]) -> None:
     """Draw each item's kept image onto the pixels (H x W x 4, top row first) where it stands."""
     height, width = pixels.shape[:2]
     for item in items:
-        key = item.look
-        with _LOCK:
-            found = _SPRITES.get(key)
-            if found is not None:
-                _SPRITES.move_to_end(key)
-        if found is None:
-            found = _sprite(item)
-            with _LOCK:
-                _SPRITES[key] = found
-                if len(_SPRITES) > _LIMIT:
-                    _SPRITES.popitem(last=False)
-        colour, clear = found
+        colour, clear = sprite(item)
         x0, y0, _, _ = item.extent
         left = int(round(x0)) - MARGIN
         h, w = colour.shape[:2]
