@@ -71,9 +71,18 @@ class Obstacles:
             return empty, empty, np.zeros(0, dtype=bool)
         eps = 0.5
         lo, hi = centres - half, centres + half
-        aabb = ((lo[:, None, 0] < self.hi[None, :, 0] - eps) & (hi[:, None, 0] > self.lo[None, :, 0] + eps)
-                & (lo[:, None, 1] < self.hi[None, :, 1] - eps) & (hi[:, None, 1] > self.lo[None, :, 1] + eps))
-        m, n = np.nonzero(aabb)  # only boxes whose bounding boxes meet need the exact test
+        # the candidates of one label lie around one thing: the quads out of reach of all of them
+        # (most of a crowded board) are dropped before the pairwise test
+        qlo, qhi = self.lo + eps, self.hi - eps
+        near = np.flatnonzero((qlo[:, 0] < hi[:, 0].max()) & (qhi[:, 0] > lo[:, 0].min())
+                              & (qlo[:, 1] < hi[:, 1].max()) & (qhi[:, 1] > lo[:, 1].min()))
+        if not len(near):
+            return empty, empty, np.zeros(0, dtype=bool)
+        nlo, nhi = self.lo[near], self.hi[near]
+        aabb = ((lo[:, None, 0] < nhi[None, :, 0] - eps) & (hi[:, None, 0] > nlo[None, :, 0] + eps)
+                & (lo[:, None, 1] < nhi[None, :, 1] - eps) & (hi[:, None, 1] > nlo[None, :, 1] + eps))
+        m, j = np.nonzero(aabb)  # only boxes whose bounding boxes meet need the exact test
+        n = near[j]
         normals = self.normals[n]  # P x 4 x 2
         cproj = np.einsum("pd,pkd->pk", centres[m], normals)
         reach = np.einsum("pd,pkd->pk", half[m], np.abs(normals))
