@@ -9,7 +9,8 @@ the pixels with Pillow. The renderer only ever receives a player's View, so it c
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -27,6 +28,8 @@ from render.options import AttackLine, Pose, Preview, RenderOptions
 from render.scene import Scene, side_style
 from render.ships import draw_ships
 from render.static import _STATIC, Static, static_layer
+
+T = TypeVar("T")
 
 __all__ = ["DPI", "MAX_PIXELS", "_STATIC", "AttackLine", "BoardTooLarge", "Pose", "Preview", "RenderOptions", "Scene",
            "layout", "render_board", "render_board_async", "render_pixels", "scene", "scene_texts", "side_style",
@@ -147,8 +150,10 @@ def layout(view: View, options: RenderOptions | None = None) -> tuple[Figure, An
     return static.fig, static.canvas.get_renderer(), sc  # type: ignore[no-untyped-call]
 
 
-def render_pixels(view: View, options: RenderOptions | None = None) -> np.ndarray:
-    options = options or RenderOptions()
+def _drawn(view: View, options: RenderOptions, finish: Callable[[np.ndarray], T]) -> T:
+    """The board drawn on its table layer's canvas, texts and all, handed to `finish` while the
+    layer is held: the canvas is the board's pixels until the next board restores the layer, so
+    encoding them needs no copy of a few megabytes."""
     static = _static_for(view, options)
     with static.lock:
         static.canvas.restore_region(static.background)  # type: ignore[no-untyped-call]
@@ -156,16 +161,20 @@ def render_pixels(view: View, options: RenderOptions | None = None) -> np.ndarra
         _attach(sc)
         for a in [*sorted(sc.data, key=lambda a: a.get_zorder()), *sc.pixels]:
             static.fig.draw_artist(a)
-        # a copy: the canvas is reused by the next call
-        pixels = np.array(static.canvas.buffer_rgba())  # type: ignore[no-untyped-call]
-    tx.blend(pixels, sc.texts)
-    return pixels
+        pixels = np.asarray(static.canvas.buffer_rgba())  # type: ignore[no-untyped-call]
+        tx.blend(pixels, sc.texts)
+        return finish(pixels)
+
+
+def render_pixels(view: View, options: RenderOptions | None = None) -> np.ndarray:
+    """The board's pixels (H x W x 4, top row first), the caller's own."""
+    return _drawn(view, options or RenderOptions(), np.array)
 
 
 def render_board(view: View, options: RenderOptions | None = None) -> bytes:
     """The board as PNG bytes: a pure function of the view and the options."""
     options = options or RenderOptions()
-    return png.encode(render_pixels(view, options), options.palette, options.compress_level)
+    return _drawn(view, options, lambda pixels: png.encode(pixels, options.palette, options.compress_level))
 
 
 async def render_board_async(view: View, options: RenderOptions | None = None) -> bytes:
