@@ -131,3 +131,17 @@ def test_the_kept_text_images_stay_within_their_byte_budget(monkeypatch: pytest.
     first = np.full((100, 200, 4), 255, dtype=np.uint8)
     tx.blend(first, [items[0]])
     assert np.array_equal(again, first) and (again[..., :3] < 128).any()
+
+
+def test_boards_drawn_at_once_from_threads_are_each_right() -> None:
+    """The board is encoded from its layer's canvas while the layer is held: boards of the same
+    layer drawn at once from threads must not see each other's pixels."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    view = view_of(quickstart(), "A")
+    asks = [RenderOptions(active_ship=s) for s in ("Amazone", "Kestrel", "Hoorn", "Otter")] * 3
+    alone = {o: render_board(view, o) for o in asks}
+    assert len(set(alone.values())) == 4  # four different boards on one layer
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda o: render_board(view, o), asks))
+    assert together == [alone[o] for o in asks]
