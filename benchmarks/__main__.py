@@ -1,8 +1,8 @@
-"""`python -m benchmarks [engine|ai|render|setup|service|bounds]…` runs the benchmarks (all by default) and prints the figures."""
+"""`python -m benchmarks [engine|ai|render|setup|service|bounds|async]…` runs the benchmarks (all by default) and prints the figures."""
 
 import sys
 
-from benchmarks import ai_games, bounds, engine, render, service, setup
+from benchmarks import ai_games, async_play, bounds, engine, render, service, setup
 
 SUITES = {
     "engine": ("engine: Movement activations (decide + apply)", engine.main),
@@ -10,6 +10,7 @@ SUITES = {
     "render": ("board renderer", render.main),
     "setup": ("drafted set-up: two lists to the first pick, computer captains", setup.main),
     "service": ("game service: commands through the database", service.main),
+    "async": ("play by chat: wake-ups per player per turn, with and without standing orders", async_play.main),
     "bounds": ("upload bombs refused, and the trial game of an imported data set", bounds.main),
 }
 
