@@ -47,6 +47,7 @@ from game.replay import Frame, frames
 from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, rules_from_texts
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.schema.common import MAX_NAME
+from game.service import orders_service
 from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
 from game.service.errors import (
     AlreadyDecided,
@@ -62,9 +63,11 @@ from game.service.errors import (
     WrongGuild,
 )
 from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
+from game.service.orders_service import OrderNote
 from game.service.repository import Loaded, Repository, VersionConflict, decode_state
 from game.setup import TABLES
 from game.squadron import SquadronList
+from game.standing import Standing
 from game.views import View, event_for, redact, view_of
 
 log = logging.getLogger(__name__)
@@ -194,6 +197,7 @@ class GameService:
         self._fixed_dice: dict[int, deque[str]] = {}
         self._settings: dict[str, GuildSettings] = {}
         self._rules: dict[str, RulesData] = {}
+        self._told: dict[tuple[int, str], int] = {}  # (game, player) -> log position a wait was told at
         # more concurrent transactions than the connection pool holds would only queue inside it
         self._db_slots = asyncio.Semaphore(max_db_concurrency)
 
@@ -792,7 +796,7 @@ class GameService:
             kinds = {type(e) for e in commands[cmd]}
             if ev.StateRestored in kinds:
                 break  # never undo past an earlier undo
-            if kinds <= {ev.UndoRequested, ev.CardPicked, ev.SeatHandedOver}:  # not activations
+            if kinds <= {ev.UndoRequested, ev.CardPicked, ev.SeatHandedOver, ev.ClockChanged}:  # not activations
                 continue
             seen = [e for e in commands[cmd] if isinstance(e, UNDO_BARRIERS)
                     or (isinstance(e, ev.PhaseBegan) and e.phase in (Phase.END, Phase.INITIATIVE))]
@@ -865,6 +869,30 @@ class GameService:
             return [PlanRefused(order.user_id, player, order.line, exc.text)]
         await self.repo.finish_planned(order, "applied", "")
         return [outcome]
+
+    # ------------------------------------------------------------------ standing orders (orders_service.py)
+
+    async def standing_orders(self, actor: Actor, game_id: int, player: str | None = None) -> Standing:
+        return await orders_service.current(self, actor, game_id, player)
+
+    async def order_move(self, actor: Actor, game_id: int, line: str, player: str | None = None) -> Standing:
+        return await orders_service.order_move(self, actor, game_id, line, player)
+
+    async def order_attack(self, actor: Actor, game_id: int, ship: str, rule: str, target: str = "",
+                           then: str = "best", player: str | None = None) -> Standing:
+        return await orders_service.order_attack(self, actor, game_id, ship, rule, target, then, player)
+
+    async def order_policy(self, actor: Actor, game_id: int, reroll: str | None = None, fallback: str | None = None,
+                           discretion: bool | None = None, ship: str | None = None,
+                           player: str | None = None) -> Standing:
+        return await orders_service.order_policy(self, actor, game_id, reroll, fallback, discretion, ship, player)
+
+    async def clear_orders(self, actor: Actor, game_id: int, player: str | None = None) -> None:
+        await orders_service.clear(self, actor, game_id, player)
+
+    async def run_standing(self, game_id: int) -> list[Outcome | OrderNote]:
+        """Standing orders (or the only legal answer) take the decision the game waits on, if they can."""
+        return await orders_service.run_standing(self, game_id, self._told)
 
     # ------------------------------------------------------------------ the computer captain
 
