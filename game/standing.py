@@ -449,3 +449,28 @@ def captain_orders(view: View, rules: RulesData, judgement: int | str = 0, fallb
         ships.append(ShipOrders(s.id, move, "best"))
     return Standing(judge.player, state.turn, tuple(ships), "fortune", False, fallback)
 
+
+
+def passing(view: View, rules: RulesData, judgement: int | str = 0) -> Command:
+    """The least a late player's decision can be answered with, when a game's deadline passes the
+    activation: hold fire, keep the roll, decline the offer; a ship that must move goes straight
+    ahead (or holds). What the rules leave no least answer to, the captain answers."""
+    judge = _Judge(view, rules, judgement)
+    state = view.game
+    p = judge.player
+    tries: list[Command] = []
+    if state.pending is not None:
+        tries = [KeepRoll(p)]
+    elif state.offer is not None:
+        tries = [Decline(p)]
+    elif state.phase is Phase.ATTACK and not state.choices:
+        tries = [Pass(s.id, p) for s in state.ships_of(p) if s.can_act and s.id not in state.activated]
+    elif state.phase is Phase.MOVEMENT and not state.choices:
+        from game.commands import Advance
+
+        ships = ([state.activation.ship] if state.activation is not None else
+                 [s.id for s in state.ships_of(p) if s.can_act and s.id not in state.activated])
+        tries = [Activate(sid, None, Advance(sid, way, player=p), None, player=p)
+                 for sid in ships for way in ("ahead", "hold")]
+    found = next((c for c in tries if judge.legal(c)), None)
+    return found if found is not None else judge.captain()

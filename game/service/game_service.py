@@ -47,8 +47,9 @@ from game.replay import Frame, frames
 from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, rules_from_texts
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.schema.common import MAX_NAME
-from game.service import orders_service
+from game.service import clock_service, orders_service
 from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
+from game.service.clock_service import DeadlineResult
 from game.service.errors import (
     AlreadyDecided,
     ChannelBusy,
@@ -433,9 +434,7 @@ class GameService:
             await self.repo.update_seat(seat)
             if all(s.user_id is not None or s.is_ai for s in loaded.seats):
                 # every side is taken: the game's clock starts for whoever it now waits for
-                settings = await self._guild_settings(loaded.record.guild_id)
-                await self.repo.replan(game_id, sorted(deciders(loaded.state)), settings.reminder_hours,
-                                       settings.turn_deadline_hours)
+                await self._replan(loaded, sorted(deciders(loaded.state)))
         if enlist is not None:
             try:
                 await self.submit(Actor(f"ai:{seat.player}", actor.guild_id), game_id, Enlist(seat.player, enlist))
@@ -894,6 +893,39 @@ class GameService:
         """Standing orders (or the only legal answer) take the decision the game waits on, if they can."""
         return await orders_service.run_standing(self, game_id, self._told)
 
+    # ------------------------------------------------------------------ the game clock (clock_service.py)
+
+    async def _clock_plan(self, loaded: Loaded, players: list[str]) -> tuple[Any, ...]:
+        return await clock_service.clock_plan(self, loaded, players)
+
+    async def _replan(self, loaded: Loaded, players: list[str]) -> None:
+        await clock_service.replan(self, loaded, players)
+
+    async def clock_settings(self, actor: Actor, game_id: int, reminder_hours: int | None = None,
+                             deadline_hours: int | None = None, on_deadline: str | None = None,
+                             skip_quiet: bool | None = None) -> Outcome:
+        """A GM sets the game's reminder and deadline and what the deadline does; the log says so."""
+        return await clock_service.settings(self, actor, game_id, reminder_hours, deadline_hours, on_deadline,
+                                            skip_quiet)
+
+    async def pause_clock(self, actor: Actor, game_id: int, paused: bool = True) -> Outcome:
+        return await clock_service.pause(self, actor, game_id, paused)
+
+    async def extend_clock(self, actor: Actor, game_id: int, hours: int) -> Outcome:
+        return await clock_service.extend(self, actor, game_id, hours)
+
+    async def set_hours(self, actor: Actor, time_zone: str | None = None, quiet_from: int | None = None,
+                        quiet_to: int | None = None) -> str:
+        return await clock_service.set_hours(self, actor, time_zone, quiet_from, quiet_to)
+
+    async def set_away(self, actor: Actor, until: datetime | None, mode: str = "stop",
+                       substitute: str | None = None) -> list[int]:
+        return await clock_service.set_away(self, actor, until, mode, substitute)
+
+    async def on_deadline(self, game_id: int, player: str, action: str | None = None) -> DeadlineResult | None:
+        """The deadline job's work: what the game's clock says a passed deadline does."""
+        return await clock_service.on_deadline(self, game_id, player, action)
+
     # ------------------------------------------------------------------ the computer captain
 
     async def play_ai(self, game_id: int, limit: int = 200) -> list[Outcome]:
@@ -1098,9 +1130,8 @@ class GameService:
         response = {"events": len(events)}
         replan = None
         if (deciders(new_state), new_state.phase) != (deciders(loaded.state), loaded.state.phase):
-            # a reminder and a deadline for whoever the game now waits for (jobs survive restarts)
-            settings = await self._guild_settings(loaded.record.guild_id)
-            replan = (sorted(deciders(new_state)), settings.reminder_hours, settings.turn_deadline_hours)
+            # reminders and a deadline for whoever the game now waits for (jobs survive restarts)
+            replan = await self._clock_plan(loaded, sorted(deciders(new_state)))
         async with self._db_slots:
             first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan)
         loaded.state = new_state

@@ -203,7 +203,7 @@ class Repository:
         actor: str,
         request_id: str | None,
         response: dict[str, Any],
-        replan: tuple[Sequence[str], int, int] | None = None,
+        replan: tuple[Any, ...] | None = None,  # replan_in's arguments after the game id
     ) -> tuple[int, int]:
         """Write the events of one accepted command, atomically, if the game is still at the
         version it was read at. Returns (first_seq, last_seq)."""
@@ -278,12 +278,13 @@ class Repository:
                     s.add(PendingSecret(game_id=game_id, player=player, user_id=users.get(player),
                                         kind="initiative_pick", turn=state.turn))
 
-    async def replan(self, game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int) -> None:
+    async def replan(self, game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int,
+                     jobs: Sequence[tuple[str, datetime, dict[str, Any]]] | None = None) -> None:
         """A reminder and a deadline for these players (the game began, or its clock was reset)."""
         from game.service.scheduler import replan_in
 
         async with self.session() as s, s.begin():
-            await replan_in(s, game_id, players, reminder_hours, deadline_hours)
+            await replan_in(s, game_id, players, reminder_hours, deadline_hours, jobs)
 
     async def add_seat(self, seat: Seat) -> Seat:
         async with self.session() as s, s.begin():
