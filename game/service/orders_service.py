@@ -161,8 +161,15 @@ async def run_standing(svc: GameService, game_id: int, told: dict[tuple[int, str
         told[(game_id, player)] = position
         return [OrderNote(seat.user_id, player, found.note)]
     actor = Actor(seat.user_id, loaded.record.guild_id)
+    from game.service.game_service import AlreadyDecided, Expect
+
     try:
-        outcome = await svc.submit(actor, game_id, found.command, request_id=f"standing:{game_id}:{position}")
+        # decided on the game as it stood at `position`: refused if play moved on meanwhile (another
+        # front end's loop took the decision), and then there is nothing to say
+        outcome = await svc.submit(actor, game_id, found.command, request_id=f"standing:{game_id}:{position}",
+                                   expect=Expect(position=position))
+    except AlreadyDecided:
+        return []
     except RulesError as exc:
         await store.clear_orders(svc.repo, game_id, player)  # never retry an order the engine refused
         return [OrderNote(seat.user_id, player, f"`{format_command(found.command)}` was refused ({exc.text}); "
