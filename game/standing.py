@@ -280,9 +280,12 @@ def _offer(judge: _Judge, orders: Standing) -> Step | None:
 def _movement(judge: _Judge, orders: Standing) -> Step | None:
     state = judge.state
     act = state.activation
-    if act is not None:  # an activation under way (after a roll): the rest of the order carried on
-        return Step(judge.captain(act.ship), f"the computer captain finished {act.ship}'s activation", orders,
-                    "discretion") if orders.discretion else None
+    if act is not None:  # an activation a failed roll halted: the rest is the player's, or the captain's
+        mine = orders.of(act.ship) or ShipOrders(act.ship)
+        if orders.discretion or mine.discretion or orders.fallback == "discretion":
+            return Step(judge.captain(act.ship), f"the computer captain finished {act.ship}'s activation", orders,
+                        "discretion")
+        return None
     ready = [s.id for s in state.ships_of(judge.player) if s.can_act and s.id not in state.activated]
     listed = [o for o in orders.ships if o.ship in ready and (o.move is not None or o.discretion)]
     dropped: list[str] = []
