@@ -337,12 +337,19 @@ def _attack(judge: _Judge, orders: Standing) -> Step | None:
     order = {o.ship: i for i, o in enumerate(orders.ships)}
     ready.sort(key=lambda s: order.get(s.id, len(order)))
     shots = {s.id: _shots(judge, s) for s in ready}
-    if ready and not any(shots.values()):
+    if ready and not any(shots.values()) and not _any_attack(judge, ready):
         return Step(Pass(ready[0].id, judge.player), f"{ready[0].id} had nothing to fire at", orders, "only")
+    # which ship acts first is a choice of its own: a ship with nothing to fire at is passed for the
+    # player only once every ship that could fire has its orders
+    delegated = orders.discretion or all(
+        not shots[s.id] or (orders.of(s.id) or ShipOrders(s.id)).attack or (orders.of(s.id) or ShipOrders(s.id)).discretion
+        for s in ready)
     for ship in ready:
         o = orders.of(ship.id) or ShipOrders(ship.id)
         if not shots[ship.id]:
-            return Step(Pass(ship.id, judge.player), f"{ship.id} had nothing to fire at", orders, "only")
+            if delegated and not _any_attack(judge, [ship]):
+                return Step(Pass(ship.id, judge.player), f"{ship.id} had nothing to fire at", orders, "only")
+            continue
         if o.discretion or orders.discretion:
             return Step(judge.captain(ship.id), f"the computer captain fought {ship.id}", orders, "discretion")
         if not o.attack:
@@ -368,6 +375,12 @@ def _attack(judge: _Judge, orders: Standing) -> Step | None:
     return None
 
 
+def _any_attack(judge: _Judge, ships: list[Ship]) -> bool:
+    """Whether the engine accepts any attack by these ships (every kind, side and aim it knows): a
+    pass is taken for a player only when it truly is the one legal choice."""
+    return any(judge.legal(c) for s in ships for c in legal.attacks(judge.state, s.id, judge.player))
+
+
 def _shots(judge: _Judge, ship: Ship) -> dict[str, list[tuple[str, str, attack_rules.ShotPlan]]]:
     """The attacks the rules allow this ship now, per target: (kind, side, plan)."""
     state = judge.state
@@ -376,9 +389,8 @@ def _shots(judge: _Judge, ship: Ship) -> dict[str, list[tuple[str, str, attack_r
     for t in state.ships:
         if state.allied(t.controller, judge.player) or not t.can_act or not t.on_table:
             continue
-        tries = [("broadside", "port"), ("broadside", "starboard"), ("partial", "")]
-        if t.id in ship.entangled_with:
-            tries.append(("close", ""))
+        # Close Combat: Entangled, a boarding party on the target, or Landing Parties ashore
+        tries = [("broadside", "port"), ("broadside", "starboard"), ("partial", ""), ("close", ""), ("close", "landing")]
         for kind, side in tries:
             try:
                 plan = attack_rules.check_shot(ctx, ship, kind, Shot(side, t.id))
@@ -396,8 +408,8 @@ def _at(judge: _Judge, ship: Ship, target: str, plans: list[tuple[str, str, atta
     if sides:
         tries.append(Attack(ship.id, "broadside", tuple(Shot(s, target) for s in sides), player=judge.player))
         tries += [Attack(ship.id, "broadside", (Shot(s, target),), player=judge.player) for s in sides]
-    tries += [Attack(ship.id, kind, (Shot("", target),), player=judge.player)
-              for kind, _, _ in plans if kind in ("partial", "close")]
+    tries += [Attack(ship.id, kind, (Shot(side, target),), player=judge.player)
+              for kind, side, _ in plans if kind in ("partial", "close")]
     return next((c for c in tries if judge.legal(c)), None)
 
 

@@ -107,9 +107,26 @@ def test_ask_means_the_roll_waits(first_roll: Game) -> None:
 
 
 def test_hold_fire_passes(attack: Game) -> None:
-    ship = attack.ships_of("A")[0].id
-    found = so.step(view_of(attack, "A"), orders(attack, so.ShipOrders(ship, attack="hold")), RULES)
-    assert found is not None and found.command == Pass(ship, "A")
+    ships = [s.id for s in attack.ships_of("A") if s.can_act]
+    held = orders(attack, *(so.ShipOrders(s, attack="hold") for s in ships))
+    found = so.step(view_of(attack, "A"), held, RULES)
+    assert found is not None and found.command == Pass(ships[0], "A")
+
+
+def test_a_ship_that_cannot_fire_waits_while_another_has_no_orders(attack: Game) -> None:
+    """Which ship acts first is the player's choice: a ship with nothing to fire at is passed for
+    them only once every ship that could fire has its orders."""
+    view = view_of(attack, "A")
+    judge = so._Judge(view, RULES, 0)
+    ready = [s for s in attack.ships_of("A") if s.can_act]
+    idle = [s.id for s in ready if not so._shots(judge, s)]
+    able = [s.id for s in ready if so._shots(judge, s)]
+    if not idle or not able:
+        pytest.skip("this state has no idle ship beside an able one")
+    assert so.step(view, orders(attack, so.ShipOrders(idle[0], attack="best")), RULES) is None
+    both = so.step(view, orders(attack, so.ShipOrders(idle[0], attack="best"), so.ShipOrders(able[0], attack="hold")),
+                   RULES)
+    assert both is not None and both.command == Pass(idle[0], "A") and both.reason == "only"
 
 
 def test_a_named_target_that_cannot_be_attacked_falls_back_to_the_rule(attack: Game) -> None:
