@@ -44,10 +44,15 @@ async def clock_plan(svc: GameService, loaded: Loaded, players: list[str]) -> tu
     """replan_in's arguments for the players the game now waits for."""
     assert loaded.record.id is not None
     settings = await svc._guild_settings(loaded.record.guild_id)
-    clock = await store.game_clock(svc.repo, loaded.record.id)
-    hours = hours_of(clock, settings.reminder_hours, settings.turn_deadline_hours)
     users = {s.player: s.user_id for s in loaded.seats if not s.is_ai}
-    members = {u: await store.player_clock(svc.repo, u) for p, u in users.items() if u and p in players}
+    wanted = sorted({u for p, u in users.items() if u and p in players})
+    clock = svc._clocks.get(loaded.record.id)
+    if clock is None or any(u not in svc._hours for u in wanted):
+        clock, found = await store.clocks_for(svc.repo, loaded.record.id, wanted)
+        svc._clocks[loaded.record.id] = clock
+        svc._hours.update({u: found.get(u) for u in wanted})
+    members = {u: h for u in wanted if (h := svc._hours.get(u)) is not None}
+    hours = hours_of(clock, settings.reminder_hours, settings.turn_deadline_hours)
     jobs = plan_jobs(utcnow(), players, users, clock, hours, members)
     return players, hours.reminder, hours.deadline, jobs
 
@@ -93,6 +98,7 @@ async def settings(svc: GameService, actor: Actor, game_id: int, reminder_hours:
     if skip_quiet is not None:
         clock.skip_quiet = skip_quiet
     await store.save_clock(svc.repo, clock)
+    svc._clocks[game_id] = clock
     guild = await svc._guild_settings(loaded.record.guild_id)
     hours = hours_of(clock, guild.reminder_hours, guild.turn_deadline_hours)
     detail = (f"reminder after {hours.reminder} h, deadline after {hours.deadline} h; at the deadline "
@@ -108,6 +114,7 @@ async def pause(svc: GameService, actor: Actor, game_id: int, paused: bool) -> O
         raise ServiceError(f"The game's clock is already {'paused' if paused else 'running'}.")
     clock.paused = paused
     await store.save_clock(svc.repo, clock)
+    svc._clocks[game_id] = clock
     detail = ("the game is paused: no reminders and no deadlines until a GM resumes it" if paused
               else "the game is resumed: the clock starts afresh for whoever it waits for")
     return await log_clock(svc, game_id, actor, "paused" if paused else "resumed", detail)
@@ -146,6 +153,7 @@ async def set_hours(svc: GameService, actor: Actor, time_zone: str | None = None
     if quiet_to is not None:
         clock.quiet_to = quiet_to
     await store.save_player_clock(svc.repo, clock)
+    svc._hours[actor.user_id] = clock
     quiet = (f"quiet {clock.quiet_from}:00–{clock.quiet_to}:00" if clock.quiet_from is not None
              and clock.quiet_to is not None else "no quiet hours")
     return f"{clock.time_zone}, {quiet}"
@@ -162,6 +170,7 @@ async def set_away(svc: GameService, actor: Actor, until: datetime | None, mode:
     clock = await store.player_clock(svc.repo, actor.user_id)
     clock.away_until, clock.away_mode, clock.substitute = until, mode, substitute if mode == "substitute" else None
     await store.save_player_clock(svc.repo, clock)
+    svc._hours[actor.user_id] = clock
     who = f"<@{actor.user_id}>" if actor.user_id.isdigit() else actor.user_id
     if until is None:
         detail = f"{who} is back: their clock runs again"

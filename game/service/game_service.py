@@ -199,6 +199,9 @@ class GameService:
         self._settings: dict[str, GuildSettings] = {}
         self._rules: dict[str, RulesData] = {}
         self._told: dict[tuple[int, str], int] = {}  # (game, player) -> log position a wait was told at
+        # game clocks and members' hours, read on every change of turn: kept like the guild settings
+        self._clocks: dict[int, Any] = {}
+        self._hours: dict[str, Any] = {}
         # more concurrent transactions than the connection pool holds would only queue inside it
         self._db_slots = asyncio.Semaphore(max_db_concurrency)
 

@@ -57,3 +57,13 @@ async def save_player_clock(repo: Repository, clock: PlayerClock) -> None:
     clock.updated_at = utcnow()
     async with repo.session() as s, s.begin():
         await s.merge(clock)
+
+
+async def clocks_for(repo: Repository, game_id: int, users: list[str]) -> tuple[GameClock, dict[str, PlayerClock]]:
+    """The game's clock and these members' hours, in one session: this is read on every change of
+    whose turn it is, so it costs one round trip, not one per table."""
+    async with repo.session() as s:
+        clock = await s.get(GameClock, game_id)
+        rows = (await s.execute(select(PlayerClock).where(col(PlayerClock.user_id).in_(users)))).scalars().all() \
+            if users else []
+    return clock or GameClock(game_id=game_id), {r.user_id: r for r in rows}
