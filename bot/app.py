@@ -96,9 +96,9 @@ class QuarterdeckBot(commands.AutoShardedBot):
         return True
 
     async def _remind(self, job: ScheduledJob) -> None:
-        from game.service.clock import reminder_text
+        from bot.cogs.clock import remind_job
 
-        await self._ping(job, reminder_text(json.loads(job.payload)))  # escalates toward the deadline
+        await remind_job(self, job)  # escalates toward the deadline; a stand-in on a vacation; none when paused
 
     async def _deadline(self, job: ScheduledJob) -> None:
         from bot.cogs.clock import deadline_job

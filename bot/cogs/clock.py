@@ -133,6 +133,32 @@ async def deadline_job(bot: Any, job: ScheduledJob) -> None:
     await carry_on(bot, channel, service, actor, job.game_id)
 
 
+async def remind_job(bot: Any, job: ScheduledJob) -> None:
+    """A reminder fell due: none while the game's clock is paused (another process may have paused
+    it since the job was planned); a substitute standing in for a member on vacation is the one
+    pinged; otherwise the usual ping, worded for how near the deadline is."""
+    from game.service.clock import reminder_text
+    from game.service.orders_store import game_clock
+
+    if job.game_id is None:
+        return
+    payload = json.loads(job.payload)
+    if (await game_clock(bot.service.repo, job.game_id)).paused:
+        return
+    text = reminder_text(payload)
+    info = await bot.service.info(job.game_id)
+    seat_user = next((u for p, u, _, ai in info.seats if p == payload.get("player") and not ai), None)
+    stand_in = payload.get("user")
+    if not stand_in or stand_in == seat_user or not str(stand_in).isdigit():
+        await bot._ping(job, text)
+        return
+    channel = await _channel(bot, info.channel_id)
+    if channel is not None:
+        await channel.send(f"{text}, <@{stand_in}>: you stand in for player {payload.get('player')} while their "
+                           f"player is away (game #{job.game_id}).",
+                           allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(stand_in))]))
+
+
 async def _channel(bot: Any, channel_id: str) -> Any:
     """The game's channel, from the cache or (after a restart, before the cache fills) from Discord."""
     if not channel_id.isdigit():

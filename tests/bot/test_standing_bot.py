@@ -111,3 +111,32 @@ async def test_one_player_answers_when_pinged_the_other_gives_standing_orders(ha
     assert changes[1].detail == "Player A's deadline has passed: the computer captain plays the late activation"
     assert (await service.audit(1)).ok
     assert str(CHANNEL_ID)  # every post above went to the game's own channel
+
+
+async def test_reminders_escalate_reach_a_stand_in_and_stop_when_paused(harness: Any) -> None:
+    from game.service.game_service import Actor as ServiceActor
+    from tests.bot.fake_discord import GUILD_ID
+
+    bot, fake = harness
+    await setup_game(bot, fake)
+    await dispatch(bot, command(EVE, "clock", "settings", reminder_hours=6, deadline_hours=24, **GM), fake)
+    bob = ServiceActor(str(BOB[0]), str(GUILD_ID))
+    await bot.service.set_away(bob, utcnow() + timedelta(days=1), "substitute", str(EVE[0]))
+    mark = len(fake.requests)
+    handlers = {"deadline": bot._deadline, "reminder": bot._remind}
+    assert await run_due(bot.service.repo, handlers, now=utcnow() + timedelta(hours=23, minutes=30)) >= 3
+    posts = [r.content for r in fake.requests[mark:] if r.in_channel]
+    to_eve = [p for p in posts if f"<@{EVE[0]}>: you stand in for player B" in p]
+    assert [p.split(",")[0] for p in to_eve] == [
+        "⏰ Reminder: the game is waiting for you",
+        "⏰ Second reminder: half the time to the deadline has gone; the game is waiting for you",
+        "⏰ Last reminder: the deadline is about an hour away; the game is waiting for you"]
+    assert not any(f"<@{BOB[0]}>" in p for p in posts)  # Bob is away: his stand-in is pinged
+    # the GM pauses the game: nothing more falls due, and the log holds every change of the clock
+    sent = await dispatch(bot, command(EVE, "clock", "pause", **GM), fake)
+    assert "⏱️ Clock (paused" in last_followup(sent).content
+    mark = len(fake.requests)
+    assert await run_due(bot.service.repo, handlers, now=utcnow() + timedelta(days=30)) == 0
+    assert not [r for r in fake.requests[mark:] if r.in_channel]
+    changes = [e.change for _, _, e in await bot.service.repo.events(1) if isinstance(e, ev.ClockChanged)]
+    assert changes == ["settings", "away", "paused"]
