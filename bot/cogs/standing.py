@@ -76,6 +76,7 @@ class StandingOrdersCog(commands.GroupCog, name="orders",
         try:
             gid = await game_here(interaction)
             actor = await actor_of(interaction)
+            before = await service.standing_orders(actor, gid) if act else None
             orders = await edit(service, actor, gid)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
@@ -85,7 +86,7 @@ class StandingOrdersCog(commands.GroupCog, name="orders",
             return
         await reply(interaction, "🗒️ **Your standing orders for turn "
                                  f"{orders.turn}**\n" + "\n".join(orders.lines()))
-        if act and interaction.channel is not None:
+        if act and orders != before and interaction.channel is not None:
             # the game may be waiting for these very orders
             await carry_on(interaction.client, interaction.channel, service, actor, gid)
 
