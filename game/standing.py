@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from game.ai import legal
-from game.ai.captain import Captain
+from game.ai.captain import Captain, deciders
 from game.commands import (
     COMMANDS,
     Activate,
@@ -155,7 +155,6 @@ class _Judge:
     view: View
     rules: RulesData
     judgement: int | str
-    _captain: Captain | None = field(default=None)
 
     @property
     def state(self) -> Game:
@@ -211,19 +210,13 @@ def _step(view: View, orders: Standing | None, rules: RulesData, judgement: int 
         if state.choices[0].player == judge.player and live.discretion:
             return Step(judge.captain(), "the computer captain answered the choice", live, "discretion")
         return None
-    if state.active_player is None or judge.player not in _movers(state):
+    if state.active_player is None or judge.player not in deciders(state):
         return None
     if state.phase is Phase.MOVEMENT:
         return _movement(judge, live)
     if state.phase is Phase.ATTACK:
         return _attack(judge, live)
     return None
-
-
-def _movers(state: Game) -> set[str]:
-    from game.ai.captain import deciders
-
-    return deciders(state)
 
 
 # ---------------------------------------------------------------- re-rolls and free attacks
