@@ -3,7 +3,19 @@ numbers after a suite's name are its arguments (`python -m benchmarks chat 20 20
 
 import sys
 
-from benchmarks import ai_games, bounds, chat, engine, league, looplag, memory, render, service, setup
+from benchmarks import (
+    ai_games,
+    async_play,
+    bounds,
+    chat,
+    engine,
+    league,
+    looplag,
+    memory,
+    render,
+    service,
+    setup,
+)
 
 SUITES = {
     "engine": ("engine: Movement activations (decide + apply)", engine.main),
@@ -12,6 +24,7 @@ SUITES = {
     "setup": ("drafted set-up: two lists to the first pick, computer captains", setup.main),
     "service": ("game service: commands through the database", service.main),
     "chat": ("game service at a chat's pace: open-loop arrivals across 1,000 live games", chat.main),
+    "async": ("play by chat: wake-ups per player per turn, with and without standing orders", async_play.main),
     "bounds": ("upload bombs refused, and the trial game of an imported data set", bounds.main),
     "league": ("leagues: Swiss pairing and standings, a league of computer captains", league.main),
     "looplag": ("event-loop lag: 20 games with computer captains and their boards, inline vs worker pool", looplag.main),

@@ -14,6 +14,7 @@ import discord
 from bot.limits import error_text, fit
 from game.errors import RulesError
 from game.service.game_service import Actor, AlreadyDecided, GameService, Outcome, PlanRefused
+from game.service.orders_service import OrderNote
 from game.views import View
 
 log = logging.getLogger(__name__)
@@ -147,16 +148,39 @@ async def after_command(interaction: discord.Interaction, game_id: int, outcome:
     assert channel is not None
     actor = await actor_of(interaction)
     await publish(channel, service, actor, game_id, outcome, interaction.client)  # type: ignore[arg-type]
+    await carry_on(interaction.client, channel, service, actor, game_id)
+
+
+async def carry_on(client: discord.Client, channel: Any, service: GameService, actor: Actor, game_id: int) -> None:
+    """Let computer captains, planned orders and standing orders play what is now theirs, posting each."""
+    from bot.publish import publish
+
     for _ in range(100):
         ai = await service.play_ai(game_id, limit=1)
         planned = await service.run_planned(game_id) if not ai else []
-        if not ai and not planned:
+        standing = await service.run_standing(game_id) if not ai and not planned else []
+        for note in standing:
+            if isinstance(note, OrderNote):
+                await tell_player(client, game_id, note)
+        standing = [x for x in standing if not isinstance(x, OrderNote)]
+        if not ai and not planned and not standing:
             break
-        for item in ai + planned:
+        for item in ai + planned + standing:
             if isinstance(item, PlanRefused):
-                await tell_planner(interaction.client, channel, game_id, item)
-            else:
-                await publish(channel, service, actor, game_id, item, interaction.client)  # type: ignore[arg-type]
+                await tell_planner(client, channel, game_id, item)
+            elif isinstance(item, Outcome):
+                await publish(channel, service, actor, game_id, item, client)
+
+
+async def tell_player(client: discord.Client, game_id: int, note: OrderNote) -> None:
+    """What a player's standing orders did concerns their own side: said in a DM, never in the channel."""
+    if not note.user_id.isdigit():
+        return
+    try:
+        user = client.get_user(int(note.user_id)) or await client.fetch_user(int(note.user_id))
+        await user.send(fit(f"🗒️ Game #{game_id}, side {note.player}: {note.text}"))
+    except discord.HTTPException:
+        log.info("could not DM user %s about their standing orders", note.user_id)
 
 
 async def tell_planner(client: discord.Client, channel: Any, game_id: int, refused: PlanRefused) -> None:

@@ -22,7 +22,7 @@ from game.service.scheduler import run_forever
 
 log = logging.getLogger(__name__)
 COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "bot.cogs.squadron", "bot.cogs.setup",
-        "bot.cogs.mine", "bot.cogs.league")
+        "bot.cogs.mine", "bot.cogs.league", "bot.cogs.standing", "bot.cogs.clock")
 
 
 def intents() -> discord.Intents:
@@ -96,10 +96,14 @@ class QuarterdeckBot(commands.AutoShardedBot):
         return True
 
     async def _remind(self, job: ScheduledJob) -> None:
-        await self._ping(job, "⏰ Reminder: the game is waiting for you")
+        from bot.cogs.clock import remind_job
+
+        await remind_job(self, job)  # escalates toward the deadline; a stand-in on a vacation; none when paused
 
     async def _deadline(self, job: ScheduledJob) -> None:
-        await self._ping(job, "⌛ The deadline has passed; a GM may now act for you")
+        from bot.cogs.clock import deadline_job
+
+        await deadline_job(self, job)  # what the game's clock says: a GM may act, the captain plays, or a pass
 
     async def _ping(self, job: ScheduledJob, text: str) -> None:
         if job.game_id is None:

@@ -47,8 +47,10 @@ from game.replay import Frame, frames
 from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, rules_from_texts
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.schema.common import MAX_NAME
+from game.service import clock_service, orders_service
 from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
 from game.service.cache import Bounded, GameCache
+from game.service.clock_service import DeadlineResult
 from game.service.errors import (
     AlreadyDecided,
     ChannelBusy,
@@ -64,11 +66,13 @@ from game.service.errors import (
 )
 from game.service.jobs import choose_job, decide_job
 from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
+from game.service.orders_service import OrderNote
 from game.service.repository import DuplicateRequest, Loaded, Repository, VersionConflict, decode_state
 from game.service.workers import Workers
 from game.service.workers import default as default_workers
 from game.setup import TABLES
 from game.squadron import SquadronList
+from game.standing import Standing
 from game.views import View, event_for, redact, view_of
 
 log = logging.getLogger(__name__)
@@ -209,6 +213,10 @@ class GameService:
         self._channels: Bounded = Bounded(10_000)  # (guild, channel) -> its unfinished game's id or None
         self._squadron_rows: Bounded = Bounded(1_000)  # (guild, owner) -> their saved squadrons
         self._rules: dict[str, RulesData] = {}
+        self._told: dict[tuple[int, str], int] = {}  # (game, player) -> log position a wait was told at
+        # game clocks and members' hours, read on every change of turn: kept like the guild settings
+        self._clocks: dict[int, Any] = {}
+        self._hours: dict[str, Any] = {}
         # more concurrent transactions than the connection pool holds would only queue inside it
         self._db_slots = asyncio.Semaphore(max_db_concurrency)
         # with a database several processes write (PostgreSQL), a cached game is checked against the
@@ -453,9 +461,7 @@ class GameService:
                 raise ServiceError("The game is busy; try again in a moment.")
             if all(s.user_id is not None or s.is_ai for s in loaded.seats):
                 # every side is taken: the game's clock starts for whoever it now waits for
-                settings = await self._guild_settings(loaded.record.guild_id)
-                await self.repo.replan(game_id, sorted(deciders(loaded.state)), settings.reminder_hours,
-                                       settings.turn_deadline_hours)
+                await self._replan(loaded, sorted(deciders(loaded.state)))
         if enlist is not None:
             try:
                 await self.submit(Actor(f"ai:{seat.player}", actor.guild_id), game_id, Enlist(seat.player, enlist))
@@ -852,7 +858,7 @@ class GameService:
             kinds = {type(e) for e in commands[cmd]}
             if ev.StateRestored in kinds:
                 break  # never undo past an earlier undo
-            if kinds <= {ev.UndoRequested, ev.CardPicked, ev.SeatHandedOver}:  # not activations
+            if kinds <= {ev.UndoRequested, ev.CardPicked, ev.SeatHandedOver, ev.ClockChanged}:  # not activations
                 continue
             seen = [e for e in commands[cmd] if isinstance(e, UNDO_BARRIERS)
                     or (isinstance(e, ev.PhaseBegan) and e.phase in (Phase.END, Phase.INITIATIVE))]
@@ -925,6 +931,63 @@ class GameService:
             return [PlanRefused(order.user_id, player, order.line, exc.text)]
         await self.repo.finish_planned(order, "applied", "")
         return [outcome]
+
+    # ------------------------------------------------------------------ standing orders (orders_service.py)
+
+    async def standing_orders(self, actor: Actor, game_id: int, player: str | None = None) -> Standing:
+        return await orders_service.current(self, actor, game_id, player)
+
+    async def order_move(self, actor: Actor, game_id: int, line: str, player: str | None = None) -> Standing:
+        return await orders_service.order_move(self, actor, game_id, line, player)
+
+    async def order_attack(self, actor: Actor, game_id: int, ship: str, rule: str, target: str = "",
+                           then: str = "best", player: str | None = None) -> Standing:
+        return await orders_service.order_attack(self, actor, game_id, ship, rule, target, then, player)
+
+    async def order_policy(self, actor: Actor, game_id: int, reroll: str | None = None, fallback: str | None = None,
+                           discretion: bool | None = None, ship: str | None = None,
+                           player: str | None = None) -> Standing:
+        return await orders_service.order_policy(self, actor, game_id, reroll, fallback, discretion, ship, player)
+
+    async def clear_orders(self, actor: Actor, game_id: int, player: str | None = None) -> None:
+        await orders_service.clear(self, actor, game_id, player)
+
+    async def run_standing(self, game_id: int) -> list[Outcome | OrderNote]:
+        """Standing orders (or the only legal answer) take the decision the game waits on, if they can."""
+        return await orders_service.run_standing(self, game_id, self._told)
+
+    # ------------------------------------------------------------------ the game clock (clock_service.py)
+
+    async def _clock_plan(self, loaded: Loaded, players: list[str]) -> tuple[Any, ...]:
+        return await clock_service.clock_plan(self, loaded, players)
+
+    async def _replan(self, loaded: Loaded, players: list[str]) -> None:
+        await clock_service.replan(self, loaded, players)
+
+    async def clock_settings(self, actor: Actor, game_id: int, reminder_hours: int | None = None,
+                             deadline_hours: int | None = None, on_deadline: str | None = None,
+                             skip_quiet: bool | None = None) -> Outcome:
+        """A GM sets the game's reminder and deadline and what the deadline does; the log says so."""
+        return await clock_service.settings(self, actor, game_id, reminder_hours, deadline_hours, on_deadline,
+                                            skip_quiet)
+
+    async def pause_clock(self, actor: Actor, game_id: int, paused: bool = True) -> Outcome:
+        return await clock_service.pause(self, actor, game_id, paused)
+
+    async def extend_clock(self, actor: Actor, game_id: int, hours: int) -> Outcome:
+        return await clock_service.extend(self, actor, game_id, hours)
+
+    async def set_hours(self, actor: Actor, time_zone: str | None = None, quiet_from: int | None = None,
+                        quiet_to: int | None = None) -> str:
+        return await clock_service.set_hours(self, actor, time_zone, quiet_from, quiet_to)
+
+    async def set_away(self, actor: Actor, until: datetime | None, mode: str = "stop",
+                       substitute: str | None = None) -> list[int]:
+        return await clock_service.set_away(self, actor, until, mode, substitute)
+
+    async def on_deadline(self, game_id: int, player: str, action: str | None = None) -> DeadlineResult | None:
+        """The deadline job's work: what the game's clock says a passed deadline does."""
+        return await clock_service.on_deadline(self, game_id, player, action)
 
     # ------------------------------------------------------------------ the computer captain
 
@@ -1131,9 +1194,8 @@ class GameService:
         response = {"events": len(events)}
         replan = None
         if (deciders(new_state), new_state.phase) != (deciders(loaded.state), loaded.state.phase):
-            # a reminder and a deadline for whoever the game now waits for (jobs survive restarts)
-            settings = await self._guild_settings(loaded.record.guild_id)
-            replan = (sorted(deciders(new_state)), settings.reminder_hours, settings.turn_deadline_hours)
+            # reminders and a deadline for whoever the game now waits for (jobs survive restarts)
+            replan = await self._clock_plan(loaded, sorted(deciders(new_state)))
         async with self._db_slots:
             first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan,
                                                  seats)

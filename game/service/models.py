@@ -261,4 +261,46 @@ class Rating(SQLModel, table=True):
     mu: float
     sigma: float
     games: int = Field(default=0)
+class StandingOrderRecord(SQLModel, table=True):
+    """A player's standing orders for the current turn (game.standing.encode): carried out as play
+    reaches each of their decisions, edited with /orders."""
+
+    __tablename__ = "standing_orders"
+    __table_args__ = (UniqueConstraint("game_id", "player", name="uq_standing_orders_game_player"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    player: str = Field(max_length=8)
+    user_id: str = Field(max_length=32)
+    body: str = Field(sa_type=Text)
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class GameClock(SQLModel, table=True):
+    """One game's clock: its reminder and deadline (None: the server's), what the deadline does, and
+    whether a GM has paused it. Every change is also written in the game's log (ClockChanged)."""
+
+    __tablename__ = "game_clocks"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True)
+    reminder_hours: int | None = Field(default=None)
+    deadline_hours: int | None = Field(default=None)
+    on_deadline: str = Field(default="gm", max_length=20)  # gm | captain | pass
+    skip_quiet: bool = Field(default=True)  # deadlines wait out the late player's quiet hours
+    paused: bool = Field(default=False)
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class PlayerClock(SQLModel, table=True):
+    """A member's own hours, for every game they play: time zone, quiet hours, vacation."""
+
+    __tablename__ = "player_clocks"
+
+    user_id: str = Field(primary_key=True, max_length=32)
+    time_zone: str = Field(default="UTC", max_length=64)
+    quiet_from: int | None = Field(default=None)  # local hour quiet hours begin (no pings)
+    quiet_to: int | None = Field(default=None)  # local hour they end
+    away_until: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    away_mode: str = Field(default="stop", max_length=20)  # stop | substitute | captain
+    substitute: str | None = Field(default=None, max_length=32)
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())

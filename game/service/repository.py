@@ -213,7 +213,7 @@ class Repository:
         actor: str,
         request_id: str | None,
         response: dict[str, Any],
-        replan: tuple[Sequence[str], int, int] | None = None,
+        replan: tuple[Any, ...] | None = None,  # replan_in's arguments after the game id
         seats: Sequence[Seat] = (),
     ) -> tuple[int, int]:
         """Write the events of one accepted command (and the seats it changed), atomically, if the game
@@ -263,7 +263,7 @@ class Repository:
         return first, last
 
     async def _rest_of_append(self, s: AsyncSession, loaded: Loaded, new_state: Game, first: int, last: int,
-                              now: datetime, replan: tuple[Sequence[str], int, int] | None,
+                              now: datetime, replan: tuple[Any, ...] | None,
                               seats: Sequence[Seat]) -> None:
         rec = loaded.record
         assert rec.id is not None
@@ -307,12 +307,13 @@ class Repository:
                     s.add(PendingSecret(game_id=game_id, player=player, user_id=users.get(player),
                                         kind="initiative_pick", turn=state.turn))
 
-    async def replan(self, game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int) -> None:
+    async def replan(self, game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int,
+                     jobs: Sequence[tuple[str, datetime, dict[str, Any]]] | None = None) -> None:
         """A reminder and a deadline for these players (the game began, or its clock was reset)."""
         from game.service.scheduler import replan_in
 
         async with self.session() as s, s.begin():
-            await replan_in(s, game_id, players, reminder_hours, deadline_hours)
+            await replan_in(s, game_id, players, reminder_hours, deadline_hours, jobs)
 
     async def add_seat(self, seat: Seat) -> Seat:
         async with self.session() as s, s.begin():
