@@ -261,6 +261,9 @@ class Rating(SQLModel, table=True):
     mu: float
     sigma: float
     games: int = Field(default=0)
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
 class StandingOrderRecord(SQLModel, table=True):
     """A player's standing orders for the current turn (game.standing.encode): carried out as play
     reaches each of their decisions, edited with /orders."""
