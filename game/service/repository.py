@@ -38,6 +38,7 @@ from game.service.models import (
     Snapshot,
     utcnow,
 )
+from game.service.outbox import Post, stage
 
 log = logging.getLogger(__name__)
 
@@ -204,9 +205,13 @@ class Repository:
         request_id: str | None,
         response: dict[str, Any],
         replan: tuple[Sequence[str], int, int] | None = None,
+        posts: Sequence[Post] = (),
+        written: list[int] | None = None,
     ) -> tuple[int, int]:
         """Write the events of one accepted command, atomically, if the game is still at the
-        version it was read at. Returns (first_seq, last_seq)."""
+        version it was read at, with what the bot must post about them (`posts`, in the same
+        transaction: a crash after the commit still delivers them; their row ids go to `written`).
+        Returns (first_seq, last_seq)."""
         rec = loaded.record
         assert rec.id is not None
         first = rec.last_seq + 1
@@ -243,6 +248,10 @@ class Repository:
                 from game.service.scheduler import replan_in
 
                 await replan_in(s, rec.id, *replan)
+            if posts:
+                rows = await stage(s, rec.id, posts)
+                if written is not None:
+                    written.extend(r.id for r in rows if r.id is not None)
         rec.version += 1
         rec.last_seq = last
         rec.commands = command
@@ -428,3 +437,8 @@ class Repository:
                 col(SavedSquadron.guild_id) == guild_id, col(SavedSquadron.owner_id) == owner_id
             ).order_by(col(SavedSquadron.name))
             return list((await s.execute(q)).scalars())
+
+    async def enqueue(self, game_id: int, posts: Sequence[Post]) -> list[int]:
+        """Outbox rows that report no new event (the board on /game status, a reminder): on their own."""
+        async with self.session() as s, s.begin():
+            return [r.id for r in await stage(s, game_id, posts) if r.id is not None]
