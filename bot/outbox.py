@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.publish import nudge, post_board, update_status
+from bot.publish import nudge, post_account, post_board, update_status
 from game.service import outbox
 from game.service.game_service import Actor, GameService
 from game.service.models import OutboxRow, utcnow
@@ -108,7 +108,12 @@ class Courier:
         if row.kind == "board":
             logged = ([e for _, _, e in await self.service.repo.events(row.game_id, payload["first"], payload["last"])]
                       if "first" in payload else [])
-            await post_board(channel, self.service, row.game_id, logged)
+            async with self.service.repo.session() as s:
+                later = await outbox.later_boards(s, row)
+            if later:
+                await post_account(channel, logged)  # the newest board shows the game; this one tells its part
+            else:
+                await post_board(channel, self.service, row.game_id, logged)
         elif row.kind == "status":
             await update_status(channel, self.service, row.game_id)
         elif row.kind == "nudge":

@@ -145,6 +145,14 @@ async def post_board(channel: discord.abc.Messageable, service: GameService, gam
                            **{k: v for k, v in kwargs.items() if k != "content"})
 
 
+async def post_account(channel: discord.abc.Messageable, logged: Sequence[Any]) -> None:
+    """Only the account of these events: for a board post that a newer one already follows (posts held
+    back by a failure, going out late), whose picture and prompt would show the game as it is now."""
+    text = account_text([event_for(e, None) for e in logged])
+    if text:
+        await channel.send(fit(text), allowed_mentions=discord.AllowedMentions.none())
+
+
 async def update_status(channel: discord.PartialMessageable, service: GameService, game_id: int) -> None:
     """One status message per game, edited in place, showing the game as it is now (the courier
     coalesces the edits of a game: the last state wins)."""

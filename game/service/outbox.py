@@ -170,6 +170,14 @@ async def failed(s: AsyncSession, row: OutboxRow, error: str, now: datetime, ret
     return status
 
 
+async def later_boards(s: AsyncSession, row: OutboxRow) -> int:
+    """Board rows of the same game written after this one and not yet delivered."""
+    found = await s.execute(select(func.count()).select_from(OutboxRow).where(
+        col(OutboxRow.game_id) == row.game_id, col(OutboxRow.kind) == "board", col(OutboxRow.id) > row.id,
+        col(OutboxRow.status).in_(OPEN)))
+    return int(found.scalar_one())
+
+
 async def rows_of(s: AsyncSession, game_id: int) -> list[OutboxRow]:
     return list((await s.execute(
         select(OutboxRow).where(col(OutboxRow.game_id) == game_id).order_by(col(OutboxRow.id)))).scalars())
