@@ -158,7 +158,7 @@ async def update_status(channel: discord.PartialMessageable, service: GameServic
     coalesces the edits of a game: the last state wins)."""
     info = await service.info(game_id)
     view = await service.view(Actor("spectator", info.guild_id), game_id)
-    due = [o.player for o in await service.public_options(game_id)]
+    due = await service.waiting_for(game_id)
     g = view.game
     deadline = await service.next_deadline(game_id)
     waiting = ", ".join(f"player {p}" for p in sorted(due)) or "nobody"

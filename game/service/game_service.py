@@ -583,6 +583,10 @@ class GameService:
         rules = await self.rules_for(loaded.record)
         return [public_options(view_of(loaded.state, p), rules) for p in sorted(deciders(loaded.state))]
 
+    async def waiting_for(self, game_id: int) -> list[str]:
+        """The players the game waits for (those public_options lists), without working out their options."""
+        return sorted(deciders((await self._load(game_id)).state))
+
     async def log(self, actor: Actor, game_id: int, last: int = 20) -> list[Any]:
         loaded = await self._load(game_id, actor)
         mine = self._players_of(loaded, actor)

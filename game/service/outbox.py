@@ -62,19 +62,20 @@ def backoff(attempts: int) -> timedelta:
 
 
 async def stage(s: AsyncSession, game_id: int, posts: Sequence[Post]) -> list[OutboxRow]:
-    """Add the rows inside the caller's transaction; a keyed row already written is not written again."""
+    """Add the rows inside the caller's transaction (their ids come with the commit); a keyed row
+    already written is not written again."""
+    keys = [p.key for p in posts if p.key is not None]
+    seen = set((await s.execute(select(col(OutboxRow.key)).where(
+        col(OutboxRow.game_id) == game_id, col(OutboxRow.key).in_(keys)))).scalars()) if keys else set()
     rows = []
     for post in posts:
         if post.key is not None:
-            seen = (await s.execute(select(func.count()).select_from(OutboxRow).where(
-                col(OutboxRow.game_id) == game_id, col(OutboxRow.key) == post.key))).scalar_one()
-            if seen:
+            if post.key in seen:
                 continue
+            seen.add(post.key)
         row = OutboxRow(game_id=game_id, kind=post.kind, payload=json.dumps(post.payload), key=post.key)
         s.add(row)
         rows.append(row)
-    if rows:
-        await s.flush()
     return rows
 
 
@@ -138,12 +139,14 @@ async def claim(s: AsyncSession, game_id: int, now: datetime) -> OutboxRow | Non
                 await s.execute(_update().where(col(OutboxRow.id) == row.id, col(OutboxRow.status) == "pending")
                                 .values(next_try_at=last + STATUS_GAP))
                 continue
-        # the read that found it may be stale (another process): the update claims it only if still due
-        locked = (await s.execute(
-            select(col(OutboxRow.id)).where(col(OutboxRow.id) == row.id).with_for_update(skip_locked=True)
-        )).scalar_one_or_none()
-        if locked is None:
-            continue
+        # the read that found it may be stale (another process): the update claims it only if still due;
+        # on PostgreSQL a row another claimer holds is passed over rather than waited for (SQLite has one writer)
+        if s.sync_session.get_bind().dialect.name == "postgresql":
+            locked = (await s.execute(
+                select(col(OutboxRow.id)).where(col(OutboxRow.id) == row.id).with_for_update(skip_locked=True)
+            )).scalar_one_or_none()
+            if locked is None:
+                continue
         claimed = await s.execute(
             _update().where(col(OutboxRow.id) == row.id, _due(now))
             .values(status="running", attempts=row.attempts + 1, locked_until=now + LEASE))

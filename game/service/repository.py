@@ -248,10 +248,9 @@ class Repository:
                 from game.service.scheduler import replan_in
 
                 await replan_in(s, rec.id, *replan)
-            if posts:
-                rows = await stage(s, rec.id, posts)
-                if written is not None:
-                    written.extend(r.id for r in rows if r.id is not None)
+            rows = await stage(s, rec.id, posts) if posts else []
+        if written is not None:
+            written.extend(r.id for r in rows if r.id is not None)
         rec.version += 1
         rec.last_seq = last
         rec.commands = command
@@ -441,4 +440,5 @@ class Repository:
     async def enqueue(self, game_id: int, posts: Sequence[Post]) -> list[int]:
         """Outbox rows that report no new event (the board on /game status, a reminder): on their own."""
         async with self.session() as s, s.begin():
-            return [r.id for r in await stage(s, game_id, posts) if r.id is not None]
+            rows = await stage(s, game_id, posts)
+        return [r.id for r in rows if r.id is not None]
