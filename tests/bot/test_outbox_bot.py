@@ -213,3 +213,15 @@ async def test_a_closed_dm_is_recorded_and_not_tried_again(harness: Any) -> None
     tried = len(dms(fake))
     await bot.courier.drain(1, now=utcnow() + timedelta(days=1))
     assert len(dms(fake)) == tried
+
+
+async def test_a_start_moves_on_the_captains_a_crash_left_waiting(harness: Any) -> None:
+    bot, fake = harness
+    await dispatch(bot, command(ANN, "game", "create"), fake)
+    await dispatch(bot, command(ANN, "game", "join", side="A"), fake)
+    # the last seat is taken and the process dies before the captain's first pick
+    await bot.service.join(Actor("0", str(GUILD_ID)), 1, "B", ai=True)
+    assert not (await bot.service.state_for_audit(1)).squadron("B").picked
+    assert await bot.driver.advance_all(bot.courier.drain) == 1  # what the bot does when it starts
+    assert (await bot.service.state_for_audit(1)).squadron("B").picked
+    assert await bot.driver.advance_all(bot.courier.drain) == 0  # nothing more is the captain's
