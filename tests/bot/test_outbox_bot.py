@@ -225,3 +225,24 @@ async def test_a_start_moves_on_the_captains_a_crash_left_waiting(harness: Any) 
     assert await bot.driver.advance_all(bot.courier.drain) == 1  # what the bot does when it starts
     assert (await bot.service.state_for_audit(1)).squadron("B").picked
     assert await bot.driver.advance_all(bot.courier.drain) == 0  # nothing more is the captain's
+
+
+async def test_a_refused_status_post_never_skips_the_nudges(harness: Any) -> None:
+    bot, fake = harness
+    await dispatch(bot, command(ANN, "game", "create"), fake)
+    await dispatch(bot, command(ANN, "game", "join", side="A"), fake)
+    posts = 0
+
+    def refuse_the_second(sent: Sent) -> None:
+        nonlocal posts
+        if sent.in_channel and sent.path.split("/")[4] == str(CHANNEL_ID):
+            posts += 1
+            if posts == 2:  # the status message, right after the board
+                fake.forbid(CHANNEL_ID)
+
+    fake.listeners.append(refuse_the_second)
+    await dispatch(bot, command(BOB, "game", "join", side="B"), fake)
+    fake.listeners.remove(refuse_the_second)
+    assert len(dms(fake)) == 2  # before the outbox, the refused status edit skipped both
+    [status] = [r for r in await rows(bot) if r.kind == "status"]
+    assert status.status == "pending" and "50013" in status.last_error
