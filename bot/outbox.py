@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.limits import fit
 from bot.publish import nudge, post_account, post_board, update_status
 from game.service import outbox
 from game.service.game_service import Actor, GameService
@@ -127,6 +128,10 @@ class Courier:
 
             await tell_planner(self.client, channel, row.game_id, PlanRefused(
                 str(payload["user"]), str(payload["player"]), str(payload["line"]), str(payload["reason"])))
+        elif row.kind == "notice":  # a line for the channel, pinging only the users it names
+            users = [int(u) for u in payload.get("users", []) if str(u).isdigit()]
+            await channel.send(fit(str(payload.get("text") or "…")),
+                               allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
         else:
             log.warning("outbox row %s has an unknown kind %r: dropped", row.id, row.kind)
 

@@ -246,3 +246,12 @@ async def test_a_refused_status_post_never_skips_the_nudges(harness: Any) -> Non
     assert len(dms(fake)) == 2  # before the outbox, the refused status edit skipped both
     [status] = [r for r in await rows(bot) if r.kind == "status"]
     assert status.status == "pending" and "50013" in status.last_error
+
+
+async def test_a_notice_goes_through_the_outbox_and_pings_only_whom_it_names(harness: Any) -> None:
+    bot, fake = harness
+    await setup_game(bot, fake)
+    await bot.service.enqueue(1, "notice", {"text": f"📣 <@{BOB[0]}> forfeits side B @everyone", "users": [str(BOB[0])]})
+    assert await bot.courier.drain(1) == 1
+    [note] = [r for r in posts_to(fake, CHANNEL_ID) if "forfeits" in r.content]
+    assert note.payload["allowed_mentions"]["users"] == [BOB[0]] and note.payload["allowed_mentions"]["parse"] == []
