@@ -12,6 +12,7 @@ from benchmarks import (
     league,
     looplag,
     memory,
+    outbox,
     render,
     service,
     setup,
@@ -29,6 +30,7 @@ SUITES = {
     "league": ("leagues: Swiss pairing and standings, a league of computer captains", league.main),
     "looplag": ("event-loop lag: 20 games with computer captains and their boards, inline vs worker pool", looplag.main),
     "memory": ("memory: the bot process with 1,000 live games and after 50 distinct tables rendered", memory.main),
+    "outbox": ("the outbox: commands with and without their posts written, and a row's claim", outbox.main),
 }
 
 

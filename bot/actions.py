@@ -140,36 +140,15 @@ async def retire_components(interaction: discord.Interaction, retire: Retire) ->
 
 
 async def after_command(interaction: discord.Interaction, game_id: int, outcome: Outcome | None) -> None:
-    """Post the result, then let computer captains and planned orders play what is now theirs."""
-    from bot.publish import publish
-
+    """Deliver what the command wrote to the outbox (the board, the status, nudges), then let computer
+    captains and planned orders play what is now theirs: from the service's driver, whatever became
+    of these posts (a failed one is retried by the courier and never stops the game)."""
     service = service_of(interaction)
-    channel = interaction.channel
-    assert channel is not None
-    actor = await actor_of(interaction)
-    await publish(channel, service, actor, game_id, outcome, interaction.client)  # type: ignore[arg-type]
-    await carry_on(interaction.client, channel, service, actor, game_id)
-
-
-async def carry_on(client: discord.Client, channel: Any, service: GameService, actor: Actor, game_id: int) -> None:
-    """Let computer captains, planned orders and standing orders play what is now theirs, posting each."""
-    from bot.publish import publish
-
-    for _ in range(100):
-        ai = await service.play_ai(game_id, limit=1)
-        planned = await service.run_planned(game_id) if not ai else []
-        standing = await service.run_standing(game_id) if not ai and not planned else []
-        for note in standing:
-            if isinstance(note, OrderNote):
-                await tell_player(client, game_id, note)
-        standing = [x for x in standing if not isinstance(x, OrderNote)]
-        if not ai and not planned and not standing:
-            break
-        for item in ai + planned + standing:
-            if isinstance(item, PlanRefused):
-                await tell_planner(client, channel, game_id, item)
-            elif isinstance(item, Outcome):
-                await publish(channel, service, actor, game_id, item, client)
+    bot: Any = interaction.client
+    if outcome is None or (not outcome.events and not outcome.replayed):
+        await service.announce(game_id)  # nothing was committed (/game status, the last seat taken)
+    await bot.courier.drain(game_id)
+    await bot.driver.advance(game_id, bot.courier.drain)
 
 
 async def tell_player(client: discord.Client, game_id: int, note: OrderNote) -> None:

@@ -12,11 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import actor_of, carry_on, defer, game_here, refusal, reply, service_of
+from bot.actions import actor_of, defer, game_here, refusal, reply, service_of
 from bot.limits import fit
 from game.account import account
 from game.errors import RulesError
-from game.service.game_service import Actor, Outcome
+from game.service.game_service import Outcome
 from game.service.models import ScheduledJob, utcnow
 
 log = logging.getLogger(__name__)
@@ -105,10 +105,8 @@ class ClockCog(commands.GroupCog, name="clock", description="A game's deadlines;
 
 
 async def deadline_job(bot: Any, job: ScheduledJob) -> None:
-    """A deadline fell due: the service does what the game's clock says; the channel is told, the
-    late player pinged, and whatever was played is posted (then play carries on)."""
-    from bot.publish import publish
-
+    """A deadline fell due: the service does what the game's clock says; the channel is told and the
+    late player pinged (through the outbox, with whatever boards were played), then play carries on."""
     if job.game_id is None:
         return
     payload = json.loads(job.payload)
@@ -117,20 +115,12 @@ async def deadline_job(bot: Any, job: ScheduledJob) -> None:
     if done is None:
         return
     info = await service.info(job.game_id)
-    channel = await _channel(bot, info.channel_id)
-    if channel is None:
-        return
     user = next((u for p, u, _, ai in info.seats if p == payload.get("player") and not ai and u), None)
     mention = f", <@{user}>" if user and user.isdigit() else ""
-    await channel.send(f"{done.text}{mention} (game #{job.game_id}).",
-                       allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(user))])
-                       if mention and user else discord.AllowedMentions.none())
-    if len(done.outcomes) < 2:
-        return
-    actor = Actor("clock", info.guild_id)
-    for outcome in done.outcomes[1:]:
-        await publish(channel, service, actor, job.game_id, outcome, bot)
-    await carry_on(bot, channel, service, actor, job.game_id)
+    await service.enqueue(job.game_id, "notice", {"text": f"{done.text}{mention} (game #{job.game_id}).",
+                                                  "users": [user] if mention else []})
+    await bot.courier.drain(job.game_id)
+    await bot.driver.advance(job.game_id, bot.courier.drain)
 
 
 async def remind_job(bot: Any, job: ScheduledJob) -> None:
@@ -152,25 +142,10 @@ async def remind_job(bot: Any, job: ScheduledJob) -> None:
     if not stand_in or stand_in == seat_user or not str(stand_in).isdigit():
         await bot._ping(job, text)
         return
-    channel = await _channel(bot, info.channel_id)
-    if channel is not None:
-        await channel.send(f"{text}, <@{stand_in}>: you stand in for player {payload.get('player')} while their "
-                           f"player is away (game #{job.game_id}).",
-                           allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(stand_in))]))
-
-
-async def _channel(bot: Any, channel_id: str) -> Any:
-    """The game's channel, from the cache or (after a restart, before the cache fills) from Discord."""
-    if not channel_id.isdigit():
-        return None
-    found = bot.get_channel(int(channel_id))
-    if found is None:
-        try:
-            found = await bot.fetch_channel(int(channel_id))
-        except discord.HTTPException:
-            log.warning("the channel of a game (%s) cannot be reached for its deadline", channel_id)
-            return None
-    return found if isinstance(found, discord.abc.Messageable) else None
+    await bot.service.enqueue(job.game_id, "notice", {
+        "text": f"{text}, <@{stand_in}>: you stand in for player {payload.get('player')} while their player is "
+                f"away (game #{job.game_id}).", "users": [str(stand_in)]})
+    await bot.courier.drain(job.game_id)
 
 
 async def setup(bot: commands.Bot) -> None:

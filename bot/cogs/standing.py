@@ -4,13 +4,13 @@ Each subcommand is one service call; the orders are the player's own, so every a
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import actor_of, carry_on, defer, game_here, refusal, reply, service_of
+from bot.actions import actor_of, defer, game_here, refusal, reply, service_of
 from bot.cogs.orders import ship_names
 from game.errors import RulesError
 from game.service.game_service import Actor, GameService
@@ -88,7 +88,8 @@ class StandingOrdersCog(commands.GroupCog, name="orders",
                                  f"{orders.turn}**\n" + "\n".join(orders.lines()))
         if act and orders != before and interaction.channel is not None:
             # the game may be waiting for these very orders
-            await carry_on(interaction.client, interaction.channel, service, actor, gid)
+            bot: Any = interaction.client
+            await bot.driver.advance(gid, bot.courier.drain)
 
 
 async def setup(bot: commands.Bot) -> None:

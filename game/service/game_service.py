@@ -67,6 +67,7 @@ from game.service.errors import (
 from game.service.jobs import choose_job, decide_job
 from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
 from game.service.orders_service import OrderNote
+from game.service.outbox import Post
 from game.service.repository import DuplicateRequest, Loaded, Repository, VersionConflict, decode_state
 from game.service.workers import Workers
 from game.service.workers import default as default_workers
@@ -120,6 +121,7 @@ class Outcome:
     events: tuple[Any, ...]  # as the actor may see them
     view: View
     replayed: bool = False  # the request id had been seen: this is the first answer again
+    posts: tuple[int, ...] = ()  # the outbox rows written with the events (what the bot will post)
 
 
 @dataclass(frozen=True)
@@ -197,8 +199,11 @@ class GameService:
         shared: bool | None = None,
         workers: Workers | None = None,
         cached_games: int = 1000,
+        outbox: bool = False,
     ) -> None:
         self.repo = Repository(engine, snapshot_every)
+        # with a front end that posts (the bot), each command writes what to post into the outbox
+        self.outbox = outbox
         self.rules = rules or load_rules()
         self._new_seed = seeds  # where each game's secret dice seed comes from (tests inject theirs)
         # decisions and computer captains run here: inline (the default) or in worker processes
@@ -638,6 +643,10 @@ class GameService:
         rules = await self.rules_for(loaded.record)
         return [public_options(view_of(loaded.state, p), rules) for p in sorted(deciders(loaded.state))]
 
+    async def waiting_for(self, game_id: int) -> list[str]:
+        """The players the game waits for (those public_options lists), without working out their options."""
+        return sorted(deciders((await self._load(game_id)).state))
+
     async def log(self, actor: Actor, game_id: int, last: int = 20) -> list[Any]:
         loaded = await self._load(game_id, actor)
         mine = self._players_of(loaded, actor)
@@ -885,13 +894,14 @@ class GameService:
                         break
                     state = apply(state, e)
                 event = ev.StateRestored(state, reason)
+                written: list[int] = []
                 try:
-                    first, last = await self._write(loaded, actor, [event], state, request_id)
+                    first, last = await self._write(loaded, actor, [event], state, request_id, written=written)
                 except VersionConflict:
                     self._cache.pop(game_id, None)
                     continue
                 return Outcome(game_id, first, last, (event_for(event, self._players_of(loaded, actor)),),
-                               self._view_for(loaded, actor, state))
+                               self._view_for(loaded, actor, state), posts=tuple(written))
             raise ServiceError("The game is busy: other orders kept arriving.", "Try again in a moment.")
 
     # ------------------------------------------------------------------ plan ahead
@@ -1117,6 +1127,17 @@ class GameService:
         loaded.record.status_message_id = message_id
         await self.repo.set_status_message(game_id, message_id)
 
+    async def announce(self, game_id: int) -> list[int]:
+        """Put the board (with no new account), the status and the owed pick nudges in the outbox: the
+        game begins, or someone asked to see it (/game status)."""
+        loaded = await self._load(game_id)
+        return await self.repo.enqueue(game_id, [Post("board", {}), Post("status", {}),
+                                                 *nudges(loaded.seats, loaded.state)])
+
+    async def enqueue(self, game_id: int, kind: str, payload: dict[str, Any]) -> list[int]:
+        """Something for the bot to post about a game that no command wrote (a reminder, a note)."""
+        return await self.repo.enqueue(game_id, [Post(kind, payload)])
+
     async def schedule(self, kind: str, due_in: timedelta, game_id: int | None = None,
                        payload: dict[str, Any] | None = None) -> int:
         from game.service.scheduler import schedule
@@ -1184,21 +1205,25 @@ class GameService:
     async def _commit(self, loaded: Loaded, actor: Actor, events: Sequence[Any], request_id: str | None,
                       seats: Sequence[Seat] = ()) -> Outcome:
         new_state = apply_all(loaded.state, events)
-        first, last = await self._write(loaded, actor, events, new_state, request_id, seats)
+        written: list[int] = []
+        first, last = await self._write(loaded, actor, events, new_state, request_id, seats, written)
         mine = self._players_of(loaded, actor)
         return Outcome(loaded.record.id or 0, first, last, tuple(event_for(e, mine) for e in events),
-                       self._view_for(loaded, actor, new_state))
+                       self._view_for(loaded, actor, new_state), posts=tuple(written))
 
     async def _write(self, loaded: Loaded, actor: Actor, events: Sequence[Any], new_state: Game,
-                     request_id: str | None, seats: Sequence[Seat] = ()) -> tuple[int, int]:
+                     request_id: str | None, seats: Sequence[Seat] = (),
+                     written: list[int] | None = None) -> tuple[int, int]:
         response = {"events": len(events)}
         replan = None
         if (deciders(new_state), new_state.phase) != (deciders(loaded.state), loaded.state.phase):
             # reminders and a deadline for whoever the game now waits for (jobs survive restarts)
             replan = await self._clock_plan(loaded, sorted(deciders(new_state)))
+        first = loaded.record.last_seq + 1
+        posts = posts_for(loaded.seats, events, new_state, first, first + len(events) - 1) if self.outbox else []
         async with self._db_slots:
             first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan,
-                                                 seats)
+                                                 seats, posts, written)
         if new_state.phase is Phase.OVER and loaded.state.phase is not Phase.OVER:
             from game.service.leagues import game_ended  # a league records the result as the game ends
 
@@ -1237,6 +1262,25 @@ class GameService:
         events = [event_for(e, mine) for _, _, e in await self.repo.events(seen.game_id, seen.first_seq, seen.last_seq)]
         return Outcome(seen.game_id, seen.first_seq, seen.last_seq, tuple(events),
                        self._view_for(loaded, actor, loaded.state), replayed=True)
+
+
+def posts_for(seats: Sequence[Seat], events: Sequence[Any], state: Game, first: int, last: int) -> list[Post]:
+    """What the bot posts about a command: the board with its account, the status, and a DM to each
+    player who now owes a pick. Enlisting a squadron is part of taking a seat: the game's first board
+    comes when every seat is taken (announce)."""
+    if all(isinstance(e, ev.SquadronEnlisted) for e in events):
+        return []
+    return [Post("board", {"first": first, "last": last}), Post("status", {}), *nudges(seats, state)]
+
+
+def nudges(seats: Sequence[Seat], state: Game) -> list[Post]:
+    """A DM for each pick owed, once per player and turn (the key), to a seated member only."""
+    if state.phase not in (Phase.SETUP, Phase.INITIATIVE) or state.choices:
+        return []
+    users = {s.player: s.user_id for s in seats if not s.is_ai and s.user_id and s.user_id.isdigit()}
+    return [Post("nudge", {"player": q.player, "user": users[q.player], "turn": state.turn},
+                 key=f"nudge:{q.player}:{state.turn}")
+            for q in state.squadrons if not q.picked and q.player in users]
 
 
 def _starting_state(scenario: str, scenario_text: str | None, size: str, name: str | None, rules: RulesData) -> Game:

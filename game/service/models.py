@@ -307,3 +307,25 @@ class PlayerClock(SQLModel, table=True):
     away_mode: str = Field(default="stop", max_length=20)  # stop | substitute | captain
     substitute: str | None = Field(default=None, max_length=32)
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+class OutboxRow(SQLModel, table=True):
+    """Something the bot owes Discord for a game (a board post, the status edit, a DM nudge, a reminder),
+    written in the transaction that commits what it reports, so a crash after the commit still delivers
+    it. A courier claims rows with a lease, in order per game, and retries failures with backoff."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_status_next", "status", "next_try_at"),
+                      Index("ix_outbox_game_status", "game_id", "status"))
+
+    id: int | None = Field(default=None, primary_key=True)  # the order of delivery within a game
+    game_id: int = Field(foreign_key="games.id")
+    kind: str = Field(max_length=20)  # board | status | nudge | reminder | deadline | planned
+    payload: str = Field(default="{}", sa_type=Text)
+    # set for rows that must be written once only (a nudge per pick owed): later copies are not written
+    key: str | None = Field(default=None, max_length=100)
+    status: str = Field(default="pending", max_length=20)  # pending | running | done | failed | superseded
+    attempts: int = Field(default=0)
+    next_try_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    locked_until: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    last_error: str = Field(default="", sa_type=Text)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    done_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
