@@ -8,7 +8,7 @@ import statistics
 import time
 from dataclasses import replace
 
-from game.ai.legal import candidates
+from game.ai.legal import candidates, is_legal
 from game.apply import apply_all
 from game.commands import Activate
 from game.dice import FairDice, seed_from_number
@@ -76,7 +76,7 @@ def activations_per_second(game: Game, turns: int, rng: random.Random) -> tuple[
                 times.append(time.perf_counter() - t0)
                 break
         else:
-            cmd = next(iter(candidates(state)))
+            cmd = next(c for c in candidates(state) if is_legal(state, c))
             state = apply_all(state, decide(state, cmd, FairDice(seed_from_number(state.seed), state.log_position)))
     return len(times) / sum(times), len(times), times
 

@@ -9,7 +9,7 @@ from shapely.geometry import Polygon
 from game import events as ev
 from game.context import Decision, Suspend
 from game.errors import IllegalAction, NotYourShip, NotYourTurn, UnknownName, WrongPhase
-from game.geometry import Hull, Obstacles, Pose
+from game.geometry import Hull, Obstacles, Pose, terrain_polygon
 from game.model import MAX_TRACK, Game, PendingRoll, Phase, Ship, Status, TerrainKind
 
 
@@ -19,7 +19,7 @@ def hull(ship: Ship) -> Hull:
 
 def terrain_polygons(state: Game, kinds: Iterable[TerrainKind]) -> dict[str, Polygon]:
     wanted = set(kinds)
-    return {t.id: Polygon(t.points) for t in state.table.terrain if t.kind in wanted}
+    return {t.id: terrain_polygon(t.points) for t in state.table.terrain if t.kind in wanted}
 
 
 def land(state: Game) -> dict[str, Polygon]:
