@@ -406,6 +406,12 @@ def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles, need_swep
         parts = [(hull.at(prev), hull.at(nxt)) for *_, prev, nxt in _steps(hull, motions)] if need_swept else None
         return SweepResult(tuple(poses), pose, None, True, parts, hull, reach_box)
     steps = _steps(hull, motions)
+    # the convex hull of every step's corners holds every step's swept area: an obstacle it does
+    # not meet cannot stop the base, and one test spares a test per step
+    corners = [c for *_, nxt in steps for c in hull.at(nxt).corners] + list(hull.corners)
+    whole = shapely.polygons(np.array(_convex_hull(corners)))
+    reachable = candidates  # the search for the point of contact tests these: a pivot's arc bulges
+    candidates = candidates._keep(k for k, v in candidates.shapes.items() if shapely.intersects(v, whole))
     poses = [hull.pose]
     done: list[tuple[Hull, Hull]] = []
     last_motion = -1
@@ -413,8 +419,10 @@ def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles, need_swep
         if j != last_motion and j > 0:
             poses.append(pose)  # the previous motion was made in full
         last_motion = j
-        step_box = _corner_box([*hull.at(prev).corners, *hull.at(nxt).corners])
-        hit = candidates.first_overlap(_swept(hull.at(prev), hull.at(nxt)), box=step_box)
+        hit = None
+        if candidates.shapes:
+            step_box = _corner_box([*hull.at(prev).corners, *hull.at(nxt).corners])
+            hit = candidates.first_overlap(_swept(hull.at(prev), hull.at(nxt)), box=step_box)
         if hit is not None and not find_contact:
             poses.append(prev)
             return SweepResult(tuple(poses), prev, hit, False, None, hull, reach_box)
@@ -424,7 +432,7 @@ def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles, need_swep
             for _ in range(30):
                 mid = (lo + hi) / 2
                 swept = _swept(hull.at(prev), hull.at(motion.at(pose, mid)))
-                if candidates.first_overlap(swept, CONTACT):
+                if reachable.first_overlap(swept, CONTACT):
                     hi = mid
                 else:
                     lo = mid
@@ -439,18 +447,6 @@ def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles, need_swep
     if motions:
         poses.append(pose)
     return SweepResult(tuple(poses), pose, None, True, done if need_swept else None, hull, reach_box)
-
-
-def _whole_path(hull: Hull, motions: Sequence[Motion]) -> Polygon:
-    """The convex hull of the base at every step of the motions: it contains each step's swept
-    area, so an obstacle it misses is touched by no step."""
-    pose = hull.pose
-    points: list[Vec] = list(hull.corners)
-    for motion in motions:
-        n = motion.steps()
-        points += [c for i in range(1, n + 1) for c in hull.at(motion.at(pose, i / n)).corners]
-        pose = motion.at(pose, 1.0)
-    return shapely.polygons(np.array(_convex_hull(points)))
 
 
 def _reach(hull: Hull, motions: Sequence[Motion]) -> float:
@@ -562,13 +558,16 @@ def terrain_polygon(points: tuple[Vec, ...]) -> Polygon:
     return Polygon(points)
 
 
+@lru_cache(maxsize=8192)
 def broadside_path(hull: Hull, side: str) -> Polygon:
-    """The half-strip outward from a side, between the perpendiculars at the side's ends."""
+    """The half-strip outward from a side, between the perpendiculars at the side's ends (built
+    once per base and side: every rule and every trial of the computer captain asks again)."""
     a, b = hull.edge(side)
     n = scale(hull.outward(side), FAR)
     return Polygon([a, b, add(b, n), add(a, n)])
 
 
+@lru_cache(maxsize=16384)
 def in_broadside_path(firer: Hull, side: str, target: Hull) -> bool:
     return bool(broadside_path(firer, side).intersection(target.polygon).area > 1e-9)
 
