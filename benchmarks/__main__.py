@@ -1,12 +1,14 @@
-"""`python -m benchmarks [engine|ai|render|setup|service|bounds]…` runs the benchmarks (all by default) and prints the figures."""
+"""`python -m benchmarks [engine|ai [N]|captain [N]|render|setup|service|bounds]…` runs the benchmarks
+(all by default) and prints the figures; a number after ai or captain is how many games."""
 
 import sys
 
-from benchmarks import ai_games, bounds, engine, render, service, setup
+from benchmarks import ai_games, bounds, captain, engine, render, service, setup
 
 SUITES = {
-    "engine": ("engine: Movement activations (decide + apply)", engine.main),
-    "ai": ("AI against AI, quick start", ai_games.main),
+    "engine": ("engine: Movement activations (decide + apply), today and at the start of issue 15", engine.main),
+    "ai": ("AI against AI, quick start, today and at the start of issue 15", ai_games.main),
+    "captain": ("the computer captain against the start-of-issue captain", captain.main),
     "render": ("board renderer", render.main),
     "setup": ("drafted set-up: two lists to the first pick, computer captains", setup.main),
     "service": ("game service: commands through the database", service.main),
@@ -14,7 +16,13 @@ SUITES = {
 }
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or list(SUITES):
+    args = sys.argv[1:] or list(SUITES)
+    for i, name in enumerate(args):
+        if name.isdigit():
+            continue
         title, run = SUITES[name]
         print(f"== {title} ==")
-        run()
+        if i + 1 < len(args) and args[i + 1].isdigit():
+            run(int(args[i + 1]))  # type: ignore[operator]
+        else:
+            run()
