@@ -345,21 +345,24 @@ def _swept_cached(a: Hull, b: Hull) -> Polygon:
 
 
 def _convex_hull(points: list[Vec]) -> list[Vec]:
+    """Andrew's monotone chain (the cross product written out: this runs for every swept step)."""
     pts = sorted(set(points))
     if len(pts) <= 2:
         return pts * 2
-
-    def cross(o: Vec, a: Vec, b: Vec) -> float:
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
     lower: list[Vec] = []
     for p in pts:
-        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+        while len(lower) >= 2:
+            o, a = lower[-2], lower[-1]
+            if (a[0] - o[0]) * (p[1] - o[1]) - (a[1] - o[1]) * (p[0] - o[0]) > 0:
+                break
             lower.pop()
         lower.append(p)
     upper: list[Vec] = []
     for p in reversed(pts):
-        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+        while len(upper) >= 2:
+            o, a = upper[-2], upper[-1]
+            if (a[0] - o[0]) * (p[1] - o[1]) - (a[1] - o[1]) * (p[0] - o[0]) > 0:
+                break
             upper.pop()
         upper.append(p)
     return lower[:-1] + upper[:-1]
@@ -569,7 +572,29 @@ def broadside_path(hull: Hull, side: str) -> Polygon:
 
 @lru_cache(maxsize=16384)
 def in_broadside_path(firer: Hull, side: str, target: Hull) -> bool:
+    if _clear_of_strip(firer, side, target):
+        return False
     return bool(broadside_path(firer, side).intersection(target.polygon).area > 1e-9)
+
+
+def _clear_of_strip(firer: Hull, side: str, target: Hull) -> bool:
+    """Every corner of the target lies beyond one of the lines bounding the broadside path (behind
+    the side, past either end's perpendicular, past its far end): the bases share no area, told
+    without building the path. The margin is far above rounding and far below any real gap."""
+    if side not in ("port", "starboard"):
+        return False
+    f, r = forward(firer.pose.heading), right(firer.pose.heading)
+    bp, bs, ss, sp = firer.corners
+    if side == "port":  # the side runs stern to bow, facing out to port
+        ax, ay, nx, ny, tx, ty = sp[0], sp[1], -r[0], -r[1], f[0], f[1]
+    else:  # bow to stern, facing out to starboard
+        ax, ay, nx, ny, tx, ty = bs[0], bs[1], r[0], r[1], -f[0], -f[1]
+    margin = 1e-9
+    across = [(cx - ax) * nx + (cy - ay) * ny for cx, cy in target.corners]
+    if max(across) < -margin or min(across) > FAR + margin:
+        return True
+    along = [(cx - ax) * tx + (cy - ay) * ty for cx, cy in target.corners]
+    return max(along) < -margin or min(along) > firer.length + margin
 
 
 def broadside_bands(hull: Hull, side: str, reaches: Sequence[float]) -> list[BaseGeometry]:

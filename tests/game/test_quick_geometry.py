@@ -102,3 +102,18 @@ def test_obstacle_tests_agree_with_plain_shapely(seed: int) -> None:
     plain = sorted(k for k, v in obstacles.shapes.items() if area.intersection(v).area > geo.OVERLAP)
     assert obstacles.first_overlap(area) == (plain[0] if plain else None)
     assert sorted(obstacles.without(*plain).shapes) == sorted(set(obstacles.shapes) - set(plain))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_broadside_path_quick_refusal_agrees_with_the_polygons(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(300):
+        firer = Hull(Pose(rng.uniform(0, 20), rng.uniform(0, 20), rng.choice([0.0, 90.0, rng.uniform(0, 360)])), 1.2, 3.0)
+        # targets placed at random, and targets set exactly against a bounding line of the path
+        target = Hull(Pose(rng.uniform(0, 20), rng.uniform(0, 20), rng.choice([0.0, 90.0, rng.uniform(0, 360)])),
+                      rng.uniform(0.5, 2), rng.uniform(1, 5))
+        for t in (target, Hull(Pose(firer.pose.x + 1.2 / 2 + 1.0, firer.pose.y + 1.5 + 0.25, firer.pose.heading),
+                               1.0, 0.5)):
+            for side in ("port", "starboard"):
+                exact = geo.broadside_path(firer, side).intersection(t.polygon).area > 1e-9
+                assert geo.in_broadside_path.__wrapped__(firer, side, t) == exact
