@@ -130,8 +130,6 @@ def _steps_of(cmd: Activate) -> list[Command]:
 def _run_order(ctx: Decision, steps: list[Command]) -> None:
     """Carry out the steps in order. A step that is illegal before any die is rolled rejects the
     whole order; once dice have been rolled, the order halts there and the player continues."""
-    from game.notation import format_command
-
     act = ctx.state.activation
     first = steps[0]
     if (
@@ -143,7 +141,7 @@ def _run_order(ctx: Decision, steps: list[Command]) -> None:
     ):
         steps = steps[1:]  # the move was already made: the order picks up after it
     for i, cmd in enumerate(steps):
-        ctx.remaining = tuple(format_command(s) for s in steps[i:])
+        ctx.remaining_steps(steps[i:])
         try:
             _STEP_HANDLERS[type(cmd)](ctx, cmd)
         except RulesError as exc:
