@@ -71,6 +71,15 @@ class Hull:
     beam: float
     length: float
 
+    def __hash__(self) -> int:
+        # hulls key every geometry cache: the hash is worked out once per hull, not at each lookup
+        try:
+            return self.__dict__["_hash"]  # type: ignore[no-any-return]
+        except KeyError:
+            h = hash((self.pose.x, self.pose.y, self.pose.heading, self.beam, self.length))
+            object.__setattr__(self, "_hash", h)
+            return h
+
     def at(self, pose: Pose) -> Hull:
         return Hull(pose, self.beam, self.length)
 

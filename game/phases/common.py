@@ -12,9 +12,20 @@ from game.errors import IllegalAction, NotYourShip, NotYourTurn, UnknownName, Wr
 from game.geometry import Hull, Obstacles, Pose, terrain_polygon
 from game.model import MAX_TRACK, Game, PendingRoll, Phase, Ship, Status, TerrainKind
 
+_HULLS: dict[int, tuple[Ship, Hull]] = {}
+
 
 def hull(ship: Ship) -> Hull:
-    return Hull(Pose(ship.x, ship.y, ship.heading), ship.beam, ship.length)
+    """The ship's base where it stands. The same ship object gives the same hull object, so the
+    geometry caches keyed by hulls find it at once."""
+    got = _HULLS.get(id(ship))
+    if got is not None and got[0] is ship:
+        return got[1]
+    if len(_HULLS) > 20000:
+        _HULLS.clear()
+    h = Hull(Pose(ship.x, ship.y, ship.heading), ship.beam, ship.length)
+    _HULLS[id(ship)] = (ship, h)  # the entry holds the ship: its id cannot be reused meanwhile
+    return h
 
 
 def terrain_polygons(state: Game, kinds: Iterable[TerrainKind]) -> dict[str, Polygon]:
