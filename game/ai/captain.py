@@ -41,7 +41,6 @@ from game.errors import RulesError
 from game.model import Game, Phase, PointOfSail, Ship, ShipSide
 from game.phases import attack as attack_rules
 from game.phases.common import awaiting_pick, hull
-from game.phases.common import obstacles as obstacles_for
 from game.phases.end import transfer_targets
 from game.rules_data import RulesData, load_rules
 from game.views import View, view_of
@@ -49,8 +48,9 @@ from game.views import View, view_of
 BAND_VALUE = {"yard_arm": 6.0, "pistol": 6.0, "musket": 4.0, "cannon": 2.0}
 HIT_CHANCE = {"yard_arm": 4 / 8, "pistol": 4 / 8, "musket": 3 / 8, "cannon": 2 / 8}
 IMPORTANT_TESTS = ("cutfree", "repair_aground", "boarding")
-TRIALS = 4  # moves played through the engine, of the seven foreseen
-COLLISION_GUESS = 2.0  # a foreseen move into another base: it stops short, and may Entangle
+# moves played through the engine, of the seven foreseen (three played measurably worse against
+# the old captain: 45.5% of 200 games)
+TRIALS = 4
 
 
 def deciders(state: Game) -> set[str]:
@@ -311,8 +311,9 @@ class Captain:
     def _foreseen(self, state: Game, ship: Ship, speed: int,
                   options: list[tuple[int, Turn | None]]) -> list[tuple[int, Turn | None]]:
         """The few moves worth playing through the engine: each is scored where it would end if
-        nothing were in the way (a move that would run into something is marked down)."""
-        obstacles = obstacles_for(state, ship.id)
+        nothing were in the way. A move into another base is not marked down here: the engine
+        plays it out (collision, Entanglement, push) and judges it. Marking it down kept the
+        captains apart, and games ran a turn longer (7.0 turns against 5.9, over 15 games)."""
         ranked: list[tuple[float, int, Turn | None]] = []
         for i, turn in options:
             pose = foresight.end_pose(ship, speed, turn, self.rules)
@@ -320,10 +321,7 @@ class Captain:
                 pose = foresight.end_pose(ship, speed, Turn(turn.when, turn.side, 30.0), self.rules)
             if pose is None:
                 continue
-            score = self._position_score(foresight.moved(state, ship, pose), ship.id)
-            if foresight.blocked_at(state, ship, pose, obstacles):
-                score -= COLLISION_GUESS
-            ranked.append((score, -i, turn))
+            ranked.append((self._position_score(foresight.moved(state, ship, pose), ship.id), -i, turn))
         ranked.sort(key=lambda r: (r[0], r[1]), reverse=True)
         return sorted(((-k, turn) for _, k, turn in ranked[:TRIALS]), key=lambda o: o[0])
 

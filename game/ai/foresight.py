@@ -52,8 +52,3 @@ def end_pose(ship: Ship, speed: int, turn: Turn | None, rules: RulesData) -> geo
 def moved(state: Game, ship: Ship, pose: geo.Pose) -> Game:
     """The state with the ship put at the pose (nothing else changes): a sketch to score, not a move."""
     return state.with_ship(replace(ship, x=pose.x, y=pose.y, heading=geo.norm_heading(pose.heading)))
-
-
-def blocked_at(state: Game, ship: Ship, pose: geo.Pose, obstacles: geo.Obstacles) -> bool:
-    """Whether the base at the pose would overlap another ship or land: the move would stop short."""
-    return obstacles.first_overlap(hull(ship).at(pose).polygon) is not None
