@@ -7,7 +7,9 @@ that commit) the old figures are simply not printed."""
 
 from __future__ import annotations
 
+import atexit
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -22,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def old_tree() -> Path | None:
     """A directory holding START's `game` package, or None when git cannot give it."""
     where = Path(tempfile.mkdtemp(prefix="qd-baseline-"))
+    atexit.register(shutil.rmtree, where, ignore_errors=True)
     try:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", START, "game"], capture_output=True,
                                  check=True, timeout=60).stdout
