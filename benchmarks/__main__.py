@@ -1,5 +1,6 @@
-"""`python -m benchmarks [SUITE [ARG …]] …` runs the benchmarks (all by default) and prints the figures;
-numbers after a suite's name are its arguments (`python -m benchmarks chat 20 200`)."""
+"""`python -m benchmarks [SUITE [ARG …]] …` runs the benchmarks and prints the figures; numbers after a
+suite's name are its arguments (`python -m benchmarks chat 20 200`, `python -m benchmarks captain 200`).
+Without names it runs them all but the captain match (200 games: run it by name)."""
 
 import sys
 
@@ -7,6 +8,7 @@ from benchmarks import (
     ai_games,
     async_play,
     bounds,
+    captain,
     chat,
     engine,
     league,
@@ -14,13 +16,16 @@ from benchmarks import (
     memory,
     outbox,
     render,
+    same_games,
     service,
     setup,
 )
 
 SUITES = {
-    "engine": ("engine: Movement activations (decide + apply)", engine.main),
-    "ai": ("AI against AI, quick start", ai_games.main),
+    "engine": ("engine: Movement activations (decide + apply), today and at the start of issue 15", engine.main),
+    "ai": ("AI against AI, quick start, today and at the start of issue 15", ai_games.main),
+    "captain": ("the computer captain against the start-of-issue captain", captain.main),
+    "same": ("the same games, event for event, as at the start of issue 15", same_games.main),
     "render": ("board renderer", render.main),
     "setup": ("drafted set-up: two lists to the first pick, computer captains", setup.main),
     "service": ("game service: commands through the database", service.main),
@@ -43,11 +48,11 @@ def plan(argv: list[str]) -> list[tuple[str, list[str]]]:
             runs[-1][1].append(arg)
         else:
             raise SystemExit(f"unknown benchmark {arg!r}; choose from {', '.join(SUITES)}")
-    return runs or [(name, []) for name in SUITES]
+    return runs or [(name, []) for name in SUITES if name != "captain"]
 
 
 if __name__ == "__main__":
     for name, args in plan(sys.argv[1:]):
         title, run = SUITES[name]
         print(f"== {title} ==", flush=True)
-        run(*args)  # type: ignore[operator]
+        run(*(int(a) if a.isdigit() else a for a in args))  # type: ignore[operator]
