@@ -1015,7 +1015,10 @@ class GameService:
             rules = await self.rules_for(loaded.record)
             judgement = derived_number(loaded.record.dice_seed, f"captain:{player}:{loaded.record.last_seq}")
             cmd = await self.workers.run(choose_job, view_of(loaded.state, player), player, judgement, rules)
-            out.append(await self.submit(Actor(f"ai:{player}", loaded.record.guild_id), game_id, cmd))
+            # the request id names the moment: a second process deciding the same move is answered with
+            # the first one's result instead of playing its choice again on the moved-on game
+            out.append(await self.submit(Actor(f"ai:{player}", loaded.record.guild_id), game_id, cmd,
+                                         request_id=f"ai:{game_id}:{loaded.record.last_seq}:{player}"))
         return out
 
     # ------------------------------------------------------------------ durability

@@ -112,8 +112,11 @@ class Repository:
             if record is None:
                 return None
             seats = list((await s.execute(select(Seat).where(Seat.game_id == game_id))).scalars())
+            # each statement sees what was committed when it ran (READ COMMITTED): another process may
+            # append between them, so the state is built only up to the record's last event
             marks = (await s.execute(
-                select(Snapshot.seq).where(Snapshot.game_id == game_id).order_by(col(Snapshot.seq).desc())
+                select(Snapshot.seq).where(Snapshot.game_id == game_id, col(Snapshot.seq) <= record.last_seq)
+                .order_by(col(Snapshot.seq).desc())
             )).scalars().all()
             state, after = None, 0
             for seq in marks:
@@ -134,7 +137,7 @@ class Repository:
             rows = (
                 await s.execute(
                     select(EventRecord.seq, EventRecord.payload)
-                    .where(EventRecord.game_id == game_id, EventRecord.seq > after)
+                    .where(EventRecord.game_id == game_id, EventRecord.seq > after, col(EventRecord.seq) <= record.last_seq)
                     .order_by(col(EventRecord.seq))
                 )
             ).all()

@@ -71,3 +71,19 @@ async def test_a_game_made_by_the_other_process_is_found_and_keeps_the_channel_b
     assert found is not None and found.id == made.id
     with pytest.raises(RulesError, match="already has a game"):
         await second.create_game(BOB, "chan-9")
+
+
+async def test_two_processes_driving_one_computer_captain_play_each_move_once(two: list[GameService]) -> None:
+    first, second = two
+    info = await first.create_game(ANN, "chan-3")
+    await first.join(ANN, info.id, "A", ai=True)
+    await first.join(BOB, info.id, "B", ai=True)
+    await asyncio.gather(first.play_ai(info.id, limit=30), second.play_ai(info.id, limit=30))
+    report = await second.audit(info.id)
+    assert report.ok, report.mismatches
+    # every command in the log was decided from the position just before it: none was played twice
+    logged = await second.repo.events(info.id)
+    commands = sorted({c for _, c, _ in logged})
+    assert commands == list(range(1, len(commands) + 1))
+    alone = await two[0].state_for_audit(info.id)
+    assert alone.log_position == logged[-1][0]
