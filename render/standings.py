@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+
+from game.league.standings import StandingRow
 
 MAX_ROWS = 32  # more than this and the lines would be too small to read on a phone
 NAME_CHARS = 22
@@ -25,16 +26,7 @@ STRIPE = "#eef2f7"
 INK = "#1b2631"
 
 
-class Row(NamedTuple):
-    rank: int
-    name: str
-    played: int
-    wins: float
-    losses: int
-    draws: int
-    margin: int
-    opponents_wins: float
-    rating: float
+Row = StandingRow  # what a line of the table shows (game/league/standings.py)
 
 
 # column: (heading, left edge as a fraction of the width, alignment)

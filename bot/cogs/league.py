@@ -65,12 +65,11 @@ def _standing_lines(table: Table) -> list[str]:
 
 
 def _image(table: Table) -> discord.File:
-    from render.standings import Row, standings_png  # drawing stays out of the bot's start-up
+    from render.standings import standings_png  # drawing stays out of the bot's start-up
 
     info = table.league
     when = "Final standings" if table.final else f"Standings after round {info.current_round} of {info.rounds}"
-    rows = [Row(r.rank, r.name, r.played, r.wins, r.losses, r.draws, r.margin, r.opponents_wins, r.rating)
-            for r in table.rows]
+    rows = list(table.rows)
     fmt = "Swiss" if info.format == "swiss" else "round robin"
     png = standings_png(info.name, f"{when} ({fmt})", rows)
     return discord.File(io.BytesIO(png), filename="standings.png")

@@ -31,6 +31,27 @@ class Standing:
     opponents_wins: float
 
 
+@dataclass(frozen=True)
+class StandingRow:
+    """A line of the standings as posted and drawn: the standing with the entrant's name and rating."""
+
+    rank: int
+    member: str
+    name: str
+    played: int
+    wins: float
+    losses: int
+    draws: int
+    margin: int
+    opponents_wins: float
+    rating: float
+
+    @classmethod
+    def of(cls, standing: Standing, name: str, rating: float) -> StandingRow:
+        s = standing
+        return cls(s.rank, s.entrant, name, s.played, s.wins, s.losses, s.draws, s.margin, s.opponents_wins, rating)
+
+
 def standings(entrants: Sequence[str], results: Sequence[Result]) -> list[Standing]:
     """Every entrant (registration order breaks the last tie), best first."""
     wins = {e: 0.0 for e in entrants}

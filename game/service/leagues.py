@@ -24,7 +24,7 @@ from game.ai.captain import deciders
 from game.errors import RulesError
 from game.league.pairing import round_robin, round_robin_rounds, swiss, swiss_rounds
 from game.league.rating import Skill, rate
-from game.league.standings import Result, standings
+from game.league.standings import Result, StandingRow, standings
 from game.model import Game, Phase
 from game.service.authority import Actor, require_gm
 from game.service.errors import ServiceError
@@ -90,20 +90,6 @@ class LeagueInfo:
     deadline: datetime | None
     entrants: tuple[EntryInfo, ...]
     pairings: tuple[Pairing, ...]  # the current round's
-
-
-@dataclass(frozen=True)
-class StandingRow:
-    rank: int
-    member: str
-    name: str
-    played: int
-    wins: float
-    losses: int
-    draws: int
-    margin: int
-    opponents_wins: float
-    rating: float
 
 
 @dataclass(frozen=True)
@@ -457,8 +443,7 @@ class Leagues:
         rows = [r for r in await self._all_rows(lg) if r.status == "done"]
         names = {e.member: e for e in info.entrants}
         table = standings([e.member for e in info.entrants], _results(rows))
-        return Table(info, tuple(StandingRow(s.rank, s.entrant, names[s.entrant].name, s.played, s.wins, s.losses, s.draws,
-                                             s.margin, s.opponents_wins, names[s.entrant].rating) for s in table))
+        return Table(info, tuple(StandingRow.of(s, names[s.entrant].name, names[s.entrant].rating) for s in table))
 
     async def ranked(self, game_id: int) -> bool:
         """Whether the game is a league game (ranked: its seats change hands only through a GM)."""

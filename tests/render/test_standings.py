@@ -16,7 +16,7 @@ MIN_TEXT = 9  # px of text height at that width (as the board is held to)
 
 
 def rows(n: int, name: str = "Captain") -> list[Row]:
-    return [Row(i + 1, f"{name} {i + 1}", 3, 3 - i / 2, i, 0, 5 - i, 4.5, 10.0 - i) for i in range(n)]
+    return [Row(i + 1, str(i), f"{name} {i + 1}", 3, 3 - i / 2, i, 0, 5 - i, 4.5, 10.0 - i) for i in range(n)]
 
 
 def texts(fig) -> list[tuple[str, object]]:  # type: ignore[no-untyped-def]
