@@ -217,6 +217,7 @@ class GameService:
         # interactions all reach the process holding its shard
         self._channels: Bounded = Bounded(10_000)  # (guild, channel) -> its unfinished game's id or None
         self._squadron_rows: Bounded = Bounded(1_000)  # (guild, owner) -> their saved squadrons
+        self._options_at: Bounded = Bounded(2_000)  # (game, version, position, …) -> the options then
         self._rules: dict[str, RulesData] = {}
         self._told: dict[tuple[int, str], int] = {}  # (game, player) -> log position a wait was told at
         # game clocks and members' hours, read on every change of turn: kept like the guild settings
@@ -603,8 +604,12 @@ class GameService:
         players = self._players_of(loaded, actor)
         waiting = [p for p in players if p in deciders(loaded.state)]
         viewer = waiting[0] if waiting else (players[0] if players else None)
-        rules = await self.rules_for(loaded.record)
-        return loaded.record.last_seq, options_for(view_of(loaded.state, viewer, also=players), rules, ship)
+        key = (game_id, loaded.record.version, loaded.record.last_seq, viewer, tuple(players), ship)
+        found: Options | None = self._options_at.get(key)
+        if found is None:
+            rules = await self.rules_for(loaded.record)
+            found = self._options_at[key] = options_for(view_of(loaded.state, viewer, also=players), rules, ship)
+        return loaded.record.last_seq, found
 
     async def position(self, game_id: int) -> int:
         """How many events the game's log holds: the moment a menu or button belongs to."""
@@ -640,8 +645,15 @@ class GameService:
     async def public_options(self, game_id: int) -> list[Options]:
         """The options of each player the game waits for, as may be posted in the channel."""
         loaded = await self._load(game_id)
-        rules = await self.rules_for(loaded.record)
-        return [public_options(view_of(loaded.state, p), rules) for p in sorted(deciders(loaded.state))]
+        # the board post, the status edit, a reminder and the options menu all ask at the same moment:
+        # working out the closing moves (trial moves through the engine) once per moment is enough
+        key = (game_id, loaded.record.version, loaded.record.last_seq)
+        found: list[Options] | None = self._options_at.get(key)
+        if found is None:
+            rules = await self.rules_for(loaded.record)
+            found = [public_options(view_of(loaded.state, p), rules) for p in sorted(deciders(loaded.state))]
+            self._options_at[key] = found
+        return found
 
     async def waiting_for(self, game_id: int) -> list[str]:
         """The players the game waits for (those public_options lists), without working out their options."""

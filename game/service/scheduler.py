@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
@@ -46,14 +46,16 @@ async def replan_in(
                col(ScheduledJob.kind).in_(("reminder", "deadline")))
         .values(status="cancelled")
     )
-    if jobs is not None:
-        for kind, due, payload in jobs:
-            s.add(ScheduledJob(game_id=game_id, kind=kind, due_at=due, payload=json.dumps(payload)))
-        return
-    for player in players:
-        for kind, hours in (("reminder", reminder_hours), ("deadline", deadline_hours)):
-            s.add(ScheduledJob(game_id=game_id, kind=kind, due_at=now + timedelta(hours=hours),
-                               payload=json.dumps({"player": player})))
+    if jobs is None:
+        jobs = [(kind, now + timedelta(hours=hours), {"player": player})
+                for player in players for kind, hours in (("reminder", reminder_hours), ("deadline", deadline_hours))]
+    if jobs:
+        # one statement for the lot (the ORM's unit of work cost more than the rules' decision)
+        await s.execute(insert(ScheduledJob), [
+            {"game_id": game_id, "kind": kind, "due_at": due, "payload": json.dumps(payload), "status": "pending",
+             "attempts": 0, "last_error": "", "created_at": now}
+            for kind, due, payload in jobs
+        ])
 
 
 def _claimable(now: datetime) -> Any:
