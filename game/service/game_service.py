@@ -55,6 +55,7 @@ from game.service.errors import (
     GameNotFound,
     NotPermitted,
     NotSeated,
+    OtherSystem,
     SeatTaken,
     ServiceError,
     SquadronRefused,
@@ -465,7 +466,14 @@ class GameService:
             raise SquadronRefused(f"The saved squadron cannot be read: {exc}.") from None
 
     async def info(self, game_id: int) -> GameInfo:
-        loaded = await self._load(game_id)
+        try:
+            loaded = await self._load(game_id)
+        except OtherSystem:  # a referee-assistant game: listed here, played through game/service/referee.py
+            from game.service.referee import RefereeService
+
+            ref = await RefereeService(self.repo).info(game_id)
+            return GameInfo(ref.id, ref.name, ref.guild_id, ref.channel_id, ref.status,
+                            tuple((p, u, n, False) for p, u, n in ref.seats), ref.turn, ref.phase, ref.dice_commitment)
         r, st = loaded.record, loaded.state
         assert r.id is not None
         return GameInfo(r.id, r.name, r.guild_id, r.channel_id, r.status,
