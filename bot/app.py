@@ -22,7 +22,7 @@ from game.service.scheduler import run_forever
 
 log = logging.getLogger(__name__)
 COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "bot.cogs.squadron", "bot.cogs.setup",
-        "bot.cogs.mine")
+        "bot.cogs.mine", "bot.cogs.referee")
 
 
 def intents() -> discord.Intents:

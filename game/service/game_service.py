@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -63,6 +64,7 @@ from game.service.errors import (
     WrongGuild,
 )
 from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
+from game.service.referee import RefereeService
 from game.service.repository import Loaded, Repository, VersionConflict, decode_state
 from game.setup import TABLES
 from game.squadron import SquadronList
@@ -197,6 +199,12 @@ class GameService:
         self._rules: dict[str, RulesData] = {}
         # more concurrent transactions than the connection pool holds would only queue inside it
         self._db_slots = asyncio.Semaphore(max_db_concurrency)
+
+    @cached_property
+    def referee(self) -> RefereeService:
+        """The referee-assistant systems' games (game/service/referee.py), on the same storage and
+        the same source of secret dice seeds."""
+        return RefereeService(self.repo, self._new_seed)
 
     # ------------------------------------------------------------------ game data per guild
 
@@ -469,9 +477,7 @@ class GameService:
         try:
             loaded = await self._load(game_id)
         except OtherSystem:  # a referee-assistant game: listed here, played through game/service/referee.py
-            from game.service.referee import RefereeService
-
-            ref = await RefereeService(self.repo).info(game_id)
+            ref = await self.referee.info(game_id)
             return GameInfo(ref.id, ref.name, ref.guild_id, ref.channel_id, ref.status,
                             tuple((p, u, n, False) for p, u, n in ref.seats), ref.turn, ref.phase, ref.dice_commitment)
         r, st = loaded.record, loaded.state
