@@ -20,10 +20,12 @@ import json
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass, replace
+from datetime import datetime, timedelta
 from importlib import resources
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
 from game.codec import from_data, to_data
@@ -42,7 +44,7 @@ from game.service.errors import (
     UndoRefused,
     WrongGuild,
 )
-from game.service.models import EventRecord, GameRecord, Seat, utcnow
+from game.service.models import EventRecord, GameRecord, ScheduledJob, Seat, utcnow
 from game.service.repository import Repository
 from game.systems import SYSTEMS, system
 from game.systems.base import GameSystem
@@ -402,6 +404,9 @@ class RefereeService:
                 log.append((rec.last_seq + 1 + i, rec.commands + 1, e))
         first, command, now = rec.last_seq + 1, rec.commands + 1, utcnow()
         status = "over" if state.result else "active"
+        waiting = sorted(sysm.deciders(state)) if not state.result else []
+        replan = (waiting, state.phase) != (sorted(sysm.deciders(game.state)), game.state.phase)
+        hours = (await self.repo.guild_settings(rec.guild_id)).reminder_hours if replan else 0
         async with self.repo.session() as s, s.begin():
             done = cast(CursorResult[Any], await s.execute(
                 update(GameRecord).where(col(GameRecord.id) == rec.id, col(GameRecord.version) == rec.version)
@@ -414,11 +419,26 @@ class RefereeService:
                 s.add(EventRecord(game_id=rec.id, seq=first + i, command=command, type=kind[:50],
                                   payload=json.dumps(data, ensure_ascii=False, separators=(",", ":")),
                                   actor=actor.user_id, created_at=now))
+            if replan:
+                await _remind(s, rec.id, waiting, hours, now)
         rec.version += 1
         rec.last_seq += len(rows)
         rec.commands = command
         rec.status = status
         game.state, game.log = state, log
+
+
+async def _remind(s: AsyncSession, game_id: int, players: Sequence[str], hours: int, now: datetime) -> None:
+    """A reminder for each seat the game now waits for, in the transaction of the command (the jobs
+    survive a restart). No deadline: nobody may act for an absent seat in these games."""
+    await s.execute(
+        update(ScheduledJob)
+        .where(col(ScheduledJob.game_id) == game_id, col(ScheduledJob.status) == "pending",
+               col(ScheduledJob.kind) == "reminder")
+        .values(status="cancelled"))
+    for player in players:
+        s.add(ScheduledJob(game_id=game_id, kind="reminder", due_at=now + timedelta(hours=hours),
+                           payload=json.dumps({"player": player})))
 
 
 class _Conflict(Exception):

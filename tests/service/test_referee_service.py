@@ -156,3 +156,31 @@ async def test_oak_and_iron_service_keeps_its_hands_off(service: GameService) ->
         await ref.info(oak.id)
     with pytest.raises(RulesError, match="already has a game"):
         await ref.create_game(BRIT, "other-channel", "captains_sea")
+
+
+async def reminders(service: GameService, gid: int) -> list[str]:
+    from sqlalchemy import select
+
+    from game.service.models import ScheduledJob
+
+    async with service.repo.session() as s:
+        rows = (await s.execute(select(ScheduledJob).where(ScheduledJob.game_id == gid))).scalars().all()
+    return sorted(json.loads(j.payload)["player"] for j in rows if j.status == "pending")
+
+
+async def test_reminders_follow_whom_the_game_waits_for(service: GameService) -> None:
+    ref, gid = await wsim_game(service)
+    await ref.submit(UMPIRE, gid, "next")
+    assert await reminders(service, gid) == ["Umpire"]
+    for _ in "BCD":
+        await ref.submit(UMPIRE, gid, "next")
+    assert await reminders(service, gid) == ["British", "French"]
+    await ref.submit(FRENCH, gid, "plot Redoutable L1R1")
+    assert await reminders(service, gid) == ["British"]
+    await ref.submit(UMPIRE, gid, "roll 2d6")  # nobody new is awaited: the reminders stand
+    assert await reminders(service, gid) == ["British"]
+    await ref.submit(BRIT, gid, "plot Victory 1")
+    assert await reminders(service, gid) == ["Umpire"]
+    await ref.submit(UMPIRE, gid, "end the French strike")
+    assert await reminders(service, gid) == []
+    assert (await ref.info(gid)).status == "over"
