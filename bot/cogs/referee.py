@@ -134,14 +134,18 @@ async def _submit(interaction: discord.Interaction, line: str, secret: bool) -> 
     outcome: RefOutcome | None = await _run(interaction, submit)
     if outcome is None:
         return
+    posted = True
     try:
         await publish(interaction, outcome)
     except discord.HTTPException:
         log.exception("could not post the account of game #%s", outcome.game_id)
+        posted = False
     mine = [x for x in outcome.mine if x not in outcome.public]
     head = "🔒 Sealed: only you read it until the reveal." if outcome.sealed else "✅ Done."
     if secret and not outcome.sealed:
         head = "✅ Done (nothing was sealed: this command is not a secret order)."
+    if not posted:
+        head += " I could not post in this channel (I need View Channel and Send Messages): see `/ref log`."
     await reply(interaction, fit_lines([head, *mine], MORE))
 
 
@@ -166,7 +170,10 @@ async def create_game(interaction: discord.Interaction, system_name: str, setup:
         info = await ref.create_game(actor, channel_key(interaction), system_name, setup, text, thread_id)
     except RulesError as exc:
         if made is not None:
-            await made.delete()
+            try:
+                await made.delete()  # the thread made for a game that was not created goes again
+            except discord.HTTPException:
+                log.warning("could not delete thread %s made for a game that was not created", made.id)
         await reply(interaction, refusal(exc))
         return
     except discord.Forbidden:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import QuarterdeckBot
-from tests.bot.fake_discord import FakeDiscord, Sent, command, dispatch
+from game.service.referee import builtin_setups
+from tests.bot.fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, Sent, command, dispatch
 from tests.bot.test_bot import ANN, BOB, EVE, last_followup
 
 User = tuple[int, str]
@@ -20,13 +21,13 @@ class Table:
     def __init__(self, bot: QuarterdeckBot, fake: FakeDiscord) -> None:
         self.bot, self.fake = bot, fake
 
-    async def send(self, user: User, name: str, sub: str | None = None, **values: Any) -> Sent:
+    async def send(self, user: User, name: str, sub: str | None = None, /, **values: Any) -> Sent:
         sent = await dispatch(self.bot, command(user, name, sub, **values), self.fake)
         callback = next(r for r in sent if "/callback" in r.path)
         assert callback.payload["type"] == 5  # deferred before anything else
         return last_followup(sent)
 
-    async def ok(self, user: User, sub: str, **values: Any) -> Sent:
+    async def ok(self, user: User, sub: str, /, **values: Any) -> Sent:
         answer = await self.send(user, "ref", sub, **values)
         assert answer.ephemeral and not answer.content.startswith(("❌", "⚠️")), answer.content
         return answer
@@ -166,3 +167,22 @@ async def test_rules_table_outside_a_game_names_the_system(harness: Any) -> None
     assert refused.content.startswith("❌") and "system:" in refused.content
     unknown = await t.send(ANN, "rules", None, table="nothing", row="1", system="wsim")
     assert "There is no table" in unknown.content
+
+
+async def test_an_uploaded_setup_and_a_bad_one(harness: Any) -> None:
+    bot, fake = harness
+    t = Table(bot, fake)
+    bad = fake.attach("setup.toml", b'players = ["Only"]\n[[ship]]\nid = "X"\n')
+    refused = await t.send(ANN, "game", "create", attachments={"file": bad}, system="captains_sea", thread=True)
+    assert refused.ephemeral and refused.content.startswith("❌") and "two players" in refused.content
+    assert not any("/threads" in r.path for r in fake.requests)  # checked before a thread was made
+    assert await bot.service.game_in_channel(str(GUILD_ID), str(CHANNEL_ID)) is None
+    text = builtin_setups("captains_sea")["frigate_duel"].replace("Constitution and Guerriere", "Our duel")
+    good = fake.attach("setup.toml", text.encode())
+    created = await t.send(ANN, "game", "create", attachments={"file": good}, system="captains_sea")
+    assert "**Our duel**" in created.content and "Captain's Sea" in created.content
+    # Oak & Iron's commands point to /ref in this channel; /game list lists the game
+    status = await t.send(ANN, "game", "status")
+    assert status.ephemeral and "/ref" in status.content
+    listed = await t.send(ANN, "game", "list")
+    assert "Our duel" in listed.content
