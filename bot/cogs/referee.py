@@ -192,10 +192,12 @@ async def lookup(interaction: discord.Interaction, table: str, row: str, column:
     """A play-aid table look-up (`/rules table:`): the system named, else the channel's game's."""
     ref = referee_of(interaction)
     try:
-        gid = None
+        gid = await ref.game_in_channel(str(interaction.guild_id), channel_key(interaction), include_over=True)
         if system_name is None:
-            gid = await ref_game_here(interaction, include_over=True)
+            if gid is None:
+                gid = await ref_game_here(interaction, include_over=True)  # says there is none
             system_name = (await ref.info(gid)).system
+        # the channel's game's referee may have entered cells from the printed copy
         text = await ref.lookup(system_name, table, row, column, gid)
     except RulesError as exc:
         await reply(interaction, refusal(exc, " Name the game system with `system:` outside a game's channel."

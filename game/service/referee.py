@@ -283,10 +283,15 @@ class RefereeService:
         async with self._lock(game_id):
             for attempt in range(RETRIES):
                 game = await self._load(game_id, actor, fresh=attempt > 0)
-                viewer = self._seated(game, actor)
-                command = self._parse(game, viewer, line)
-                dice = FairDice(game.record.dice_seed, game.state.log_position)
-                events = game.system.decide(game.state, command, dice)
+                try:
+                    viewer = self._seated(game, actor)
+                    command = self._parse(game, viewer, line)
+                    dice = FairDice(game.record.dice_seed, game.state.log_position)
+                    events = game.system.decide(game.state, command, dice)
+                except RulesError:
+                    if attempt == 0 and await self.repo.version_of(game_id) != game.record.version:
+                        continue  # decided on an old copy: another process moved the game on
+                    raise
                 try:
                     await self._append(game, actor, events)
                 except _Conflict:

@@ -87,22 +87,26 @@ async def test_dice_come_from_the_secret_seed_and_the_log_reads_back(db_url: str
     assert out.public == (WSIM.account(expected),)
     assert seed not in json.dumps(out.public) and loaded.state.seed == 0
     await to_plots(ref, gid)
-    await ref.submit(FRENCH, gid, "plot Redoutable L1R1")
-    await ref.submit(BRIT, gid, "plot Victory 1")
-    # a second service on the same database rebuilds the same game from the stored log
+    # a second service on the same database (another process) carries the plots in
     from game.service.db import make_engine
 
     engine = make_engine(db_url)
     try:
         other = GameService(engine).referee
-        again = await other._load(gid)
+        await other.submit(FRENCH, gid, "plot Redoutable L1R1")
+        await other.submit(BRIT, gid, "plot Victory 1")
+        # this process still holds the game before the plots, where `next` is refused: it reads the game
+        # again rather than refuse a command that is legal now
+        out = await ref.submit(UMPIRE, gid, "next")
+        assert out.info.phase == "F"
+        # and when both decide on the same copy, the write that comes second decides afresh
+        await other.submit(UMPIRE, gid, "next")
+        out = await ref.submit(UMPIRE, gid, "next")
+        assert out.info.phase == "H"
+        again = await other._load(gid, fresh=True)
         assert again.state == (await ref._load(gid)).state
         initial = WSIM.initial_state(tomllib.loads(builtin_setups("wsim")["trafalgar"]))
         assert replay(WSIM, initial, [e for _, _, e in again.log]) == again.state
-        # two processes: the stale one reads the game again and decides afresh
-        await other.submit(UMPIRE, gid, "next")
-        out = await ref.submit(UMPIRE, gid, "next")
-        assert out.info.phase == "G"
     finally:
         await engine.dispose()
 
