@@ -10,7 +10,8 @@ from game.ai.match import ai_game
 GAMES = 100
 
 
-def main(games: int = GAMES) -> None:
+def main(games: int | str = GAMES) -> None:
+    games = int(games)  # from the command line
     ai_game(0)  # warm the caches (data files, imports)
     times = []
     turns = []

@@ -32,7 +32,8 @@ def set_up(seed: int, size: str) -> tuple[float, int]:
     return time.perf_counter() - t0, commands
 
 
-def main(games: int = GAMES) -> None:
+def main(games: int | str = GAMES) -> None:
+    games = int(games)  # from the command line
     set_up(0, "patrol")  # warm the caches
     for size in SIZES:
         runs = [set_up(seed, size) for seed in range(1, games + 1)]

@@ -36,7 +36,11 @@ async def run_bot(settings: Settings, force_sync: bool = False) -> int:
     await upgrade_to_head(settings.database_url)
     engine = make_engine(settings.database_url)
     shard_count, shard_ids = settings.shards()
-    bot = QuarterdeckBot(GameService(engine), settings.dev_guild_id, shard_count=shard_count, shard_ids=shard_ids,
+    from game.service.workers import configure
+
+    workers = configure(settings.workers)  # renders use it too; matplotlib loads only in the workers
+    workers.start()
+    bot = QuarterdeckBot(GameService(engine, workers=workers, cached_games=settings.cached_games), settings.dev_guild_id, shard_count=shard_count, shard_ids=shard_ids,
                          force_sync=force_sync)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -47,6 +51,7 @@ async def run_bot(settings: Settings, force_sync: bool = False) -> int:
     done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
     await bot.close()
     await engine.dispose()
+    workers.close()
     if runner in done and runner.exception() is not None:
         logging.getLogger("bot").error("the bot stopped: %s", runner.exception())
         return 1

@@ -39,7 +39,7 @@ async def actor_of(interaction: discord.Interaction) -> Actor:
     gm = False
     member = interaction.user
     if isinstance(member, discord.Member):
-        settings = await service_of(interaction).repo.guild_settings(guild)
+        settings = await service_of(interaction).guild_settings(guild)  # cached: read on every keystroke
         # the role ids as the interaction carried them (the guild's role cache may not hold them yet)
         role_ids = {str(r) for r in getattr(member, "_roles", [])} | {str(r.id) for r in member.roles}
         gm = interaction.permissions.manage_guild or (

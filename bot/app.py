@@ -22,7 +22,7 @@ from game.service.scheduler import run_forever
 
 log = logging.getLogger(__name__)
 COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "bot.cogs.squadron", "bot.cogs.setup",
-        "bot.cogs.mine", "bot.cogs.referee")
+        "bot.cogs.mine", "bot.cogs.league", "bot.cogs.referee")
 
 
 def intents() -> discord.Intents:
@@ -107,10 +107,14 @@ class QuarterdeckBot(commands.AutoShardedBot):
         info = await self.service.info(job.game_id)
         player = json.loads(job.payload).get("player")
         user = next((u for p, u, _, ai in info.seats if p == player and not ai), None)
-        channel = self.get_channel(int(info.channel_id)) if info.channel_id.isdigit() else None
-        if channel is not None and user and isinstance(channel, discord.abc.Messageable):
-            await channel.send(f"{text}, <@{user}> (game #{job.game_id}).",
-                               allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(user))]))
+        if not (user and info.channel_id.isdigit()):
+            return
+        # a partial messageable reaches a thread that left the cache (archived after a quiet day) and a
+        # server on another process's shard: posting is plain REST; a failure leaves the job to retry
+        guild = int(info.guild_id) if info.guild_id.isdigit() else None
+        channel = self.get_partial_messageable(int(info.channel_id), guild_id=guild)
+        await channel.send(f"{text}, <@{user}> (game #{job.game_id}).",
+                           allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(user))]))
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)

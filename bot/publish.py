@@ -18,8 +18,9 @@ from game.phases.preparation import what_now as setup_what_now
 from game.roll_text import reroll_offer
 from game.service.game_service import Actor, GameService, Outcome
 from game.views import View, event_for
-from render.board import RenderOptions, render_board_async
+from render.options import RenderOptions
 from render.overlays import deployment_zones, last_attacks, last_move
+from render.pooled import render_board_async  # draws in a worker process
 
 log = logging.getLogger(__name__)
 

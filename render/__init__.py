@@ -1,6 +1,22 @@
-"""Board rendering from a player's view of the game (never the full state)."""
+"""Board rendering from a player's view of the game (never the full state).
 
-from render.board import render_board, render_board_async
-from render.options import AttackLine, Pose, Preview, RenderOptions
+The names are loaded on first use: `from render.options import …` or `render.pooled` must not pull in
+matplotlib (the bot process never loads it; its renders run in worker processes)."""
+
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["AttackLine", "Pose", "Preview", "RenderOptions", "render_board", "render_board_async"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("render_board", "render_board_async"):
+        from render import board
+
+        return getattr(board, name)
+    if name in ("AttackLine", "Pose", "Preview", "RenderOptions"):
+        from render import options
+
+        return getattr(options, name)
+    raise AttributeError(f"module 'render' has no attribute {name!r}")

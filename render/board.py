@@ -8,7 +8,6 @@ the pixels with Pillow. The renderer only ever receives a player's View, so it c
 
 from __future__ import annotations
 
-import asyncio
 import io
 from typing import Any
 
@@ -26,6 +25,7 @@ from render.labels import place_all
 from render.layout import DPI, MAX_PIXELS, BoardTooLarge, Frame, area_of_play, font, frame, row_height, scale
 from render.marks import draw_attack, draw_last_move, draw_paths, draw_preview, draw_zones, name_terrain
 from render.options import AttackLine, Pose, Preview, RenderOptions
+from render.pooled import render_board_async  # the bot's entry point: in a worker process
 from render.scene import Scene, side_style
 from render.ships import draw_ships
 from render.static import _STATIC, Static, static_layer
@@ -184,8 +184,3 @@ def render_board(view: View, options: RenderOptions | None = None) -> bytes:
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=options.compress_level)
     return out.getvalue()
-
-
-async def render_board_async(view: View, options: RenderOptions | None = None) -> bytes:
-    """render_board in a worker thread, off the event loop."""
-    return await asyncio.to_thread(render_board, view, options)

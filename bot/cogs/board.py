@@ -16,7 +16,8 @@ from bot.publish import faces
 from game.account import account
 from game.errors import RulesError
 from game.rules_data import load_rules
-from render.board import RenderOptions, render_board_async
+from render.options import RenderOptions
+from render.pooled import render_board_async  # draws in a worker process
 
 TERMS = {
     "broadside": "Broadside: Broadside value less Fatigue (never below Crew) dice at a target within Cannon Shot, in "

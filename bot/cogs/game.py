@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import logging
@@ -287,9 +286,9 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             try:
                 # a few MB under the limit leaves room for the log file and the request itself
                 limit = max(1_000_000, int(interaction.filesize_limit) - 1_500_000)
-                from render.replay import replay_gifs  # drawing stays out of the bot's start-up
+                from render.pooled import replay_gifs_async  # draws in a worker process
 
-                gifs = await asyncio.to_thread(replay_gifs, shown, limit, rules)
+                gifs = await replay_gifs_async(shown, limit, rules)
             finally:
                 _replaying.discard(gid)
         except RulesError as exc:

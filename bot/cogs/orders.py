@@ -177,8 +177,9 @@ class OrdersCog(commands.Cog):
         await send_line(interaction, line)
 
     async def _preview(self, interaction: discord.Interaction, line: str) -> None:
-        from render.board import RenderOptions, render_board_async
+        from render.options import RenderOptions
         from render.overlays import preview_move
+        from render.pooled import render_board_async  # draws in a worker process
 
         async def build(service: GameService, view: View, gid: int) -> tuple[bytes, str]:
             command = parse(line, view.game)

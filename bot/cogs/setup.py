@@ -112,8 +112,9 @@ class SetupCog(commands.GroupCog, name="setup", description="Set up a drafted ga
         await send_line(interaction, line)
 
     async def _preview(self, interaction: discord.Interaction, line: str) -> None:
-        from render.board import RenderOptions, render_board_async
+        from render.options import RenderOptions
         from render.overlays import deployment_zones, preview_deploy
+        from render.pooled import render_board_async  # draws in a worker process
 
         async def build(service: GameService, view: View, gid: int) -> tuple[bytes, str]:
             if view.viewer is None:

@@ -16,6 +16,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -26,7 +27,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from game import events as ev
-from game.ai.captain import Captain, deciders
+from game.ai.captain import deciders
 from game.ai.legal import legal_commands
 from game.apply import apply, apply_all
 from game.commands import (
@@ -36,8 +37,7 @@ from game.commands import (
     FixDice,
     PickCard,
 )
-from game.dice import FairDice, ScriptedDice, derived_number, is_seed, seed_from_number
-from game.engine import decide
+from game.dice import derived_number, is_seed, seed_from_number
 from game.errors import DiceNotAllowed, RulesError, UnknownName
 from game.fairness import Verification, commitment, new_seed, verify_log
 from game.model import Game, Phase
@@ -49,6 +49,7 @@ from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, ru
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.schema.common import MAX_NAME
 from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
+from game.service.cache import Bounded, GameCache
 from game.service.errors import (
     AlreadyDecided,
     ChannelBusy,
@@ -63,9 +64,12 @@ from game.service.errors import (
     UndoRefused,
     WrongGuild,
 )
+from game.service.jobs import choose_job, decide_job
 from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
 from game.service.referee import RefereeService
-from game.service.repository import Loaded, Repository, VersionConflict, decode_state
+from game.service.repository import DuplicateRequest, Loaded, Repository, VersionConflict, decode_state
+from game.service.workers import Workers
+from game.service.workers import default as default_workers
 from game.setup import TABLES
 from game.squadron import SquadronList
 from game.views import View, event_for, redact, view_of
@@ -73,6 +77,7 @@ from game.views import View, event_for, redact, view_of
 log = logging.getLogger(__name__)
 
 RETRIES = 5
+SHARED_TTL = 30.0  # seconds a guild's settings are kept when other processes may change them
 DRAFTED = "drafted"  # the scenario name of a game set up by the chapter-7 sequence
 
 __all__ = [
@@ -188,17 +193,30 @@ class GameService:
         rules: RulesData | None = None,
         max_db_concurrency: int = 8,
         seeds: Callable[[], str] = new_seed,
+        shared: bool | None = None,
+        workers: Workers | None = None,
+        cached_games: int = 1000,
     ) -> None:
         self.repo = Repository(engine, snapshot_every)
         self.rules = rules or load_rules()
         self._new_seed = seeds  # where each game's secret dice seed comes from (tests inject theirs)
-        self._cache: dict[int, Loaded] = {}
+        # decisions and computer captains run here: inline (the default) or in worker processes
+        self.workers = workers if workers is not None else default_workers()
         self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: GameCache = GameCache(cached_games, self._locks)
         self._fixed_dice: dict[int, deque[str]] = {}
         self._settings: dict[str, GuildSettings] = {}
+        self._settings_read: dict[str, float] = {}  # when each guild's settings were read (shared database)
+        # what autocomplete asks on every keystroke, kept until this process changes it: a guild's
+        # interactions all reach the process holding its shard
+        self._channels: Bounded = Bounded(10_000)  # (guild, channel) -> its unfinished game's id or None
+        self._squadron_rows: Bounded = Bounded(1_000)  # (guild, owner) -> their saved squadrons
         self._rules: dict[str, RulesData] = {}
         # more concurrent transactions than the connection pool holds would only queue inside it
         self._db_slots = asyncio.Semaphore(max_db_concurrency)
+        # with a database several processes write (PostgreSQL), a cached game is checked against the
+        # stored version before it is read: another process may have moved the game on
+        self.shared = engine.dialect.name != "sqlite" if shared is None else shared
 
     @cached_property
     def referee(self) -> RefereeService:
@@ -226,7 +244,8 @@ class GameService:
         overrides[file_name] = text
         from game.data_trial import trial_game  # a DataError names the fault: in a file, or in a trial game
 
-        await asyncio.to_thread(trial_game, rules_from_texts(system, {**default_texts(system), **overrides}), file_name)
+        await self.workers.run(trial_game, rules_from_texts(system, {**default_texts(system), **overrides}), file_name,
+                               thread=True)
         settings = await self._guild_settings(actor.guild_id)
         settings.data_overrides = json.dumps(overrides)
         await self.save_guild_settings(settings)
@@ -276,12 +295,13 @@ class GameService:
             raise SquadronRefused("The squadron breaks the building rules: " + "; ".join(map(str, problems)) + ".",
                                   "Fix each entry and field named, then save it again.")
         points = squadron_points(sq, rules)
+        self._squadron_rows.pop((actor.guild_id, actor.user_id), None)
         await self.repo.save_squadron(SavedSquadron(guild_id=actor.guild_id, owner_id=actor.user_id, name=sq.name,
                                                     size=sq.size, faction=sq.faction, points=points, text=text))
         return SquadronInfo(sq.name, sq.size, sq.faction, points, len(sq.ships))
 
     async def squadrons(self, actor: Actor) -> list[SquadronInfo]:
-        rows = await self.repo.squadrons_of(actor.guild_id, actor.user_id)
+        rows = await self._squadrons_of(actor)
         return [SquadronInfo(r.name, r.size, r.faction, r.points, r.text.count("[[ship]]"), r.complete) for r in rows]
 
     async def start_squadron(self, actor: Actor, name: str, size: str, faction: str, admiral: str) -> str:
@@ -326,14 +346,22 @@ class GameService:
         row = SavedSquadron(guild_id=actor.guild_id, owner_id=actor.user_id, name=sq.name, size=sq.size,
                             faction=sq.faction, points=squadron_points(sq, rules), text=to_toml(sq),
                             complete=not validate(sq, rules))
+        self._squadron_rows.pop((actor.guild_id, actor.user_id), None)
         await self.repo.save_squadron(row)
         return summary(sq, rules)
 
     async def squadron_text(self, actor: Actor, name: str) -> str:
-        for row in await self.repo.squadrons_of(actor.guild_id, actor.user_id):
+        for row in await self._squadrons_of(actor):
             if row.name.casefold() == name.casefold():
                 return row.text
         raise UnknownName(f"You have no saved squadron called {name!r}.", "List yours with /squadron list.")
+
+    async def _squadrons_of(self, actor: Actor) -> list[SavedSquadron]:
+        key = (actor.guild_id, actor.user_id)
+        rows: list[SavedSquadron] | None = None if self.shared else self._squadron_rows.get(key)
+        if rows is None:
+            rows = self._squadron_rows[key] = await self.repo.squadrons_of(*key)
+        return rows
 
     async def guild_rules(self, guild_id: str) -> RulesData:
         """The data a new game (or squadron) of this guild is built with."""
@@ -403,6 +431,7 @@ class GameService:
         seats = [Seat(game_id=0, player=p, display_name=f"Player {p}") for p in state.players]
         record = await self.repo.create_game(record, state, seats)
         assert record.id is not None
+        self._channels.pop((actor.guild_id, record.channel_id), None)
         return await self.info(record.id)
 
     async def check_scenario(self, actor: Actor, scenario: str = "quickstart", scenario_text: str | None = None,
@@ -417,25 +446,20 @@ class GameService:
         the actor's saved lists (the computer captain brings a random legal one)."""
         enlist = await self._squadron_for(actor, game_id, squadron, ai)
         async with self._lock(game_id):
-            loaded = await self._load(game_id, actor)
-            free = [s for s in loaded.seats if s.user_id is None and not s.is_ai]
-            if player is not None:
-                seat = next((s for s in loaded.seats if s.player == player), None)
-                if seat is None:
-                    raise UnknownName(f"There is no side {player!r} in this game.",
-                                      f"Sides: {', '.join(s.player for s in loaded.seats)}.")
-                if seat.user_id is not None or seat.is_ai:
-                    raise SeatTaken(f"Side {player} is taken by {seat.display_name}.",
-                                    f"Free sides: {', '.join(s.player for s in free) or 'none'}.")
+            for attempt in range(RETRIES):
+                loaded = await self._load(game_id, actor, fresh=attempt > 0)
+                seat = self._free_seat(loaded, player)
+                if ai:
+                    seat.is_ai, seat.user_id, seat.display_name = True, None, f"Computer captain ({seat.player})"
+                else:
+                    seat.user_id, seat.display_name = actor.user_id, display_name[:100] or actor.user_id
+                try:
+                    await self.repo.update_seat(seat, loaded.record)
+                    break
+                except VersionConflict:  # another process changed the game: look at the seats again
+                    self._cache.pop(game_id, None)
             else:
-                if not free:
-                    raise SeatTaken("Every side is taken.", "Watch the game, or ask a GM to start another.")
-                seat = free[0]
-            if ai:
-                seat.is_ai, seat.user_id, seat.display_name = True, None, f"Computer captain ({seat.player})"
-            else:
-                seat.user_id, seat.display_name = actor.user_id, display_name[:100] or actor.user_id
-            await self.repo.update_seat(seat)
+                raise ServiceError("The game is busy; try again in a moment.")
             if all(s.user_id is not None or s.is_ai for s in loaded.seats):
                 # every side is taken: the game's clock starts for whoever it now waits for
                 settings = await self._guild_settings(loaded.record.guild_id)
@@ -445,10 +469,29 @@ class GameService:
             try:
                 await self.submit(Actor(f"ai:{seat.player}", actor.guild_id), game_id, Enlist(seat.player, enlist))
             except RulesError:
-                seat.user_id, seat.is_ai, seat.display_name = None, False, f"Player {seat.player}"
-                await self.repo.update_seat(seat)  # the side is free again: nothing half-done
+                async with self._lock(game_id):  # the side is free again: nothing half-done
+                    loaded = await self._load(game_id, fresh=True)
+                    seat = next(s for s in loaded.seats if s.player == seat.player)
+                    seat.user_id, seat.is_ai, seat.display_name = None, False, f"Player {seat.player}"
+                    await self.repo.update_seat(seat, loaded.record)
                 raise
         return await self.info(game_id)
+
+    @staticmethod
+    def _free_seat(loaded: Loaded, player: str | None) -> Seat:
+        free = [s for s in loaded.seats if s.user_id is None and not s.is_ai]
+        if player is None:
+            if not free:
+                raise SeatTaken("Every side is taken.", "Watch the game, or ask a GM to start another.")
+            return free[0]
+        seat = next((s for s in loaded.seats if s.player == player), None)
+        if seat is None:
+            raise UnknownName(f"There is no side {player!r} in this game.",
+                              f"Sides: {', '.join(s.player for s in loaded.seats)}.")
+        if seat.user_id is not None or seat.is_ai:
+            raise SeatTaken(f"Side {player} is taken by {seat.display_name}.",
+                            f"Free sides: {', '.join(s.player for s in free) or 'none'}.")
+        return seat
 
     async def _squadron_for(self, actor: Actor, game_id: int, name: str | None, ai: bool) -> SquadronList | None:
         from game.squadron import SquadronError, parse_squadron, random_squadron
@@ -478,8 +521,9 @@ class GameService:
             loaded = await self._load(game_id)
         except OtherSystem:  # a referee-assistant game: listed here, played through game/service/referee.py
             ref = await self.referee.info(game_id)
+            phase = Phase.OVER.value if ref.status == "over" else ref.phase  # what the channel lookup reads
             return GameInfo(ref.id, ref.name, ref.guild_id, ref.channel_id, ref.status,
-                            tuple((p, u, n, False) for p, u, n in ref.seats), ref.turn, ref.phase, ref.dice_commitment)
+                            tuple((p, u, n, False) for p, u, n in ref.seats), ref.turn, phase, ref.dice_commitment)
         r, st = loaded.record, loaded.state
         assert r.id is not None
         return GameInfo(r.id, r.name, r.guild_id, r.channel_id, r.status,
@@ -512,7 +556,18 @@ class GameService:
         return [await self.info(r.id) for r in records if r.id is not None], total
 
     async def game_in_channel(self, guild_id: str, channel_id: str, include_over: bool = False) -> GameInfo | None:
+        key = (guild_id, channel_id)
+        # with several processes, "no game here" is not kept: another process may have made one since
+        if not include_over and key in self._channels and not (self.shared and self._channels.get(key) is None):
+            gid = self._channels.get(key)
+            if gid is None:
+                return None
+            found = await self.info(gid)
+            if found.phase != Phase.OVER.value:
+                return found
         r = await self.repo.game_in_channel(guild_id, channel_id, include_over)
+        if not include_over:
+            self._channels[key] = r.id if r is not None else None
         return await self.info(r.id) if r and r.id is not None else None
 
     # ------------------------------------------------------------------ reading
@@ -604,17 +659,12 @@ class GameService:
                      expect: Expect | None = None) -> Outcome:
         """Apply a player's command (or a line of notation) and commit it before answering. With
         `expect`, only while the game still waits on the decision the command was sent for."""
-        if request_id:
-            seen = await self._answered(actor, game_id, request_id)
-            if seen is not None:
-                return seen
+        # a request id is looked up only when the command fails: the first time, the unique key on
+        # the commit is all the check there is (DuplicateRequest)
         async with self._lock(game_id):
             for attempt in range(RETRIES):
-                if request_id and attempt:
-                    seen = await self._answered(actor, game_id, request_id)  # another process got there first
-                    if seen is not None:
-                        return seen
-                loaded = await self._load(game_id, actor, fresh=attempt > 0)
+                # no version check on the way in: the commit's own check catches a stale copy
+                loaded = await self._load(game_id, actor, fresh=attempt > 0, verify=False)
                 try:
                     if expect is not None:
                         await self._expect(loaded, expect)
@@ -625,6 +675,8 @@ class GameService:
                                        self._view_for(loaded, actor, loaded.state))
                     events = await self._decide(loaded, cmd)
                 except RulesError:
+                    if request_id and (seen := await self._answered(actor, game_id, request_id)) is not None:
+                        return seen  # the command was carried out before: refused now only for that
                     if attempt == 0 and await self._stale(loaded):
                         continue  # decided on an old copy: another process moved the game on
                     raise
@@ -635,6 +687,10 @@ class GameService:
                 except VersionConflict:
                     self._cache.pop(game_id, None)
                     continue
+                except DuplicateRequest:
+                    if (seen := await self._answered(actor, game_id, request_id or "")) is not None:
+                        return seen
+                    raise
             raise ServiceError("The game is busy: other orders kept arriving.", "Try again in a moment.")
 
     async def _prepare(self, loaded: Loaded, actor: Actor, command: Command | str) -> tuple[Command, ev.ActedFor | None]:
@@ -698,6 +754,9 @@ class GameService:
                                 f"Your sides: {', '.join(players)}." if players else "Join a side first.")
             if who not in players and not actor.gm:
                 raise NotSeated(f"Side {who} is not yours to hand over.", "Hand over your own side, or ask a GM.")
+            if not actor.gm and await _ranked(self, game_id):
+                raise NotPermitted("This is a ranked league game: only a GM may hand over its seats.",
+                                   "Ask a GM (/game handover), so the league's results stay the players' own.")
             seat = next((s for s in loaded.seats if s.player == who), None)
             if seat is None:
                 raise UnknownName(f"There is no side {who[:20]!r} in this game.",
@@ -715,9 +774,11 @@ class GameService:
             else:
                 seat.user_id, seat.is_ai, seat.display_name = to_user, False, (to_name[:100] or to_user)
             event = ev.SeatHandedOver(who, before, seat.display_name, actor.user_id, to_user is None)
-            outcome = await self._commit(loaded, actor, [event], request_id)
-            await self.repo.update_seat(seat)
-            return outcome
+            try:
+                return await self._commit(loaded, actor, [event], request_id, seats=[seat])
+            except VersionConflict:
+                self._cache.pop(game_id, None)  # the seat was changed only in this copy
+                raise ServiceError("The game moved on while the side was handed over.", "Try again.") from None
 
     async def seat_history(self, game_id: int) -> list[tuple[str, int, str]]:
         """Who played each side, from which turn: (side, first turn, name), in order."""
@@ -895,7 +956,7 @@ class GameService:
             player = sorted(due)[0]
             rules = await self.rules_for(loaded.record)
             judgement = derived_number(loaded.record.dice_seed, f"captain:{player}:{loaded.record.last_seq}")
-            cmd = Captain(player, judgement, rules).choose(view_of(loaded.state, player))
+            cmd = await self.workers.run(choose_job, view_of(loaded.state, player), player, judgement, rules)
             out.append(await self.submit(Actor(f"ai:{player}", loaded.record.guild_id), game_id, cmd))
         return out
 
@@ -954,8 +1015,8 @@ class GameService:
                                f"Its SHA-256, published when the game began, is {commitment(seed)}.")
         rows = await self.repo.events(game_id)
         rules = await self.rules_for(loaded.record)
-        result = verify_log(decode_state(loaded.record.initial_state), [(cmd, e) for _, cmd, e in rows], seed,
-                            rules, commitment(seed))
+        result = await self.workers.run(verify_log, decode_state(loaded.record.initial_state),
+                                        [(cmd, e) for _, cmd, e in rows], seed, rules, commitment(seed), thread=True)
         return DiceCheck(result, seed, commitment(seed), loaded.state.test_dice)
 
     async def export_log(self, actor: Actor | None, game_id: int) -> dict[str, Any]:
@@ -986,7 +1047,7 @@ class GameService:
         its rules, and, once it is over, its whole log for `quarterdeck replay`."""
         loaded = await self._load(game_id, actor, fresh=True)
         initial = decode_state(loaded.record.initial_state)
-        shown = frames(initial, [(cmd, e) for _, cmd, e in await self.repo.events(game_id)])
+        shown = await self.workers.run(frames, initial, [(cmd, e) for _, cmd, e in await self.repo.events(game_id)])
         over = loaded.state.phase is Phase.OVER
         return shown, await self.rules_for(loaded.record), await self.export_log(actor, game_id) if over else None
 
@@ -1019,8 +1080,13 @@ class GameService:
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
-    async def _load(self, game_id: int, actor: Actor | None = None, fresh: bool = False) -> Loaded:
+    async def _load(self, game_id: int, actor: Actor | None = None, fresh: bool = False,
+                    verify: bool = True) -> Loaded:
         loaded = None if fresh else self._cache.get(game_id)
+        if loaded is not None and self.shared and verify:
+            async with self._db_slots:
+                if await self.repo.version_of(game_id) != loaded.record.version:
+                    loaded = None
         if loaded is None:
             async with self._db_slots:
                 loaded = await self.repo.load(game_id)
@@ -1048,16 +1114,11 @@ class GameService:
         rules = await self.rules_for(loaded.record)
         if not loaded.record.dice_seed:
             raise GameDamaged(f"Game #{loaded.record.id} has no dice seed.", "Run the database migrations.")
-        fallback = FairDice(loaded.record.dice_seed, state.log_position)
         fixed = self._fixed_dice.get(loaded.record.id or 0)
-        if fixed:
-            dice = ScriptedDice(fixed, fallback=fallback)
-            events = decide(state, cmd, dice, rules)
-            used = len(fixed) - len(dice.remaining)
-            for _ in range(used):
-                fixed.popleft()
-            return events
-        return decide(state, cmd, fallback, rules)
+        events, used = await self.workers.run(decide_job, state, cmd, loaded.record.dice_seed, tuple(fixed or ()), rules)
+        for _ in range(used if fixed else 0):
+            fixed.popleft()
+        return events
 
     async def _fix_dice(self, loaded: Loaded, actor: Actor, cmd: FixDice) -> None:
         """Test games only, and only a seated player (or the offline table) fixes the next faces; a face
@@ -1072,15 +1133,16 @@ class GameService:
             raise DiceNotAllowed(f"{bad[0][:40]!r} is not a face of the die.", f"Faces: {', '.join(sorted(set(sides)))}.")
         self._fixed_dice.setdefault(loaded.record.id or 0, deque()).extend(cmd.faces)
 
-    async def _commit(self, loaded: Loaded, actor: Actor, events: Sequence[Any], request_id: str | None) -> Outcome:
+    async def _commit(self, loaded: Loaded, actor: Actor, events: Sequence[Any], request_id: str | None,
+                      seats: Sequence[Seat] = ()) -> Outcome:
         new_state = apply_all(loaded.state, events)
-        first, last = await self._write(loaded, actor, events, new_state, request_id)
+        first, last = await self._write(loaded, actor, events, new_state, request_id, seats)
         mine = self._players_of(loaded, actor)
         return Outcome(loaded.record.id or 0, first, last, tuple(event_for(e, mine) for e in events),
                        self._view_for(loaded, actor, new_state))
 
     async def _write(self, loaded: Loaded, actor: Actor, events: Sequence[Any], new_state: Game,
-                     request_id: str | None) -> tuple[int, int]:
+                     request_id: str | None, seats: Sequence[Seat] = ()) -> tuple[int, int]:
         response = {"events": len(events)}
         replan = None
         if (deciders(new_state), new_state.phase) != (deciders(loaded.state), loaded.state.phase):
@@ -1088,15 +1150,29 @@ class GameService:
             settings = await self._guild_settings(loaded.record.guild_id)
             replan = (sorted(deciders(new_state)), settings.reminder_hours, settings.turn_deadline_hours)
         async with self._db_slots:
-            first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan)
+            first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan,
+                                                 seats)
+        if new_state.phase is Phase.OVER and loaded.state.phase is not Phase.OVER:
+            from game.service.leagues import game_ended  # a league records the result as the game ends
+
+            await game_ended(self, loaded.record, new_state)
         loaded.state = new_state
+        if new_state.phase is Phase.OVER:
+            self._cache.finished(loaded.record.id or 0)
         return first, last
 
     async def _guild_settings(self, guild_id: str) -> GuildSettings:
         found = self._settings.get(guild_id)
+        if found is not None and self.shared and time.monotonic() - self._settings_read.get(guild_id, 0.0) > SHARED_TTL:
+            found = None  # another process may have changed them (a GM role, the deadlines)
         if found is None:
+            self._settings_read[guild_id] = time.monotonic()
             found = self._settings[guild_id] = await self.repo.guild_settings(guild_id)
         return found
+
+    async def guild_settings(self, guild_id: str) -> GuildSettings:
+        """The guild's settings, read once and kept (every change goes through save_guild_settings)."""
+        return await self._guild_settings(guild_id)
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         await self.repo.save_guild_settings(settings)
@@ -1130,6 +1206,12 @@ def _starting_state(scenario: str, scenario_text: str | None, size: str, name: s
                               f"Scenarios: {', '.join([*known, DRAFTED])}.")
         scenario_text = known[scenario]
     return load_scenario_text(scenario_text, f"{scenario[:MAX_NAME]}.toml", rules)  # the name if it has none
+
+
+async def _ranked(service: GameService, game_id: int) -> bool:
+    from game.service.leagues import Leagues  # leagues builds on this module
+
+    return await Leagues(service).ranked(game_id)
 
 
 def _who(actor: Actor) -> str:

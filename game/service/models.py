@@ -190,3 +190,75 @@ class BotState(SQLModel, table=True):
     key: str = Field(primary_key=True, max_length=100)
     value: str = Field(sa_type=Text)
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class League(SQLModel, table=True):
+    """A league or tournament of one server: its games are ranked (docs/leagues.md)."""
+
+    __tablename__ = "leagues"
+    __table_args__ = (UniqueConstraint("guild_id", "name", name="uq_league_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: str = Field(max_length=32, index=True)
+    channel_id: str = Field(max_length=32)  # where pairings and standings are posted
+    name: str = Field(max_length=100)
+    scenario: str = Field(max_length=100)  # a built-in scenario, or "drafted" with `size`
+    scenario_text: str = Field(default="", sa_type=Text)  # an uploaded scenario file, if one was given
+    size: str = Field(default="", max_length=20)
+    format: str = Field(max_length=20)  # swiss | round_robin
+    round_hours: int
+    rounds: int = Field(default=0)  # fixed when the first round starts
+    current_round: int = Field(default=0)
+    round_started_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    status: str = Field(default="registering", max_length=20)  # registering | running | over
+    created_by: str = Field(max_length=32)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class LeagueEntry(SQLModel, table=True):
+    """An entrant: a member (with the saved squadron they registered) or a computer captain."""
+
+    __tablename__ = "league_entries"
+    __table_args__ = (UniqueConstraint("league_id", "member", name="uq_league_entry"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="leagues.id", index=True)
+    member: str = Field(max_length=32)  # a Discord user id, or ai:N for a computer captain
+    name: str = Field(max_length=100)
+    squadron: str = Field(default="", max_length=100)  # the saved list brought to each drafted game
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class LeagueGame(SQLModel, table=True):
+    """One pairing of a round (b empty for a bye) and, once decided, its result."""
+
+    __tablename__ = "league_games"
+    __table_args__ = (UniqueConstraint("league_id", "round", "table_no", name="uq_league_table"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="leagues.id", index=True)
+    round: int
+    table_no: int
+    a_member: str = Field(max_length=32)
+    b_member: str | None = Field(default=None, max_length=32)
+    game_id: int | None = Field(default=None, foreign_key="games.id", index=True)
+    status: str = Field(default="pending", max_length=20)  # pending | playing | done
+    winner: str | None = Field(default=None, max_length=32)  # a member; empty for a draw
+    a_points: int = Field(default=0)  # Strike Points suffered at the end
+    b_points: int = Field(default=0)
+    reason: str = Field(default="", max_length=200)
+    recorded_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+class Rating(SQLModel, table=True):
+    """A member's rating in one server (OpenSkill: mu and sigma), moved by every ranked game."""
+
+    __tablename__ = "ratings"
+
+    guild_id: str = Field(primary_key=True, max_length=32)
+    member: str = Field(primary_key=True, max_length=32)
+    name: str = Field(default="", max_length=100)
+    mu: float
+    sigma: float
+    games: int = Field(default=0)
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())

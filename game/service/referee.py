@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import tomllib
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime, timedelta
@@ -45,7 +46,7 @@ from game.service.errors import (
     WrongGuild,
 )
 from game.service.models import EventRecord, GameRecord, ScheduledJob, Seat, utcnow
-from game.service.repository import Repository
+from game.service.repository import Repository, VersionConflict
 from game.systems import SYSTEMS, system
 from game.systems.base import GameSystem
 from game.systems.dice import DiceRolled
@@ -144,8 +145,23 @@ class RefOutcome:
 
 @dataclass
 class _Cache:
-    games: dict[int, RefGame] = field(default_factory=dict)
+    """The games read lately, the oldest dropped past `size` (a dropped game is read again)."""
+
+    size: int = 200
+    games: OrderedDict[int, RefGame] = field(default_factory=OrderedDict)
     locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+
+    def get(self, game_id: int) -> RefGame | None:
+        game = self.games.get(game_id)
+        if game is not None:
+            self.games.move_to_end(game_id)
+        return game
+
+    def put(self, game_id: int, game: RefGame) -> None:
+        self.games[game_id] = game
+        self.games.move_to_end(game_id)
+        while len(self.games) > self.size:
+            self.games.popitem(last=False)
 
 
 class RefereeService:
@@ -153,6 +169,9 @@ class RefereeService:
         self.repo = repo
         self._new_seed = seeds
         self._cache = _Cache()
+        # on a database several processes write (PostgreSQL), a cached game is checked against the
+        # stored version before it is read, as GameService does
+        self.shared = repo.engine.dialect.name != "sqlite"
 
     # ------------------------------------------------------------------ creating and joining
 
@@ -211,7 +230,11 @@ class RefereeService:
                     raise SeatTaken(f"{game.name_of(found)} is taken.", f"Free seats: {', '.join(free) or 'none'}.")
                 seat = found
             seat.user_id, seat.display_name = actor.user_id, (display_name or actor.user_id)[:100]
-            await self.repo.update_seat(seat)
+            try:
+                await self.repo.update_seat(seat, game.record)  # moves the version on: other copies are stale
+            except VersionConflict:
+                self._cache.games.pop(game_id, None)
+                raise ServiceError("The game changed while you were taking the seat.", "Try again.") from None
         return await self.info(game_id)
 
     # ------------------------------------------------------------------ reading
@@ -351,10 +374,12 @@ class RefereeService:
         return self._cache.locks.setdefault(game_id, asyncio.Lock())
 
     async def _load(self, game_id: int, actor: Actor | None = None, fresh: bool = False) -> RefGame:
-        game = None if fresh else self._cache.games.get(game_id)
+        game = None if fresh else self._cache.get(game_id)
+        if game is not None and self.shared and await self.repo.version_of(game_id) != game.record.version:
+            game = None
         if game is None:
             game = await self._read(game_id)
-            self._cache.games[game_id] = game
+            self._cache.put(game_id, game)
         if actor is not None and game.record.guild_id != actor.guild_id:
             raise WrongGuild("That game belongs to another server.", "Use a game of this server.")
         return game

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import case, delete, func, select, update
+from sqlalchemy import case, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlmodel import col
 
@@ -22,7 +23,7 @@ from game.codec import from_data, to_data
 from game.events import EVENTS
 from game.model import Game, Phase
 from game.service.db import sessions
-from game.service.errors import GameDamaged, OtherSystem
+from game.service.errors import GameDamaged, OtherSystem, ServiceError
 from game.service.models import (
     BotState,
     DataVersion,
@@ -44,6 +45,15 @@ log = logging.getLogger(__name__)
 
 class VersionConflict(Exception):
     """Another writer changed the game since it was read."""
+
+
+class DuplicateRequest(ServiceError):
+    """The request id was already carried out (by this process or another). The service answers as the
+    first time; where it cannot, the player reads this rather than an unexpected error."""
+
+    def __init__(self, request_id: str) -> None:
+        super().__init__("That order was already carried out.", "See the game's log (/game log).")
+        self.request_id = request_id
 
 
 def encode_state(state: Game) -> str:
@@ -207,51 +217,70 @@ class Repository:
         request_id: str | None,
         response: dict[str, Any],
         replan: tuple[Sequence[str], int, int] | None = None,
+        seats: Sequence[Seat] = (),
     ) -> tuple[int, int]:
-        """Write the events of one accepted command, atomically, if the game is still at the
-        version it was read at. Returns (first_seq, last_seq)."""
+        """Write the events of one accepted command (and the seats it changed), atomically, if the game
+        is still at the version it was read at. Returns (first_seq, last_seq)."""
         rec = loaded.record
         assert rec.id is not None
         first = rec.last_seq + 1
         last = rec.last_seq + len(events)
         command = rec.commands + 1
         now = utcnow()
-        async with self.session() as s, s.begin():
-            result = await s.execute(
-                update(GameRecord)
-                .where(col(GameRecord.id) == rec.id, col(GameRecord.version) == rec.version)
-                .values(
-                    version=rec.version + 1, last_seq=last, commands=command, updated_at=now,
-                    status=status_of(new_state),
+        try:
+            async with self.session() as s, s.begin():
+                result = await s.execute(
+                    update(GameRecord)
+                    .where(col(GameRecord.id) == rec.id, col(GameRecord.version) == rec.version)
+                    .values(
+                        version=rec.version + 1, last_seq=last, commands=command, updated_at=now,
+                        status=status_of(new_state),
+                    )
                 )
-            )
-            if result.rowcount != 1:
-                raise VersionConflict(f"game {rec.id} changed since version {rec.version}")
-            for i, e in enumerate(events):
-                s.add(EventRecord(
-                    game_id=rec.id, seq=first + i, command=command, type=type(e).__name__,
-                    payload=encode_event(e), actor=actor, request_id=request_id, created_at=now,
-                ))
-            if request_id:
-                s.add(ProcessedRequest(
-                    request_id=request_id, game_id=rec.id, first_seq=first, last_seq=last,
-                    response=json.dumps(response), created_at=now,
-                ))
-            if last // self.snapshot_every > (first - 1) // self.snapshot_every:
-                s.add(Snapshot(game_id=rec.id, seq=last, state=encode_state(new_state), created_at=now))
-            picking = (Phase.SETUP, Phase.INITIATIVE)
-            if loaded.state.phase in picking or new_state.phase in picking:
-                await self._secrets(s, rec.id, loaded.seats, new_state)
-            if replan is not None:
-                from game.service.scheduler import replan_in
-
-                await replan_in(s, rec.id, *replan)
+                if result.rowcount != 1:
+                    raise VersionConflict(f"game {rec.id} changed since version {rec.version}")
+                if request_id:
+                    # the primary key is the check: a request carried out before fails here, and the
+                    # whole transaction with it (no look-up on the way in)
+                    await s.execute(insert(ProcessedRequest).values(
+                        request_id=request_id, game_id=rec.id, first_seq=first, last_seq=last,
+                        response=json.dumps(response), created_at=now,
+                    ))
+                # one statement for the command's events, however many there are
+                if events:
+                    await s.execute(insert(EventRecord), [
+                        {"game_id": rec.id, "seq": first + i, "command": command, "type": type(e).__name__,
+                         "payload": encode_event(e), "actor": actor, "request_id": request_id, "created_at": now}
+                        for i, e in enumerate(events)
+                    ])
+                await self._rest_of_append(s, loaded, new_state, first, last, now, replan, seats)
+        except IntegrityError:
+            if request_id and await self.processed(request_id) is not None:
+                raise DuplicateRequest(request_id) from None
+            raise
         rec.version += 1
         rec.last_seq = last
         rec.commands = command
         rec.updated_at = now
         rec.status = status_of(new_state)
         return first, last
+
+    async def _rest_of_append(self, s: AsyncSession, loaded: Loaded, new_state: Game, first: int, last: int,
+                              now: datetime, replan: tuple[Sequence[str], int, int] | None,
+                              seats: Sequence[Seat]) -> None:
+        rec = loaded.record
+        assert rec.id is not None
+        if last // self.snapshot_every > (first - 1) // self.snapshot_every:
+            s.add(Snapshot(game_id=rec.id, seq=last, state=encode_state(new_state), created_at=now))
+        picking = (Phase.SETUP, Phase.INITIATIVE)
+        if loaded.state.phase in picking or new_state.phase in picking:
+            await self._secrets(s, rec.id, loaded.seats, new_state)
+        for seat in seats:
+            await s.merge(seat)
+        if replan is not None:
+            from game.service.scheduler import replan_in
+
+            await replan_in(s, rec.id, *replan)
 
     async def _secrets(self, s: AsyncSession, game_id: int, seats: Sequence[Seat], state: Game) -> None:
         """Keep the table of owed initiative picks in step with the state."""
@@ -293,9 +322,19 @@ class Repository:
             s.add(seat)
         return seat
 
-    async def update_seat(self, seat: Seat) -> None:
+    async def update_seat(self, seat: Seat, record: GameRecord) -> None:
+        """Change a seat if the game is still at the version it was read at (two processes seating two
+        members on one side: one of them is told the game changed); the version moves on, so every
+        process's copy of the game is known to be stale."""
         async with self.session() as s, s.begin():
+            moved = await s.execute(
+                update(GameRecord).where(col(GameRecord.id) == record.id, col(GameRecord.version) == record.version)
+                .values(version=record.version + 1)
+            )
+            if moved.rowcount != 1:
+                raise VersionConflict(f"game {record.id} changed since version {record.version}")
             await s.merge(seat)
+        record.version += 1
 
     async def games_of_guild(self, guild_id: str) -> list[GameRecord]:
         async with self.session() as s:

@@ -57,27 +57,33 @@ def _claimable(now: datetime) -> Any:
     )
 
 
-async def due_jobs(repo: Repository, now: datetime | None = None) -> list[ScheduledJob]:
-    """Jobs that are due, and jobs whose claimer's lease ran out (it crashed or was killed)."""
-    async with repo.session() as s:
-        q = select(ScheduledJob).where(_claimable(now or utcnow()))
-        return list((await s.execute(q.order_by(col(ScheduledJob.due_at)))).scalars())
+async def claim_due(repo: Repository, now: datetime | None = None, limit: int = 50) -> list[ScheduledJob]:
+    """Claim up to `limit` due jobs for this process: each goes to running with a lease. On PostgreSQL
+    the rows another process is claiming are skipped (FOR UPDATE SKIP LOCKED) rather than waited for;
+    the conditional UPDATE is what makes the claim safe on SQLite, which has no row locks."""
+    claimed_at = now or utcnow()
+    mine: list[ScheduledJob] = []
+    async with repo.session() as s, s.begin():
+        q = (select(ScheduledJob).where(_claimable(claimed_at)).order_by(col(ScheduledJob.due_at))
+             .limit(limit).with_for_update(skip_locked=True))
+        for job in (await s.execute(q)).scalars():
+            claimed = await s.execute(
+                update(ScheduledJob)
+                .where(col(ScheduledJob.id) == job.id, _claimable(claimed_at))
+                .values(status="running", attempts=job.attempts + 1, locked_until=claimed_at + LEASE)
+                .execution_options(synchronize_session=False)  # `job` keeps the attempts it was claimed with
+            )
+            if claimed.rowcount == 1:
+                mine.append(job)
+        s.expunge_all()
+    return mine
 
 
 async def run_due(repo: Repository, handlers: Mapping[str, Handler], now: datetime | None = None) -> int:
     """Run every job that is due. A job is claimed first (to running, with a lease), so two schedulers
     never run the same job; a failed job is retried later, up to MAX_ATTEMPTS."""
     done = 0
-    for job in await due_jobs(repo, now):
-        claimed_at = now or utcnow()
-        async with repo.session() as s, s.begin():
-            claimed = await s.execute(
-                update(ScheduledJob)
-                .where(col(ScheduledJob.id) == job.id, _claimable(claimed_at))
-                .values(status="running", attempts=job.attempts + 1, locked_until=claimed_at + LEASE)
-            )
-            if claimed.rowcount != 1:
-                continue
+    for job in await claim_due(repo, now):
         handler = handlers.get(job.kind)
         status, error = "done", ""
         if handler is not None:

@@ -31,6 +31,9 @@ class Settings:
     # several processes share the bot's shards: each gets SHARD_COUNT and its own SHARD_IDS
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # worker processes for decisions, computer captains and renders (0: all inline, on the loop)
+    workers: int = 0
+    cached_games: int = 1000  # games kept loaded in memory (least recently used leave first)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -42,6 +45,8 @@ class Settings:
             log_level=os.environ.get("LOG_LEVEL", "INFO"),
             shard_count=_count(os.environ.get("SHARD_COUNT", "")),
             shard_ids=_ids(os.environ.get("SHARD_IDS", "")),
+            workers=_whole("WORKERS", os.environ.get("WORKERS", ""), min(2, os.cpu_count() or 1), 0),
+            cached_games=_whole("CACHED_GAMES", os.environ.get("CACHED_GAMES", ""), 1000, 1),
         )
 
     def shards(self) -> tuple[int | None, tuple[int, ...] | None]:
@@ -58,6 +63,15 @@ class Settings:
 
 class SettingsError(ValueError):
     """A setting that cannot work, named with what it should be."""
+
+
+def _whole(name: str, text: str, default: int, least: int) -> int:
+    text = text.strip()
+    if not text:
+        return default
+    if not text.isdigit() or int(text) < least:
+        raise SettingsError(f"{name} must be a whole number of at least {least}, not {text[:20]!r}.")
+    return int(text)
 
 
 def _count(text: str) -> int | None:

@@ -45,7 +45,9 @@ class Request:
 
 
 ACTING = {"order", "plan", "move", "attack", "game create", "game join", "game concede", "game approve-undo",
-          "game undo", "data import", "game handover"}
+          "game undo", "data import", "game handover", "league create", "league join", "league start", "league round",
+          "league result"}
+LEAGUE = "Cup"  # a league the sweep names but that no one has created: joining it is refused too
 
 
 def is_lookup(name: str) -> bool:
@@ -124,8 +126,14 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
         Request("setup deploy", {"ship": ob, "x": 1.0, "y": 1.0, "preview": True}),
         Request("data import", {"file": ("zzz.toml", b"x = 1\n")}),
     ]
+    out += [Request("league show", {}), Request("league show", {"name": LEAGUE}),
+            Request("league standings", {"name": LEAGUE}), Request("league join", {"name": LEAGUE})]
     if not gm:
         out.append(Request("game handover", {"side": "B", "ai": True}))  # a GM may: that is the GM's power
+        # running a league is a GM's power too
+        out += [Request("league create", {"name": LEAGUE}), Request("league start", {"name": LEAGUE}),
+                Request("league round", {"name": LEAGUE}),
+                Request("league result", {"name": LEAGUE, "table": 1, "winner": "A"})]
     if not gm and not seated:
         out.append(Request("game undo", {}))  # a player may ask (the opponent consents); a GM's is immediate
     out += [Request("order", {"line": line}) for line in order_lines(t, gm)]

@@ -60,6 +60,28 @@ def test_the_compose_bot_gets_every_setting_and_a_postgres_url() -> None:
     assert "pgdata" in compose["volumes"]
 
 
+def test_the_two_shard_compose_runs_two_processes_that_share_the_shards_and_the_database(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    yaml = pytest.importorskip("yaml")
+    compose = yaml.safe_load((ROOT / "deploy" / "compose.two-shards.yaml").read_text(encoding="utf-8"))
+    single = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text(encoding="utf-8"))
+    assert compose["services"]["db"] == single["services"]["db"]
+    bots = {name: svc for name, svc in compose["services"].items() if name.startswith("bot")}
+    assert len(bots) == 2
+    shards: list[int] = []
+    for svc in bots.values():
+        env = svc["environment"]
+        assert set(env) == settings_read() and env["DATABASE_URL"] == single["services"]["bot"]["environment"]["DATABASE_URL"]
+        assert svc["depends_on"]["db"]["condition"] == "service_healthy"
+        for key in ("SHARD_COUNT", "SHARD_IDS"):
+            monkeypatch.setenv(key, env[key])
+        count, ids = Settings.from_env().shards()  # what the process would make of them
+        assert count == 2 and ids is not None
+        shards += ids
+    assert sorted(shards) == [0, 1], "every shard is run, by exactly one process"
+    assert "compose.two-shards.yaml" in HOSTING
+
+
 def test_the_image_leaves_secrets_and_databases_out() -> None:
     ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
     assert {".env", "*.db", "*.db-*", ".venv/"} <= set(ignored)

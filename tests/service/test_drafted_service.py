@@ -41,7 +41,7 @@ async def test_a_wrong_list_frees_the_seat_and_computer_captains_set_the_game_up
     loaded = await service._load(info.id)
     for seat in loaded.seats:
         seat.is_ai, seat.user_id = True, None
-        await service.repo.update_seat(seat)
+        await service.repo.update_seat(seat, loaded.record)
     await service.play_ai(info.id, limit=60)
     state = await service.state_for_audit(info.id)
     assert state.phase is not Phase.PREPARATION and state.prep.step == "done"  # the set-up is over

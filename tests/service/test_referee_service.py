@@ -185,6 +185,8 @@ async def test_reminders_follow_whom_the_game_waits_for(service: GameService) ->
     assert await reminders(service, gid) == ["British"]
     await ref.submit(BRIT, gid, "plot Victory 1")
     assert await reminders(service, gid) == ["Umpire"]
+    assert (await service.game_in_channel(G, "chan")).id == gid  # type: ignore[union-attr]
     await ref.submit(UMPIRE, gid, "end the French strike")
+    assert await service.game_in_channel(G, "chan") is None  # the channel is free for the next game
     assert await reminders(service, gid) == []
     assert (await ref.info(gid)).status == "over"

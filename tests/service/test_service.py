@@ -97,6 +97,21 @@ async def test_same_request_twice_applies_once(service: GameService) -> None:
     assert state.log_position == first.last_seq  # nothing applied twice
 
 
+async def test_a_request_id_used_again_for_a_command_that_is_still_legal_answers_the_first_time(
+        service: GameService) -> None:
+    """The request id is checked by its unique key on commit: a retry that decides afresh and would be
+    legal (here the same interaction arriving for a second game) is not applied, and gets the first answer."""
+    one = await new_game(service)
+    two = (await service.create_game(ANN, "chan-2")).id
+    await service.join(ANN, two, "A", "Ann")
+    await service.join(BOB, two, "B", "Bob")
+    first = await service.pick(ANN, one, "Effective Fire", request_id="req-9")
+    again = await service.pick(ANN, two, "Effective Fire", request_id="req-9")
+    assert again.replayed and again.game_id == one and (again.first_seq, again.last_seq) == (first.first_seq, first.last_seq)
+    assert not (await service.state_for_audit(two)).squadron("A").picked  # nothing was applied to the second game
+    assert (await service.state_for_audit(one)).squadron("A").picked
+
+
 async def test_secrets_never_reach_another_player_or_a_spectator(service: GameService) -> None:
     gid = await new_game(service)
     await service.pick(ANN, gid, "Adjust Position")

@@ -1,0 +1,145 @@
+"""The service at a chat's pace: commands arrive open-loop (Poisson, at a given rate across 1,000 live
+games), not one after another, so a slow command delays the ones behind it as it would on a server.
+Each arrival is a whole interaction as the bot makes it: the game looked up for the channel, the
+command submitted, then the board's view, the options in words and the roll decision read back for
+the post. Prints, per engine and rate, the throughput reached, p50/p99 latency of the submit and of
+the whole interaction, and the process's RSS.
+
+    python -m benchmarks chat [RATE …]        (defaults 20 50 200 commands/s; BENCH_GAMES=1000)
+
+Issue 15 measured at its start (same machine, closed loop): SQLite topped out at 50–75 commands/s
+with p99 0.1–0.6 s at 20/s; PostgreSQL 60–116/s with p99 38–50 ms at 20/s. Targets: ≥ 500/s, p99 ≤
+50 ms at 200/s."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import sys
+import tempfile
+import time
+
+from benchmarks.service import _drop, _postgres_db, _rss_mb, command_script
+from game.commands import Command
+from game.dice import seed_from_number
+from game.errors import RulesError
+from game.service.db import make_engine, upgrade_to_head
+from game.service.game_service import Actor, GameService
+
+
+def SEED() -> str:
+    return seed_from_number(1)  # every game rolls the dice the scripted game was played with
+
+
+GAMES = int(os.environ.get("BENCH_GAMES", "1000"))
+SECONDS = float(os.environ.get("BENCH_SECONDS", "15"))
+ACTORS = {"A": Actor("111", "bench"), "B": Actor("222", "bench")}
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * q))] * 1000
+
+
+async def _games(service: GameService, count: int) -> list[int]:
+    ids = []
+    for g in range(count):
+        info = await service.create_game(ACTORS["A"], f"chan-{g}")
+        await service.join(ACTORS["A"], info.id, "A")
+        await service.join(ACTORS["B"], info.id, "B")
+        ids.append(info.id)
+    return ids
+
+
+async def load(service: GameService, ids: list[int], script: list[tuple[str, Command]], rate: float,
+               seconds: float, rng: random.Random, progress: dict[int, int]) -> dict[str, float]:
+    """Offer `rate` interactions a second for `seconds`; a game takes its next command only when its
+    last one is answered (a player answers the post), so arrivals go to idle games."""
+    submit_ms: list[float] = []
+    whole_ms: list[float] = []
+    refused = 0
+    busy: set[int] = set()
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def interaction(gid: int) -> None:
+        nonlocal refused
+        n = progress[gid]
+        player, cmd = script[n % len(script)]
+        t0 = time.perf_counter()
+        try:
+            await service.game_in_channel("bench", f"chan-{gid - 1}")
+            t1 = time.perf_counter()
+            await service.submit(ACTORS[player], gid, cmd, request_id=f"{gid}-{n}")
+            t2 = time.perf_counter()
+            await service.view(ACTORS[player], gid)
+            await service.public_options(gid)
+            await service.roll_decision(gid)
+            submit_ms.append(t2 - t1)
+            whole_ms.append(time.perf_counter() - t0)
+        except RulesError:
+            refused += 1  # a game the script has played out; it counts as offered, not as served
+        finally:
+            progress[gid] = n + 1
+            busy.discard(gid)
+
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    next_at = start
+    while next_at - start < seconds:
+        next_at += rng.expovariate(rate)
+        delay = next_at - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        idle = [g for g in rng.sample(ids, min(len(ids), 8)) if g not in busy and progress[g] < len(script)]
+        if not idle:
+            continue
+        busy.add(idle[0])
+        task = asyncio.create_task(interaction(idle[0]))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+    if tasks:
+        await asyncio.gather(*tasks)
+    elapsed = loop.time() - start
+    return {"served": len(whole_ms), "per_s": len(whole_ms) / elapsed, "refused": refused,
+            "submit_p50": _pct(submit_ms, 0.5), "submit_p99": _pct(submit_ms, 0.99),
+            "whole_p50": _pct(whole_ms, 0.5), "whole_p99": _pct(whole_ms, 0.99), "rss": _rss_mb()}
+
+
+async def amain(rates: list[float]) -> None:
+    script = command_script()
+    pg = os.environ.get("BENCH_POSTGRES_URL") or os.environ.get("TEST_POSTGRES_URL")
+    print(f"{GAMES} live games, {SECONDS:.0f} s per rate, interactions = lookup + submit + view + options + roll")
+    for label, base in [("SQLite", None)] + ([("PostgreSQL", pg)] if pg else []):
+        if base is None:
+            url, name = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db", ""
+        else:
+            url, name = await _postgres_db(base)
+        await upgrade_to_head(url)
+        engine = make_engine(url)
+        try:
+            service = GameService(engine, seeds=SEED)
+            t0 = time.perf_counter()
+            ids = await _games(service, GAMES)
+            print(f"{label}: {GAMES} games set up in {time.perf_counter() - t0:.0f} s, RSS {_rss_mb():.0f} MB")
+            progress = dict.fromkeys(ids, 0)
+            for rate in rates:
+                r = await load(service, ids, script, rate, SECONDS, random.Random(int(rate)), progress)
+                print(f"{label:10} offered {rate:5.0f}/s: served {r['per_s']:6.1f}/s ({r['served']:.0f}), "
+                      f"submit p50 {r['submit_p50']:6.1f} ms p99 {r['submit_p99']:7.1f} ms, "
+                      f"interaction p50 {r['whole_p50']:6.1f} ms p99 {r['whole_p99']:7.1f} ms, RSS {r['rss']:4.0f} MB")
+        finally:
+            await engine.dispose()
+            if base is not None:
+                await _drop(base, name)
+
+
+def main(*rates_given: str) -> None:
+    rates = [float(a) for a in rates_given] or [20.0, 50.0, 200.0]
+    asyncio.run(amain(rates))
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])

@@ -1,0 +1,300 @@
+"""/league: create, join, start, round, result, standings, show.
+
+Each round's pairings are posted in the league's channel, every game in its own thread; games
+between computer captains are played out at once, and every result is recorded by the service as
+its game ends. Everything a league decides lives in the database (game/service/leagues.py)."""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Sequence
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import actor_of, choices, defer, refusal, reply, service_of
+from bot.cogs.game import MAX_SCENARIO_BYTES, scenario_names
+from bot.cogs.squadron import saved_names
+from bot.limits import fit, fit_lines, thread_name
+from bot.publish import publish
+from game.errors import RulesError
+from game.service.game_service import Actor, GameService
+from game.service.leagues import MAX_ROUND_HOURS, LeagueInfo, Leagues, Pairing, RoundReport, Table
+
+log = logging.getLogger(__name__)
+
+PER_PAGE = 20  # entrants or standings lines a page: each is short, so a page always fits one message
+NAME_IN_LINE = 32  # a Discord display name is at most 32 characters; a computer captain's is shorter
+AI_MOVES = 5000  # a whole game between computer captains, with room to spare
+
+
+def _esc(text: str, limit: int = NAME_IN_LINE) -> str:
+    return discord.utils.escape_markdown(fit(text, limit))
+
+
+async def league_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return choices(await Leagues(service_of(interaction)).names(str(interaction.guild_id)), current)
+
+
+def _who(member: str | None, name: str) -> str:
+    """A mention for a member (pinged only where the message allows it), a plain name otherwise."""
+    return f"<@{member}>" if member and member.isdigit() else f"**{_esc(name)}**"
+
+
+def _result(p: Pairing) -> str:
+    if p.b is None:
+        return f"{_who(p.a, p.a_name)} has a bye (a win)"
+    head = f"T{p.table}: {_who(p.a, p.a_name)} v {_who(p.b, p.b_name)}"
+    if p.status != "done":
+        return head + (f" → <#{p.thread_id}>" if p.thread_id else f" (game #{p.game_id})" if p.game_id else "")
+    won = "a draw" if p.winner is None else f"{_esc(p.a_name if p.winner == p.a else p.b_name)} won"
+    return f"{head}: {won}, Strike Points {p.a_points}–{p.b_points} ({fit(p.reason, 80)})"
+
+
+def _round_text(info: LeagueInfo, pairings: Sequence[Pairing]) -> str:
+    due = f", decided <t:{int(info.deadline.timestamp())}:R>" if info.deadline else ""
+    head = f"📋 **{_esc(info.name, 64)}**: round {info.current_round} of {info.rounds}{due}"
+    return fit_lines([head, *(_result(p) for p in pairings)], " (see `/league show`)")
+
+
+def _standing_lines(table: Table) -> list[str]:
+    return [f"{r.rank}. {_esc(r.name)}: {r.wins:g} of {r.played} won, Strike Point margin {r.margin:+d}, "
+            f"opponents' wins {r.opponents_wins:g}, rating {r.rating:.1f}" for r in table.rows]
+
+
+def _image(table: Table) -> discord.File:
+    from render.standings import Row, standings_png  # drawing stays out of the bot's start-up
+
+    info = table.league
+    when = "Final standings" if table.final else f"Standings after round {info.current_round} of {info.rounds}"
+    rows = [Row(r.rank, r.name, r.played, r.wins, r.losses, r.draws, r.margin, r.opponents_wins, r.rating)
+            for r in table.rows]
+    fmt = "Swiss" if info.format == "swiss" else "round robin"
+    png = standings_png(info.name, f"{when} ({fmt})", rows)
+    return discord.File(io.BytesIO(png), filename="standings.png")
+
+
+def _mentions(pairings: Sequence[Pairing]) -> discord.AllowedMentions:
+    users = {m for p in pairings if p.status != "done" for m in (p.a, p.b) if m and m.isdigit()}
+    return discord.AllowedMentions(users=[discord.Object(int(u)) for u in sorted(users)]) if users else \
+        discord.AllowedMentions.none()
+
+
+class LeagueCog(commands.GroupCog, name="league", description="Leagues and tournaments of ranked games"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(description="Create a league (GM): its game, its format and how long a round lasts")
+    @app_commands.describe(name="The league's name", scenario="A built-in scenario, or `drafted` (players bring "
+                           "their saved squadrons)", file="Your own two-sided scenario file (TOML)",
+                           size="Drafted leagues: the game size", format="Swiss rounds or a round robin",
+                           round_hours="How long each round lasts, in hours")
+    @app_commands.autocomplete(scenario=scenario_names)
+    async def create(self, interaction: discord.Interaction, name: str, scenario: str = "quickstart",
+                     file: discord.Attachment | None = None,
+                     size: Literal["patrol", "skirmish", "engagement"] = "skirmish",
+                     format: Literal["swiss", "round_robin"] = "swiss",
+                     round_hours: app_commands.Range[int, 1, MAX_ROUND_HOURS] = 72) -> None:
+        if not await defer(interaction):
+            return
+        try:
+            text = None
+            if file is not None:
+                if file.size > MAX_SCENARIO_BYTES:
+                    raise RulesError("That scenario file is too large.", f"Keep it under {MAX_SCENARIO_BYTES // 1000} KB.")
+                text = (await file.read()).decode("utf-8", errors="replace")
+            info = await Leagues(service_of(interaction)).create(
+                await actor_of(interaction), str(interaction.channel_id), name, scenario, text, size, format, round_hours)
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        what = f"drafted {info.size} games" if info.size else f"{_esc(info.scenario, 64)} games"
+        await interaction.followup.send(
+            f"🏆 **{_esc(info.name, 64)}** is open for registration: {what}, "
+            f"{'Swiss rounds' if info.format == 'swiss' else 'a round robin'}, {info.round_hours} hours a round. "
+            f"Register with `/league join name: {fit(info.name, 64)}`"
+            f"{' squadron: YOUR LIST' if info.size else ''}; its games are ranked.",
+            allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(description="Register for a league (a GM may enter a computer captain)")
+    @app_commands.describe(name="The league", squadron="Drafted leagues: the saved squadron you bring",
+                           ai="Enter a computer captain instead (GM)")
+    @app_commands.autocomplete(name=league_names, squadron=saved_names)
+    async def join(self, interaction: discord.Interaction, name: str, squadron: str | None = None,
+                   ai: bool = False) -> None:
+        if not await defer(interaction):
+            return
+        try:
+            entry = await Leagues(service_of(interaction)).join(
+                await actor_of(interaction), name, interaction.user.display_name, squadron, ai)
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        bringing = f" with {_esc(entry.squadron, 64)}" if entry.squadron else ""
+        await reply(interaction, f"✅ {_esc(entry.name)} is registered for {_esc(name, 64)}{bringing}.")
+
+    @app_commands.command(description="Close registration and begin the first round (GM)")
+    @app_commands.autocomplete(name=league_names)
+    async def start(self, interaction: discord.Interaction, name: str) -> None:
+        await self._rounds(interaction, name, first=True)
+
+    @app_commands.command(name="round", description="Close this round and pair the next, or end the league (GM)")
+    @app_commands.autocomplete(name=league_names)
+    async def next_round(self, interaction: discord.Interaction, name: str) -> None:
+        await self._rounds(interaction, name, first=False)
+
+    async def _rounds(self, interaction: discord.Interaction, name: str, first: bool) -> None:
+        if not await defer(interaction):
+            return
+        service = service_of(interaction)
+        leagues = Leagues(service)
+        threads: dict[str, discord.Thread] = {}
+        channel = interaction.channel
+
+        async def place(title: str) -> str | None:
+            if not isinstance(channel, discord.TextChannel):
+                raise RulesError("League games are played in threads of a text channel.",
+                                 "Run this command in the league's channel (not in a thread).")
+            made = await channel.create_thread(name=thread_name(title), type=discord.ChannelType.public_thread)
+            threads[str(made.id)] = made
+            return str(made.id)
+
+        try:
+            actor = await actor_of(interaction)
+            report = await (leagues.start(actor, name, place) if first else leagues.next_round(actor, name, place))
+            await self._play_computer_games(service, actor, report, threads)
+            info = await leagues.show(actor.guild_id, name)
+            table = await leagues.standings(actor.guild_id, name) if report.closed else None
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        except discord.Forbidden:
+            await reply(interaction, "❌ I may not create threads here (I need Create Public Threads). The round is "
+                                     "paired; run the command again once I may, and its games are made.")
+            return
+        await self._post(interaction, report, info, table)
+
+    async def _play_computer_games(self, service: GameService, actor: Actor, report: RoundReport,
+                                   threads: dict[str, discord.Thread]) -> None:
+        """Each new game is opened in its thread; computer captains play what is theirs at once (a game
+        between two of them to its end), and a game with a member gets its board."""
+        for p in report.started:
+            if p.game_id is None:
+                continue
+            thread = threads.get(p.thread_id or "")
+            await service.play_ai(p.game_id, limit=AI_MOVES)
+            if thread is None:
+                continue
+            humans = [m for m in (p.a, p.b) if m and m.isdigit()]
+            await thread.send(fit(f"⚓ Round {p.round}, table {p.table}: {_who(p.a, p.a_name)} (side A) v "
+                                  f"{_who(p.b, p.b_name)} (side B), game #{p.game_id}. A ranked league game: "
+                                  "play it here; its result is recorded when it ends."),
+                              allowed_mentions=discord.AllowedMentions(
+                                  users=[discord.Object(int(u)) for u in humans]) if humans else
+                              discord.AllowedMentions.none())
+            if humans:
+                await publish(thread, service, actor, p.game_id, None, self.bot)
+            else:
+                ended = (await service.info(p.game_id)).status == "over"
+                await thread.send("🏁 The computer captains have played it out." if ended else
+                                  "The computer captains could not finish it; a GM records it with /league result.")
+
+    async def _post(self, interaction: discord.Interaction, report: RoundReport, info: LeagueInfo,
+                    table: Table | None) -> None:
+        channel = interaction.channel
+        assert channel is not None
+        if report.closed:
+            done = [p for p in report.closed]
+            lines = [f"🧾 **{_esc(info.name, 64)}**: results of round {done[0].round}",
+                     *(_result(p) for p in done)]
+            await channel.send(fit_lines(lines, " (see `/league show`)"),  # type: ignore[union-attr]
+                               allowed_mentions=discord.AllowedMentions.none())
+        if report.started:
+            await channel.send(_round_text(info, info.pairings),  # type: ignore[union-attr]
+                               allowed_mentions=_mentions(info.pairings))
+        if table is not None:
+            head = (f"🏆 **{_esc(info.name, 64)}** is over. Final standings:" if table.final
+                    else f"📊 **{_esc(info.name, 64)}**: standings")
+            await channel.send(fit_lines([head, *_standing_lines(table)], " (see `/league standings`)"),  # type: ignore[union-attr]
+                               file=_image(table), allowed_mentions=discord.AllowedMentions.none())
+        await reply(interaction, "✅ The league is over." if info.status == "over" else
+                    f"✅ Round {info.current_round} is under way.")
+
+    @app_commands.command(description="Record a result of the current round (GM): a game played elsewhere, or disputed")
+    @app_commands.describe(name="The league", table="The table (see /league show)", winner="Side A, side B, or a draw",
+                           note="Why (shown with the result)")
+    @app_commands.autocomplete(name=league_names)
+    async def result(self, interaction: discord.Interaction, name: str, table: app_commands.Range[int, 1, 10_000],
+                     winner: Literal["A", "B", "draw"], note: str = "") -> None:
+        if not await defer(interaction):
+            return
+        try:
+            p = await Leagues(service_of(interaction)).record_result(
+                await actor_of(interaction), name, table, None if winner == "draw" else winner, note[:150])
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        await reply(interaction, f"✅ {_result(p)}")
+
+    @app_commands.command(description="A league's standings, with the table as an image")
+    @app_commands.describe(name="The league", page=f"Which page ({PER_PAGE} a page)")
+    @app_commands.autocomplete(name=league_names)
+    async def standings(self, interaction: discord.Interaction, name: str,
+                        page: app_commands.Range[int, 1, 10_000] = 1) -> None:
+        if not await defer(interaction):
+            return
+        try:
+            table = await Leagues(service_of(interaction)).standings(str(interaction.guild_id), name)
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        lines = _standing_lines(table)
+        start = (page - 1) * PER_PAGE
+        if start and start >= len(lines):
+            await reply(interaction, f"❌ There is no page {page}: {len(lines)} entrants, {PER_PAGE} a page.")
+            return
+        head = f"📊 **{_esc(table.league.name, 64)}**{' (final)' if table.final else ''}"
+        shown = lines[start:start + PER_PAGE]
+        more = f" (next page: `/league standings page:{page + 1}`)"
+        await reply(interaction, fit_lines([head, *shown], more, beyond=max(0, len(lines) - start - len(shown))),
+                    file=_image(table))
+
+    @app_commands.command(description="A league: its settings, entrants and the current round's tables")
+    @app_commands.describe(name="The league (empty: this server's leagues)", page=f"Which page of entrants ({PER_PAGE} a page)")
+    @app_commands.autocomplete(name=league_names)
+    async def show(self, interaction: discord.Interaction, name: str | None = None,
+                   page: app_commands.Range[int, 1, 10_000] = 1) -> None:
+        if not await defer(interaction):
+            return
+        leagues = Leagues(service_of(interaction))
+        guild = str(interaction.guild_id)
+        if name is None:
+            names = await leagues.names(guild)
+            await reply(interaction, fit_lines(["🏆 Leagues here:", *(f"• {_esc(n, 64)}" for n in names)])
+                        if names else "No leagues yet. A GM creates one with /league create.")
+            return
+        try:
+            info = await leagues.show(guild, name)
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        what = f"drafted {info.size}" if info.size else _esc(info.scenario, 64)
+        state = {"registering": "registration open", "running": f"round {info.current_round} of {info.rounds}",
+                 "over": "over"}[info.status]
+        start = (page - 1) * PER_PAGE
+        entrants = [f"• {_esc(e.name)}{f' ({_esc(e.squadron, 40)})' if e.squadron else ''}, rating {e.rating:.1f}"
+                    for e in info.entrants[start:start + PER_PAGE]]
+        lines = [f"🏆 **{_esc(info.name, 64)}**: {what}, {info.format.replace('_', ' ')}, {info.round_hours} h a round, "
+                 f"{state}; {len(info.entrants)} entrants"]
+        if info.pairings and info.status == "running":
+            lines += [_result(p) for p in info.pairings[:PER_PAGE]]
+        lines += entrants
+        more = f" (next page: `/league show page:{page + 1}`)"
+        await reply(interaction, fit_lines(lines, more, beyond=max(0, len(info.entrants) - start - len(entrants))))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(LeagueCog(bot))

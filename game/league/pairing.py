@@ -1,0 +1,88 @@
+"""Who plays whom in a round.
+
+Round robin uses the circle method: one entrant stays put, the others turn one place a round, so
+every pair meets exactly once in n-1 rounds (n rounds with a bye when n is odd).
+
+Swiss pairs entrants of like standing: the order given is the standings (best first), and each is
+paired with the nearest entrant below it that it has not met yet, backtracking when a choice would
+leave someone without a fresh opponent. Only when no pairing without a rematch exists at all are
+rematches allowed (a small league late in its rounds). With an odd number, the lowest-placed entrant
+who has not had a bye sits out and is given the win.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Sequence
+
+Pair = tuple[str, str]
+SEARCH_BUDGET = 20_000  # steps of the rematch-free search before rematches are allowed
+
+
+def swiss_rounds(entrants: int) -> int:
+    """Enough rounds to separate a single undefeated entrant."""
+    return max(1, math.ceil(math.log2(max(2, entrants))))
+
+
+def round_robin_rounds(entrants: int) -> int:
+    return entrants - 1 if entrants % 2 == 0 else entrants
+
+
+def round_robin(entrants: Sequence[str], round_no: int) -> tuple[list[Pair], str | None]:
+    """Round `round_no` (1-based) of the circle method: the pairs, and who has the bye."""
+    players: list[str | None] = list(entrants)
+    if len(players) % 2:
+        players.append(None)
+    n = len(players)
+    if n < 2:
+        return [], players[0] if players else None
+    fixed, rest = players[0], players[1:]
+    shift = (round_no - 1) % (n - 1)
+    rest = rest[-shift:] + rest[:-shift] if shift else rest
+    ring = [fixed, *rest]
+    pairs: list[Pair] = []
+    bye = None
+    for i in range(n // 2):
+        a, b = ring[i], ring[n - 1 - i]
+        if a is None or b is None:
+            bye = a if b is None else b
+            continue
+        # alternate who takes side A, so nobody is always first to place
+        pairs.append((a, b) if (round_no + i) % 2 else (b, a))
+    return pairs, bye
+
+
+def swiss(order: Sequence[str], played: Collection[frozenset[str]], byes: Collection[str]) -> tuple[list[Pair], str | None]:
+    """Pairs for the next Swiss round. `order` is the current standings, best first; `played` the pairs
+    that have met; `byes` the entrants who already sat out a round."""
+    players = list(order)
+    bye = None
+    if len(players) % 2:
+        # the lowest-placed without a bye yet; if everyone has had one, the lowest-placed again
+        bye = next((p for p in reversed(players) if p not in byes), players[-1])
+        players.remove(bye)
+    met = {frozenset(p) for p in played}
+    pairs = _pair(players, met, [SEARCH_BUDGET])
+    if pairs is None:
+        # no way without a rematch (or none found in the budget): allow them, still by standing
+        pairs = _pair(players, set(), [SEARCH_BUDGET])
+    assert pairs is not None
+    return pairs, bye
+
+
+def _pair(players: list[str], met: set[frozenset[str]], budget: list[int]) -> list[Pair] | None:
+    """The first pairing, in standings order, with no pair from `met` (None if there is none, or the
+    search ran out of `budget` steps: proving that none exists can take exponential time)."""
+    if not players:
+        return []
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
+    first, rest = players[0], players[1:]
+    for i, other in enumerate(rest):
+        if frozenset((first, other)) in met:
+            continue
+        tail = _pair(rest[:i] + rest[i + 1:], met, budget)
+        if tail is not None:
+            return [(first, other), *tail]
+    return None

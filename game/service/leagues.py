@@ -1,0 +1,551 @@
+"""Leagues and tournaments, stored: registration, rounds of games made from the pairings, results
+recorded as each game ends (conceded and timed-out games too), standings and a rating per server.
+
+Every decision is a row (the league, its entrants, each round's pairings with their results, the
+ratings), written before it is acted on, so a restart carries on where the league was: a round
+whose games were not all made yet is completed by the next GM command, and a game that ended while
+its result could not be written is picked up when the round is closed. The pure part (pairing,
+tie-breaks, the rating system) is game/league/.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col
+
+from game.ai.captain import deciders
+from game.errors import RulesError
+from game.league.pairing import round_robin, round_robin_rounds, swiss, swiss_rounds
+from game.league.rating import Skill, rate
+from game.league.standings import Result, standings
+from game.model import Game, Phase
+from game.service.authority import Actor, require_gm
+from game.service.errors import ServiceError
+from game.service.game_service import DRAFTED, GameService, _starting_state
+from game.service.models import GameRecord, League, LeagueEntry, LeagueGame, Rating, utcnow
+
+log = logging.getLogger(__name__)
+
+FORMATS = ("swiss", "round_robin")
+MAX_LEAGUE_NAME = 64
+MAX_ROUND_HOURS = 24 * 60  # two months: longer is a typo
+MAX_ENTRANTS = 256  # a round then makes 128 games and threads; the pairing search recurses once per pair
+SYSTEM = "league"  # who the league acts as when it makes games and ends timed-out ones
+Place = Callable[[str], Awaitable[str | None]]  # a game's title -> the thread it is played in (or None)
+
+
+class LeagueRefused(ServiceError):
+    code = "league-refused"
+
+
+@dataclass(frozen=True)
+class EntryInfo:
+    member: str
+    name: str
+    squadron: str
+    rating: float  # the ordinal (mu - 3 sigma) in this server
+
+    @property
+    def is_ai(self) -> bool:
+        return self.member.startswith("ai:")
+
+
+@dataclass(frozen=True)
+class Pairing:
+    round: int
+    table: int
+    a: str
+    a_name: str
+    b: str | None  # None: a bye
+    b_name: str
+    game_id: int | None
+    thread_id: str | None
+    status: str  # pending | playing | done
+    winner: str | None
+    a_points: int
+    b_points: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class LeagueInfo:
+    id: int
+    name: str
+    guild_id: str
+    channel_id: str
+    scenario: str
+    size: str
+    format: str
+    round_hours: int
+    rounds: int
+    current_round: int
+    status: str
+    deadline: datetime | None
+    entrants: tuple[EntryInfo, ...]
+    pairings: tuple[Pairing, ...]  # the current round's
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    member: str
+    name: str
+    played: int
+    wins: float
+    losses: int
+    draws: int
+    margin: int
+    opponents_wins: float
+    rating: float
+
+
+@dataclass(frozen=True)
+class Table:
+    league: LeagueInfo
+    rows: tuple[StandingRow, ...]
+
+    @property
+    def final(self) -> bool:
+        return self.league.status == "over"
+
+
+@dataclass(frozen=True)
+class RoundReport:
+    league: LeagueInfo
+    closed: tuple[Pairing, ...]  # the results of the round just closed (timed-out games included)
+    started: tuple[Pairing, ...]  # the new round's pairings (empty when the league is over)
+
+
+def _aware(when: datetime | None) -> datetime | None:
+    # SQLite hands back naive datetimes; every time stored here is UTC
+    return when.replace(tzinfo=UTC) if when is not None and when.tzinfo is None else when
+
+
+class Leagues:
+    """The league part of the service. It keeps no state of its own: a front end makes one per call."""
+
+    def __init__(self, service: GameService, clock: Callable[[], datetime] = utcnow) -> None:
+        self.svc = service
+        self.session = service.repo.session
+        self.clock = clock
+
+    # ------------------------------------------------------------------ creating and registering
+
+    async def create(self, actor: Actor, channel_id: str, name: str, scenario: str = "quickstart",
+                     scenario_text: str | None = None, size: str = "skirmish", format: str = "swiss",
+                     round_hours: int = 72) -> LeagueInfo:
+        require_gm(actor, "create a league")
+        name = " ".join(name.split())
+        if not 1 <= len(name) <= MAX_LEAGUE_NAME:
+            raise LeagueRefused(f"A league needs a name of 1 to {MAX_LEAGUE_NAME} characters.")
+        if format not in FORMATS:
+            raise LeagueRefused(f"There is no league format {format[:30]!r}.", "Formats: swiss, round_robin.")
+        if not 1 <= round_hours <= MAX_ROUND_HOURS:
+            raise LeagueRefused(f"A round lasts 1 to {MAX_ROUND_HOURS} hours.")
+        state = _starting_state(scenario, scenario_text, size, None, await self.svc.guild_rules(actor.guild_id))
+        if len(state.players) != 2:
+            raise LeagueRefused("A league's games are between two players; that scenario has "
+                                f"{len(state.players)} sides.", "Use the quick start, a drafted game or your own "
+                                "two-sided scenario.")
+        if await self._find(actor.guild_id, name) is not None:  # the constraint alone would let "cup" and "Cup" be
+            raise LeagueRefused(f"This server already has a league called {name!r}.", "Choose another name.")
+        row = League(guild_id=actor.guild_id, channel_id=channel_id, name=name, scenario=scenario,
+                     scenario_text=scenario_text or "", size=size if scenario == DRAFTED else "", format=format,
+                     round_hours=round_hours, created_by=actor.user_id)
+        try:
+            async with self.session() as s, s.begin():
+                s.add(row)
+        except IntegrityError:
+            raise LeagueRefused(f"This server already has a league called {name!r}.", "Choose another name.") from None
+        return await self.show(actor.guild_id, name)
+
+    async def join(self, actor: Actor, league: str, display_name: str = "", squadron: str | None = None,
+                   ai: bool = False) -> EntryInfo:
+        """Register the actor (with one of their saved squadrons for a drafted league), or with `ai` a
+        computer captain (a GM's choice)."""
+        lg = await self._league(actor.guild_id, league)
+        if lg.status != "registering":
+            raise LeagueRefused(f"Registration for {lg.name} has closed: its first round has started.")
+        assert lg.id is not None
+        if len(await self._entries(lg)) >= MAX_ENTRANTS:
+            raise LeagueRefused(f"{lg.name} is full: a league takes {MAX_ENTRANTS} entrants.")
+        if ai:
+            require_gm(actor, "enter a computer captain")
+            async with self.session() as s:
+                n = (await s.execute(select(func.count()).select_from(LeagueEntry).where(
+                    col(LeagueEntry.league_id) == lg.id, col(LeagueEntry.member).like("ai:%")))).scalar_one()
+            member, name, squadron = f"ai:{n + 1}", f"Computer captain {n + 1}", None
+        else:
+            member, name = actor.user_id, (display_name.strip() or actor.user_id)[:100]
+            squadron = await self._check_squadron(actor, lg, squadron)
+        try:
+            async with self.session() as s, s.begin():
+                s.add(LeagueEntry(league_id=lg.id, member=member, name=name, squadron=squadron or ""))
+        except IntegrityError:
+            raise LeagueRefused(f"You are already registered in {lg.name}.") from None
+        return EntryInfo(member, name, squadron or "", (await self._skill(actor.guild_id, member)).ordinal)
+
+    async def _check_squadron(self, actor: Actor, lg: League, squadron: str | None) -> str | None:
+        if lg.scenario != DRAFTED:
+            if squadron:
+                raise LeagueRefused("This league plays a scenario: its squadrons come from the scenario.",
+                                    "Register without a squadron.")
+            return None
+        if not squadron:
+            raise LeagueRefused(f"{lg.name} plays drafted {lg.size} games: register with one of your saved squadrons.",
+                                "Build one with /squadron new, then /league join squadron: NAME.")
+        mine = {r.name.casefold(): r for r in await self.svc.repo.squadrons_of(actor.guild_id, actor.user_id)}
+        found = mine.get(squadron.casefold())
+        if found is None:
+            raise LeagueRefused(f"You have no saved squadron called {squadron[:64]!r}.", "List yours with /squadron list.")
+        if not found.complete or found.size != lg.size:
+            raise LeagueRefused(f"{found.name} is not a complete {lg.size} list.",
+                                f"Bring a finished {lg.size} squadron (/squadron list shows which are).")
+        return found.name
+
+    # ------------------------------------------------------------------ rounds
+
+    async def start(self, actor: Actor, league: str, place: Place | None = None) -> RoundReport:
+        """Close registration, fix the number of rounds and begin the first."""
+        require_gm(actor, "start a league")
+        lg = await self._league(actor.guild_id, league)
+        if lg.status != "registering":
+            raise LeagueRefused(f"{lg.name} has already started.", "Close a round with /league round.")
+        entries = await self._entries(lg)
+        if len(entries) < 2:
+            raise LeagueRefused("A league needs at least two entrants.", "Players register with /league join.")
+        await self._lists_still_there(lg, entries)
+        n = len(entries)
+        lg.rounds = swiss_rounds(n) if lg.format == "swiss" else round_robin_rounds(n)
+        lg.status = "running"
+        started = await self._pair_round(lg, entries, [])
+        return RoundReport(await self.show(actor.guild_id, lg.name), (), await self._made(lg, started, place))
+
+    async def next_round(self, actor: Actor, league: str, place: Place | None = None) -> RoundReport:
+        """Close the current round and begin the next (or end the league after its last). Games still
+        being played once the round's time is up are decided: the side the game waits for concedes;
+        a game waiting on both sides (or neither) is a draw."""
+        require_gm(actor, "close a league round")
+        lg = await self._league(actor.guild_id, league)
+        if lg.status != "running":
+            raise LeagueRefused(f"{lg.name} is not running.",
+                                "Start it with /league start." if lg.status == "registering" else "It is over.")
+        rows = await self._round_rows(lg, lg.current_round)
+        if any(r.status == "pending" for r in rows):
+            # a restart (or a refused thread) came between pairing the round and making its games: this
+            # makes the rest of them, and the round goes on
+            made = await self._made(lg, rows, place)
+            return RoundReport(await self.show(actor.guild_id, lg.name), (), made)
+        await self._reconcile(lg, rows)
+        rows = await self._round_rows(lg, lg.current_round)
+        playing = [r for r in rows if r.status != "done"]
+        deadline = self._deadline(lg)
+        if playing and deadline is not None and self.clock() < deadline:
+            raise LeagueRefused(f"{len(playing)} game{'s' if len(playing) != 1 else ''} of round {lg.current_round} "
+                                f"{'are' if len(playing) != 1 else 'is'} still being played.",
+                                f"The round's time is up <t:{int(deadline.timestamp())}:R>; then this command "
+                                "decides them (a GM can also record a result with /league result).")
+        for r in playing:
+            await self._time_out(lg, r)
+        closed = tuple(await self._pairings(lg, await self._round_rows(lg, lg.current_round)))
+        if lg.current_round >= lg.rounds:
+            async with self.session() as s, s.begin():
+                await s.execute(update(League).where(col(League.id) == lg.id).values(status="over"))
+            return RoundReport(await self.show(actor.guild_id, lg.name), closed, ())
+        entries = await self._entries(lg)
+        await self._lists_still_there(lg, entries)
+        started = await self._pair_round(lg, entries, await self._all_rows(lg))
+        return RoundReport(await self.show(actor.guild_id, lg.name), closed, await self._made(lg, started, place))
+
+    async def record_result(self, actor: Actor, league: str, table: int, winner: str | None,
+                            reason: str = "") -> Pairing:
+        """A GM decides a pairing of the current round: `winner` is "A", "B" or None (a draw). The game, if
+        it goes on, no longer counts."""
+        require_gm(actor, "record a league result")
+        lg = await self._league(actor.guild_id, league)
+        row = next((r for r in await self._round_rows(lg, lg.current_round) if r.table_no == table), None)
+        if lg.status != "running" or row is None:
+            raise LeagueRefused(f"Round {lg.current_round} of {lg.name} has no table {table}.",
+                                "/league show lists the tables of the round.")
+        if row.status == "done" or row.b_member is None:
+            raise LeagueRefused(f"Table {table} already has its result.")
+        member = {"A": row.a_member, "B": row.b_member, None: None}.get(winner, "?")
+        if member == "?":
+            raise LeagueRefused("The winner is side A, side B, or nobody (a draw).")
+        async with self.session() as s, s.begin():
+            await self._settle(s, lg, row, member, row.a_points, row.b_points,
+                               (reason.strip() or "recorded by a GM")[:150] + f" ({actor.user_id})")
+        return (await self._pairings(lg, [r for r in await self._round_rows(lg, lg.current_round)
+                                          if r.table_no == table]))[0]
+
+    async def _pair_round(self, lg: League, entries: Sequence[LeagueEntry], rows: Sequence[LeagueGame]) -> list[LeagueGame]:
+        """The next round's pairings, stored (with the league's new round) before any game is made."""
+        order = [e.member for e in entries]
+        number = lg.current_round + 1
+        if lg.format == "round_robin":
+            pairs, bye = round_robin(order, number)
+        else:
+            ranked = [s.entrant for s in standings(order, _results(rows))]
+            met = {frozenset((r.a_member, r.b_member)) for r in rows if r.b_member is not None}
+            pairs, bye = swiss(ranked, met, {r.a_member for r in rows if r.b_member is None})
+        made = [LeagueGame(league_id=lg.id or 0, round=number, table_no=i + 1, a_member=a, b_member=b)
+                for i, (a, b) in enumerate(pairs)]
+        if bye is not None:
+            made.append(LeagueGame(league_id=lg.id or 0, round=number, table_no=len(pairs) + 1, a_member=bye,
+                                   status="done", winner=bye, reason="a bye", recorded_at=self.clock()))
+        async with self.session() as s, s.begin():
+            changed = await s.execute(update(League).where(col(League.id) == lg.id, col(League.current_round) == lg.current_round)
+                                      .values(current_round=number, rounds=lg.rounds, status=lg.status,
+                                              round_started_at=self.clock()))
+            if changed.rowcount != 1:
+                raise LeagueRefused("Another GM has just moved the league on.", "See /league show.")
+            for row in made:
+                s.add(row)
+        lg.current_round = number
+        return made
+
+    async def _made(self, lg: League, rows: Sequence[LeagueGame], place: Place | None) -> tuple[Pairing, ...]:
+        """Make the game of each pairing still without one: in its own thread when `place` gives one."""
+        names = {e.member: e.name for e in await self._entries(lg)}
+        system = Actor(SYSTEM, lg.guild_id, gm=True)
+        for row in rows:
+            if row.status != "pending" or row.b_member is None:
+                continue
+            title = f"{lg.name} · round {row.round} · {names[row.a_member]} v {names[row.b_member]}"
+            thread = await place(title) if place is not None else None
+            channel = lg.channel_id if thread else f"league-{lg.id}-{row.round}-{row.table_no}"
+            info = await self.svc.create_game(system, channel, scenario=lg.scenario, scenario_text=lg.scenario_text or None,
+                                              name=title[:64], thread_id=thread, size=lg.size or "skirmish")
+            async with self.session() as s, s.begin():
+                await s.execute(update(LeagueGame).where(col(LeagueGame.id) == row.id)
+                                .values(game_id=info.id, status="playing"))
+            row.game_id, row.status = info.id, "playing"
+            sides = [p for p, *_ in info.seats]
+            for side, member in zip(sides, (row.a_member, row.b_member), strict=True):
+                try:
+                    await self._seat(lg, info.id, side, member, names[member])
+                except RulesError as exc:
+                    # their list went between the check and the game (or would not enlist): the pairing
+                    # is forfeited rather than leaving a ranked game with a seat anyone could take
+                    other = row.b_member if member == row.a_member else row.a_member
+                    async with self.session() as s, s.begin():
+                        await self._settle(s, lg, row, other, 0, 0, f"forfeit: {names[member][:40]} could not be "
+                                           f"seated ({exc.message[:100]})")
+                    break
+        return tuple(await self._pairings(lg, await self._round_rows(lg, lg.current_round)))
+
+    async def _lists_still_there(self, lg: League, entries: Sequence[LeagueEntry]) -> None:
+        """Before a round is paired: every member of a drafted league still has the complete list they
+        registered (a game is never made with a seat that cannot be filled)."""
+        if lg.scenario != DRAFTED:
+            return
+        missing = []
+        for e in entries:
+            if e.member.startswith("ai:"):
+                continue
+            lists = {r.name.casefold(): r for r in await self.svc.repo.squadrons_of(lg.guild_id, e.member)}
+            found = lists.get(e.squadron.casefold())
+            if found is None or not found.complete or found.size != lg.size:
+                missing.append(f"{e.name} ({e.squadron})")
+        if missing:
+            raise LeagueRefused("These entrants no longer have the complete list they registered: "
+                                + ", ".join(missing[:10]) + ("…" if len(missing) > 10 else "") + ".",
+                                f"Each saves a complete {lg.size} list under that name again (/squadron), then a "
+                                "GM runs the command again.")
+
+    async def _seat(self, lg: League, game_id: int, side: str, member: str, name: str) -> None:
+        if member.startswith("ai:"):
+            await self.svc.join(Actor(SYSTEM, lg.guild_id, gm=True), game_id, side, ai=True)
+            return
+        squadron = await self._entry_squadron(lg, member)
+        await self.svc.join(Actor(member, lg.guild_id), game_id, side, name, squadron=squadron or None)
+
+    async def _time_out(self, lg: League, row: LeagueGame) -> None:
+        assert row.game_id is not None
+        state = await self.svc.state_for_audit(row.game_id)
+        due = sorted(deciders(state)) if state.phase is not Phase.OVER else []
+        if len(due) == 1:
+            await self.svc.concede(Actor(SYSTEM, lg.guild_id, gm=True), row.game_id, due[0])
+            async with self.session() as s, s.begin():  # the game's end recorded the result; say why
+                await s.execute(update(LeagueGame).where(col(LeagueGame.id) == row.id)
+                                .values(reason=f"timed out: player {due[0][:8]} had not played"))
+            return
+        if state.phase is Phase.OVER:
+            await self._record(row.game_id, state)
+            return
+        async with self.session() as s, s.begin():
+            await self._settle(s, lg, row, None, *_points(state, row),
+                               "timed out with both sides (or neither) to play: a draw")
+
+    async def _reconcile(self, lg: League, rows: Sequence[LeagueGame]) -> None:
+        """Results of games that ended while their result could not be written (a crash, a lost
+        connection) are recorded now."""
+        for r in rows:
+            if r.status == "playing" and r.game_id is not None:
+                state = await self.svc.state_for_audit(r.game_id)
+                if state.phase is Phase.OVER:
+                    await self._record(r.game_id, state)
+
+    # ------------------------------------------------------------------ results
+
+    async def _record(self, game_id: int, state: Game) -> None:
+        """The result of a league game that has just ended (by the rules, a concession or a time-out)."""
+        async with self.session() as s, s.begin():
+            row = (await s.execute(select(LeagueGame).where(col(LeagueGame.game_id) == game_id,
+                                                            col(LeagueGame.status) == "playing"))).scalars().first()
+            if row is None:
+                return None
+            lg = await s.get(League, row.league_id)
+            assert lg is not None
+            sides = state.players
+            winner = {sides[0]: row.a_member, sides[1]: row.b_member}.get(state.winner or "")
+            await self._settle(s, lg, row, winner, *_points(state, row), state.result[:200])
+
+    async def _settle(self, s: AsyncSession, lg: League, row: LeagueGame, winner: str | None, a_points: int,
+                      b_points: int, reason: str) -> None:
+        """Write a result and move both ratings, once: a second writer finds the pairing done."""
+        done = await s.execute(update(LeagueGame).where(col(LeagueGame.id) == row.id, col(LeagueGame.status) != "done")
+                               .values(status="done", winner=winner, a_points=a_points, b_points=b_points,
+                                       reason=reason[:200], recorded_at=self.clock()))
+        if done.rowcount != 1 or row.b_member is None:
+            return
+        names = {e.member: e.name for e in (await s.execute(
+            select(LeagueEntry).where(col(LeagueEntry.league_id) == lg.id))).scalars()}
+        a = await s.get(Rating, (lg.guild_id, row.a_member))
+        b = await s.get(Rating, (lg.guild_id, row.b_member))
+        ska = Skill(a.mu, a.sigma) if a else Skill()
+        skb = Skill(b.mu, b.sigma) if b else Skill()
+        side = "a" if winner == row.a_member else "b" if winner == row.b_member else None
+        new_a, new_b = rate(ska, skb, side)
+        for member, old, new in ((row.a_member, a, new_a), (row.b_member, b, new_b)):
+            if old is None:
+                s.add(Rating(guild_id=lg.guild_id, member=member, name=names.get(member, member), mu=new.mu,
+                             sigma=new.sigma, games=1))
+            else:
+                old.mu, old.sigma, old.games, old.updated_at = new.mu, new.sigma, old.games + 1, utcnow()
+                old.name = names.get(member, old.name)
+
+    # ------------------------------------------------------------------ reading
+
+    async def names(self, guild_id: str) -> list[str]:
+        async with self.session() as s:
+            q = select(League.name).where(col(League.guild_id) == guild_id).order_by(col(League.id).desc())
+            return list((await s.execute(q)).scalars())
+
+    async def show(self, guild_id: str, league: str) -> LeagueInfo:
+        lg = await self._league(guild_id, league)
+        assert lg.id is not None
+        entries = await self._entries(lg)
+        skills = await self._skills(guild_id, [e.member for e in entries])
+        return LeagueInfo(
+            lg.id, lg.name, lg.guild_id, lg.channel_id, lg.scenario, lg.size, lg.format, lg.round_hours, lg.rounds,
+            lg.current_round, lg.status, self._deadline(lg),
+            tuple(EntryInfo(e.member, e.name, e.squadron, skills[e.member].ordinal) for e in entries),
+            tuple(await self._pairings(lg, await self._round_rows(lg, lg.current_round))),
+        )
+
+    async def standings(self, guild_id: str, league: str) -> Table:
+        info = await self.show(guild_id, league)
+        lg = await self._league(guild_id, league)
+        rows = [r for r in await self._all_rows(lg) if r.status == "done"]
+        names = {e.member: e for e in info.entrants}
+        table = standings([e.member for e in info.entrants], _results(rows))
+        return Table(info, tuple(StandingRow(s.rank, s.entrant, names[s.entrant].name, s.played, s.wins, s.losses, s.draws,
+                                             s.margin, s.opponents_wins, names[s.entrant].rating) for s in table))
+
+    async def ranked(self, game_id: int) -> bool:
+        """Whether the game is a league game (ranked: its seats change hands only through a GM)."""
+        async with self.session() as s:
+            found = (await s.execute(select(LeagueGame.id).where(col(LeagueGame.game_id) == game_id))).first()
+            return found is not None
+
+    # ------------------------------------------------------------------ internals
+
+    def _deadline(self, lg: League) -> datetime | None:
+        started = _aware(lg.round_started_at)
+        return started + timedelta(hours=lg.round_hours) if started is not None and lg.status == "running" else None
+
+    async def _find(self, guild_id: str, name: str) -> League | None:
+        async with self.session() as s:
+            return (await s.execute(select(League).where(col(League.guild_id) == guild_id,
+                                                         func.lower(League.name) == " ".join(name.split()).lower())
+                                    )).scalars().first()
+
+    async def _league(self, guild_id: str, name: str) -> League:
+        found = await self._find(guild_id, name)
+        if found is None:
+            raise LeagueRefused(f"This server has no league called {name[:64]!r}.", "/league show lists them.")
+        return found
+
+    async def _entries(self, lg: League) -> list[LeagueEntry]:
+        async with self.session() as s:
+            q = select(LeagueEntry).where(col(LeagueEntry.league_id) == lg.id).order_by(col(LeagueEntry.id))
+            return list((await s.execute(q)).scalars())
+
+    async def _entry_squadron(self, lg: League, member: str) -> str:
+        return next((e.squadron for e in await self._entries(lg) if e.member == member), "")
+
+    async def _round_rows(self, lg: League, number: int) -> list[LeagueGame]:
+        async with self.session() as s:
+            q = (select(LeagueGame).where(col(LeagueGame.league_id) == lg.id, col(LeagueGame.round) == number)
+                 .order_by(col(LeagueGame.table_no)))
+            return list((await s.execute(q)).scalars())
+
+    async def _all_rows(self, lg: League) -> list[LeagueGame]:
+        async with self.session() as s:
+            q = (select(LeagueGame).where(col(LeagueGame.league_id) == lg.id)
+                 .order_by(col(LeagueGame.round), col(LeagueGame.table_no)))
+            return list((await s.execute(q)).scalars())
+
+    async def _skill(self, guild_id: str, member: str) -> Skill:
+        return (await self._skills(guild_id, [member]))[member]
+
+    async def _skills(self, guild_id: str, members: Sequence[str]) -> dict[str, Skill]:
+        async with self.session() as s:
+            q = select(Rating).where(col(Rating.guild_id) == guild_id, col(Rating.member).in_(list(members)))
+            found = {r.member: Skill(r.mu, r.sigma) for r in (await s.execute(q)).scalars()}
+        return {m: found.get(m, Skill()) for m in members}
+
+    async def _pairings(self, lg: League, rows: Sequence[LeagueGame]) -> list[Pairing]:
+        names = {e.member: e.name for e in await self._entries(lg)}
+        threads: dict[int, str | None] = {}
+        ids = [r.game_id for r in rows if r.game_id is not None]
+        if ids:
+            async with self.session() as s:
+                q = select(GameRecord.id, GameRecord.thread_id).where(col(GameRecord.id).in_(ids))
+                threads = {i: t for i, t in (await s.execute(q)).all()}
+        return [Pairing(r.round, r.table_no, r.a_member, names.get(r.a_member, r.a_member), r.b_member,
+                        names.get(r.b_member, r.b_member) if r.b_member else "", r.game_id,
+                        threads.get(r.game_id) if r.game_id else None, r.status, r.winner, r.a_points, r.b_points,
+                        r.reason) for r in rows]
+
+
+def _results(rows: Sequence[LeagueGame]) -> list[Result]:
+    return [Result(r.a_member, r.b_member, r.winner, r.a_points, r.b_points) for r in rows if r.status == "done"]
+
+
+def _points(state: Game, row: LeagueGame) -> tuple[int, int]:
+    """The Strike Points each side had suffered when the game ended (none counted yet: 0)."""
+    points = dict(state.strike_points)
+    a, b = state.players[:2]
+    return points.get(a, 0), points.get(b, 0)
+
+
+async def game_ended(service: GameService, record: GameRecord, state: Game) -> None:
+    """Called by the game service as any game ends: a league game's result is recorded at once. A failure
+    here must not undo the game's ending (it is already committed); the result is picked up when the
+    round is closed (`Leagues._reconcile`)."""
+    if record.id is None:
+        return
+    try:
+        await Leagues(service)._record(record.id, state)
+    except Exception:
+        log.exception("the league result of game %s could not be recorded now; it will be when the round closes",
+                      record.id)

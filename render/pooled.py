@@ -1,0 +1,34 @@
+"""The render entry points the bot awaits: each draws in a worker process (game/service/workers.py),
+so the bot process never imports matplotlib and a render never holds its GIL. This module imports
+no drawing code itself; the jobs import it inside the worker."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from game.replay import Frame
+from game.service.workers import default
+from game.views import View
+from render.options import RenderOptions
+
+
+def render_job(view: View, options: RenderOptions | None) -> bytes:
+    from render.board import render_board
+
+    return render_board(view, options)
+
+
+def replay_job(frames: Sequence[Frame], limit_bytes: int, rules: object) -> list[bytes]:
+    from render.replay import replay_gifs
+
+    return replay_gifs(frames, limit_bytes, rules)
+
+
+async def render_board_async(view: View, options: RenderOptions | None = None) -> bytes:
+    """render_board in a worker process (with WORKERS=0, in a thread)."""
+    return await default().run(render_job, view, options, thread=True)
+
+
+async def replay_gifs_async(frames: Sequence[Frame], limit_bytes: int, rules: object = None) -> list[bytes]:
+    """replay_gifs in a worker process (with WORKERS=0, in a thread)."""
+    return await default().run(replay_job, list(frames), limit_bytes, rules, thread=True)

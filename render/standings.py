@@ -1,0 +1,94 @@
+"""A league's standings as a PNG: a table with one line per entrant, in the order the tie-breaks give.
+
+Standings are public (every result in them was posted in the open), so this draws from what anyone
+may see. The image stays readable when Discord shows it 400 pixels wide: at most MAX_ROWS lines of a
+large face, names cut to fit their column, the leaders picked out by colour rather than fine detail.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+MAX_ROWS = 32  # more than this and the lines would be too small to read on a phone
+NAME_CHARS = 22
+DPI = 100
+WIDTH_IN = 8.0
+ROW_IN = 0.42
+HEAD_IN = 1.25
+MEDALS = ("#d4a017", "#a8a9ad", "#b0703a")  # gold, silver, bronze
+STRIPE = "#eef2f7"
+INK = "#1b2631"
+
+
+class Row(NamedTuple):
+    rank: int
+    name: str
+    played: int
+    wins: float
+    losses: int
+    draws: int
+    margin: int
+    opponents_wins: float
+    rating: float
+
+
+# column: (heading, left edge as a fraction of the width, alignment)
+COLUMNS = (("#", 0.02, "left"), ("Captain", 0.08, "left"), ("P", 0.50, "right"), ("W", 0.57, "right"),
+           ("D", 0.63, "right"), ("L", 0.69, "right"), ("SP±", 0.78, "right"), ("Opp", 0.87, "right"),
+           ("Rating", 0.985, "right"))
+KEY = "W wins (draw ½) · SP± Strike Point margin · Opp opponents' wins · Rating OpenSkill"
+
+
+def _number(x: float) -> str:
+    return f"{x:g}" if x != int(x) else str(int(x))
+
+
+def _cells(row: Row) -> tuple[str, ...]:
+    name = row.name if len(row.name) <= NAME_CHARS else row.name[: NAME_CHARS - 1] + "…"
+    return (str(row.rank), name, str(row.played), _number(row.wins), str(row.draws), str(row.losses),
+            f"{row.margin:+d}" if row.margin else "0", _number(row.opponents_wins), f"{row.rating:.1f}")
+
+
+def standings_figure(title: str, subtitle: str, rows: Sequence[Row]) -> Figure:
+    shown = list(rows[:MAX_ROWS])
+    more = len(rows) - len(shown)
+    lines = len(shown) + 2 + (1 if more else 0)
+    height = HEAD_IN + ROW_IN * lines
+    fig = Figure(figsize=(WIDTH_IN, height), dpi=DPI, facecolor="white")
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax.set_axis_off()
+    ax.set_xlim(0, 1)
+    ax.set_ylim(height, 0)  # inches from the top: rows go down the page
+    ax.text(0.02, 0.45, title[:48], fontsize=22, fontweight="bold", color=INK, va="center")
+    ax.text(0.02, 0.95, subtitle[:70], fontsize=14, color="#4d5656", va="center")
+    top = HEAD_IN
+    for heading, x, align in COLUMNS:
+        ax.text(x, top + ROW_IN / 2, heading, fontsize=14, fontweight="bold", color=INK, ha=align, va="center")
+    ax.plot([0.01, 0.995], [top + ROW_IN, top + ROW_IN], color=INK, linewidth=1.5)
+    for i, row in enumerate(shown):
+        y = top + ROW_IN * (i + 1)
+        if i % 2:
+            ax.fill_between([0, 1], y, y + ROW_IN, color=STRIPE, linewidth=0)
+        if row.rank <= len(MEDALS):
+            ax.fill_between([0, 0.065], y + 0.05, y + ROW_IN - 0.05, color=MEDALS[row.rank - 1], linewidth=0)
+        for (_, x, align), cell in zip(COLUMNS, _cells(row), strict=True):
+            ax.text(x, y + ROW_IN / 2, cell, fontsize=16, color=INK, ha=align, va="center",
+                    fontweight="bold" if row.rank == 1 else "normal")
+    if more:
+        ax.text(0.08, top + ROW_IN * (len(shown) + 1.5), f"… and {more} more (/league standings lists them all)",
+                fontsize=14, color="#4d5656", va="center")
+    ax.text(0.02, height - ROW_IN / 2, KEY, fontsize=13, color="#4d5656", va="center")
+    return fig
+
+
+def standings_png(title: str, subtitle: str, rows: Sequence[Row]) -> bytes:
+    fig = standings_figure(title, subtitle, rows)
+    out = io.BytesIO()
+    fig.savefig(out, format="png", dpi=DPI)
+    return out.getvalue()

@@ -1,0 +1,63 @@
+"""Two processes' worth of service (separate caches, locks and connection pools) on one database:
+each reads what the other wrote, and two members racing for one side cannot both sit in it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from game.errors import RulesError
+from game.service.db import make_engine
+from game.service.game_service import Actor, GameService, SeatTaken, ServiceError
+from tests.seeds import counting_seeds
+
+ANN, BOB, CY = Actor("111", "g1"), Actor("222", "g1"), Actor("444", "g1")
+
+
+@pytest.fixture
+async def two(db_url: str) -> AsyncIterator[list[GameService]]:
+    engines = [make_engine(db_url), make_engine(db_url)]
+    try:
+        # SQLite shared by two processes is not the default set-up, but the check is the same
+        yield [GameService(e, seeds=counting_seeds(1 + 1000 * i), shared=True) for i, e in enumerate(engines)]
+    finally:
+        for e in engines:
+            await e.dispose()
+
+
+async def test_each_process_reads_what_the_other_wrote(two: list[GameService]) -> None:
+    first, second = two
+    info = await first.create_game(ANN, "chan-1")
+    await second.view(BOB, info.id)  # the second process now holds the game in its cache
+    await first.join(ANN, info.id, "A", "Ann")
+    await first.join(BOB, info.id, "B", "Bob")
+    seats = {p: u for p, u, _, _ in (await second.info(info.id)).seats}
+    assert seats == {"A": "111", "B": "222"}
+    await second.submit(BOB, info.id, "pick B Take Courage")
+    before = await first.view(ANN, info.id)
+    assert before.game.squadron("B").picked and before.game.squadron("B").face_up is None  # picked, face down
+    await first.submit(ANN, info.id, "pick A Effective Fire")  # decided on the state with B's pick in it
+    after = await second.view(BOB, info.id)
+    assert after.game.squadron("A").face_up == "Effective Fire" and after.game.squadron("B").face_up == "Take Courage"
+
+
+async def test_two_members_racing_for_one_side_are_not_both_seated(two: list[GameService]) -> None:
+    first, second = two
+    info = await first.create_game(ANN, "chan-1")
+    await second.view(CY, info.id)
+
+    async def take(service: GameService, actor: Actor, name: str) -> str:
+        try:
+            await service.join(actor, info.id, "A", name)
+        except (SeatTaken, ServiceError, RulesError) as exc:
+            return f"refused: {exc}"
+        return "seated"
+
+    results = await asyncio.gather(take(first, BOB, "Bob"), take(second, CY, "Cy"))
+    assert sorted(r.split(":")[0] for r in results) == ["refused", "seated"], results
+    winner = "222" if results[0] == "seated" else "444"
+    for service in two:
+        seats = {p: u for p, u, _, _ in (await service.info(info.id)).seats}
+        assert seats["A"] == winner
