@@ -222,7 +222,8 @@ class GameService:
     def referee(self) -> RefereeService:
         """The referee-assistant systems' games (game/service/referee.py), on the same storage and
         the same source of secret dice seeds."""
-        return RefereeService(self.repo, self._new_seed)
+        return RefereeService(self.repo, self._new_seed, on_create=lambda guild, channel: self._channels.pop(
+            (guild, channel), None))  # "no game here", if it was kept, is no longer true
 
     # ------------------------------------------------------------------ game data per guild
 

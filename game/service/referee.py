@@ -165,9 +165,11 @@ class _Cache:
 
 
 class RefereeService:
-    def __init__(self, repo: Repository, seeds: Callable[[], str] = new_seed) -> None:
+    def __init__(self, repo: Repository, seeds: Callable[[], str] = new_seed,
+                 on_create: Callable[[str, str], object] | None = None) -> None:
         self.repo = repo
         self._new_seed = seeds
+        self._on_create = on_create  # told (guild, channel) of each game made, for a channel cache elsewhere
         self._cache = _Cache()
         # on a database several processes write (PostgreSQL), a cached game is checked against the
         # stored version before it is read, as GameService does
@@ -206,6 +208,8 @@ class RefereeService:
             for seat in seats:
                 seat.game_id = record.id
                 s.add(seat)
+        if self._on_create is not None:
+            self._on_create(actor.guild_id, record.channel_id)
         return await self.info(record.id)
 
     async def join(self, actor: Actor, game_id: int, seat_name: str | None = None, display_name: str = "") -> RefInfo:
