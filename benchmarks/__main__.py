@@ -1,33 +1,42 @@
-"""`python -m benchmarks [SUITE [ARG …]] …` runs the benchmarks (all by default) and prints the figures;
-numbers after a suite's name are its arguments (`python -m benchmarks chat 20 200`)."""
+"""`python -m benchmarks [SUITE [ARG …]] …` runs the benchmarks and prints the figures; numbers after a
+suite's name are its arguments (`python -m benchmarks chat 20 200`, `python -m benchmarks captain 200`).
+Without names it runs them all but the captain match (200 games: run it by name)."""
 
 import sys
 
 from benchmarks import (
     ai_games,
+    async_play,
     bounds,
+    captain,
     chat,
     engine,
     league,
     looplag,
     memory,
+    outbox,
     referee,
     render,
+    same_games,
     service,
     setup,
 )
 
 SUITES = {
-    "engine": ("engine: Movement activations (decide + apply)", engine.main),
-    "ai": ("AI against AI, quick start", ai_games.main),
+    "engine": ("engine: Movement activations (decide + apply), today and at the start of issue 15", engine.main),
+    "ai": ("AI against AI, quick start, today and at the start of issue 15", ai_games.main),
+    "captain": ("the computer captain against the start-of-issue captain", captain.main),
+    "same": ("the same games, event for event, as at the start of issue 15", same_games.main),
     "render": ("board renderer", render.main),
     "setup": ("drafted set-up: two lists to the first pick, computer captains", setup.main),
     "service": ("game service: commands through the database", service.main),
     "chat": ("game service at a chat's pace: open-loop arrivals across 1,000 live games", chat.main),
+    "async": ("play by chat: wake-ups per player per turn, with and without standing orders", async_play.main),
     "bounds": ("upload bombs refused, and the trial game of an imported data set", bounds.main),
     "league": ("leagues: Swiss pairing and standings, a league of computer captains", league.main),
     "looplag": ("event-loop lag: 20 games with computer captains and their boards, inline vs worker pool", looplag.main),
     "memory": ("memory: the bot process with 1,000 live games and after 50 distinct tables rendered", memory.main),
+    "outbox": ("the outbox: commands with and without their posts written, and a row's claim", outbox.main),
     "referee": ("referee service: a WS&IM game, command latency and cold reads by log length", referee.main),
 }
 
@@ -41,11 +50,11 @@ def plan(argv: list[str]) -> list[tuple[str, list[str]]]:
             runs[-1][1].append(arg)
         else:
             raise SystemExit(f"unknown benchmark {arg!r}; choose from {', '.join(SUITES)}")
-    return runs or [(name, []) for name in SUITES]
+    return runs or [(name, []) for name in SUITES if name != "captain"]
 
 
 if __name__ == "__main__":
     for name, args in plan(sys.argv[1:]):
         title, run = SUITES[name]
         print(f"== {title} ==", flush=True)
-        run(*args)  # type: ignore[operator]
+        run(*(int(a) if a.isdigit() else a for a in args))  # type: ignore[operator]

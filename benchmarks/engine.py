@@ -8,7 +8,7 @@ import statistics
 import time
 from dataclasses import replace
 
-from game.ai.legal import candidates
+from game.ai.legal import candidates, is_legal
 from game.apply import apply_all
 from game.commands import Activate
 from game.dice import FairDice, seed_from_number
@@ -57,8 +57,24 @@ def to_movement(game: Game) -> Game:
     return game
 
 
+def _decide_and_apply():  # type: ignore[no-untyped-def]
+    """Today's engine hands back the state it built; the start-of-issue engine (benchmarks/baseline.py)
+    only the events, which the caller applied again."""
+    from game import engine
+
+    if hasattr(engine, "decide_and_apply"):
+        return engine.decide_and_apply
+
+    def both(state, cmd, dice):  # type: ignore[no-untyped-def]
+        events = decide(state, cmd, dice)
+        return events, apply_all(state, events)
+
+    return both
+
+
 def activations_per_second(game: Game, turns: int, rng: random.Random) -> tuple[float, int, list[float]]:
     """Play every Movement activation of several turns; time decide + apply of the chosen orders."""
+    play = _decide_and_apply()
     state = to_movement(game)
     times: list[float] = []
     while state.turn <= turns and state.phase is not Phase.OVER:
@@ -69,25 +85,49 @@ def activations_per_second(game: Game, turns: int, rng: random.Random) -> tuple[
             for cmd in opts:
                 t0 = time.perf_counter()
                 try:
-                    events = decide(state, cmd, FairDice(seed_from_number(state.seed), state.log_position))
+                    _, state = play(state, cmd, FairDice(seed_from_number(state.seed), state.log_position))
                 except RulesError:
                     continue
-                state = apply_all(state, events)
                 times.append(time.perf_counter() - t0)
                 break
         else:
-            cmd = next(iter(candidates(state)))
+            cmd = next(c for c in candidates(state) if is_legal(state, c))
             state = apply_all(state, decide(state, cmd, FairDice(seed_from_number(state.seed), state.log_position)))
     return len(times) / sum(times), len(times), times
 
 
-def main() -> None:
+TABLES = {"quick start (4 ships)": 6, "Engagement (20 ships, 8 terrain)": 3}
+
+
+def measure() -> dict[str, list[float]]:
+    """Each table's activations per second, count, median and worst (ms): one run, in this process."""
+    activations_per_second(quickstart(seed=1), 1, random.Random(1))  # warm up: imports, data files
     rng = random.Random(1)
-    for name, game, turns in (("quick start (4 ships)", quickstart(seed=1), 6),
-                              ("Engagement (20 ships, 8 terrain)", engagement(), 3)):
-        rate, n, times = activations_per_second(replace(game, seed=1), turns, rng)
-        print(f"{name}: {n} activations, {rate:,.0f} activations/s, "
-              f"p50 {statistics.median(times) * 1000:.2f} ms, max {max(times) * 1000:.2f} ms")
+    out = {}
+    for name, game in (("quick start (4 ships)", quickstart(seed=1)), ("Engagement (20 ships, 8 terrain)", engagement())):
+        rate, n, times = activations_per_second(replace(game, seed=1), TABLES[name], rng)
+        out[name] = [rate, n, statistics.median(times) * 1000, max(times) * 1000]
+    return out
+
+
+def main(rounds: int = 3) -> None:
+    """Start-of-issue engine and today's, each in its own process, taken in turns; the median round."""
+    from benchmarks import baseline
+
+    runs: dict[bool, list[dict[str, list[float]]]] = {True: [], False: []}
+    for _ in range(rounds):
+        for old in (True, False):
+            got = baseline.run("importlib.import_module('benchmarks.engine').measure()", old)
+            if got is not None:
+                runs[old].append(got)  # type: ignore[arg-type]
+    for name in TABLES:
+        new = sorted(runs[False], key=lambda r: r[name][0])[len(runs[False]) // 2][name]
+        line = (f"{name}: {new[1]:.0f} activations, {new[0]:,.0f} activations/s, "
+                f"p50 {new[2]:.2f} ms, max {new[3]:.2f} ms")
+        if runs[True]:
+            old = sorted(runs[True], key=lambda r: r[name][0])[len(runs[True]) // 2][name]
+            line += f"; start of issue {old[0]:,.0f} activations/s (x{new[0] / old[0]:.2f})"
+        print(line)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import discord
 from bot.limits import error_text, fit
 from game.errors import RulesError
 from game.service.game_service import Actor, AlreadyDecided, GameService, Outcome, PlanRefused
+from game.service.orders_service import OrderNote
 from game.views import View
 
 log = logging.getLogger(__name__)
@@ -139,24 +140,26 @@ async def retire_components(interaction: discord.Interaction, retire: Retire) ->
 
 
 async def after_command(interaction: discord.Interaction, game_id: int, outcome: Outcome | None) -> None:
-    """Post the result, then let computer captains and planned orders play what is now theirs."""
-    from bot.publish import publish
-
+    """Deliver what the command wrote to the outbox (the board, the status, nudges), then let computer
+    captains and planned orders play what is now theirs: from the service's driver, whatever became
+    of these posts (a failed one is retried by the courier and never stops the game)."""
     service = service_of(interaction)
-    channel = interaction.channel
-    assert channel is not None
-    actor = await actor_of(interaction)
-    await publish(channel, service, actor, game_id, outcome, interaction.client)  # type: ignore[arg-type]
-    for _ in range(100):
-        ai = await service.play_ai(game_id, limit=1)
-        planned = await service.run_planned(game_id) if not ai else []
-        if not ai and not planned:
-            break
-        for item in ai + planned:
-            if isinstance(item, PlanRefused):
-                await tell_planner(interaction.client, channel, game_id, item)
-            else:
-                await publish(channel, service, actor, game_id, item, interaction.client)  # type: ignore[arg-type]
+    bot: Any = interaction.client
+    if outcome is None or (not outcome.events and not outcome.replayed):
+        await service.announce(game_id)  # nothing was committed (/game status, the last seat taken)
+    await bot.courier.drain(game_id)
+    await bot.driver.advance(game_id, bot.courier.drain)
+
+
+async def tell_player(client: discord.Client, game_id: int, note: OrderNote) -> None:
+    """What a player's standing orders did concerns their own side: said in a DM, never in the channel."""
+    if not note.user_id.isdigit():
+        return
+    try:
+        user = client.get_user(int(note.user_id)) or await client.fetch_user(int(note.user_id))
+        await user.send(fit(f"🗒️ Game #{game_id}, side {note.player}: {note.text}"))
+    except discord.HTTPException:
+        log.info("could not DM user %s about their standing orders", note.user_id)
 
 
 async def tell_planner(client: discord.Client, channel: Any, game_id: int, refused: PlanRefused) -> None:

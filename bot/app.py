@@ -14,15 +14,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import UNEXPECTED, refusal
+from bot.outbox import Courier
 from bot.permissions import invite_url
 from game.errors import RulesError
+from game.service.driver import Driver
 from game.service.game_service import GameService
 from game.service.models import ScheduledJob
 from game.service.scheduler import run_forever
 
 log = logging.getLogger(__name__)
 COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "bot.cogs.squadron", "bot.cogs.setup",
-        "bot.cogs.mine", "bot.cogs.league", "bot.cogs.referee")
+        "bot.cogs.mine", "bot.cogs.league", "bot.cogs.standing", "bot.cogs.clock", "bot.cogs.referee")
 
 
 def intents() -> discord.Intents:
@@ -46,15 +48,19 @@ class QuarterdeckBot(commands.AutoShardedBot):
         # nothing the bot posts pings anyone unless that message names them (the player to act)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(), help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), shard_count=shard_count,
-                         shard_ids=list(shard_ids) if shard_ids is not None else None)
+                         shard_ids=list(shard_ids) if shard_ids is not None else None,
+                         # a longer rate limit is raised, not slept through: the courier retries the post then
+                         max_ratelimit_timeout=30.0)
+        service.outbox = True  # every command writes what to post, and the courier posts it
         self.service = service
+        self.driver = Driver(service)
+        self.courier = Courier(self, service, self.driver)
         self.dev_guild_id = dev_guild_id
         # with several processes only the one holding shard 0 (or a lone process) syncs the commands
         self.sync_commands = sync_commands and (shard_ids is None or 0 in shard_ids)
         self.force_sync = force_sync
         self.run_scheduler = run_scheduler
         self._tasks: list[asyncio.Task[Any]] = []
-        self.nudged: set[tuple[int, str, int]] = set()  # (game, player, turn) already sent a pick nudge
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -73,7 +79,17 @@ class QuarterdeckBot(commands.AutoShardedBot):
         if self.run_scheduler:
             handlers = {"reminder": self._remind, "deadline": self._deadline}
             self._tasks.append(asyncio.create_task(run_forever(self.service.repo, handlers)))
+            self._tasks.append(asyncio.create_task(self._resume()))
 
+    async def _resume(self) -> None:
+        """After a start: what a crash left unposted goes out, the games left waiting for a computer
+        captain or a planned order go on, then the courier keeps retrying what fails."""
+        try:
+            await self.courier.drain_all()
+            await self.driver.advance_all(self.courier.drain)
+        except Exception:
+            log.exception("could not resume the games after the start")
+        await self.courier.run_forever()
     async def sync_if_changed(self) -> bool:
         """Sync the slash commands only when they differ from what was last synced (Discord rate-limits
         the sync endpoint hard, and a crash loop would hit it every start). A failed sync is logged:
@@ -96,10 +112,14 @@ class QuarterdeckBot(commands.AutoShardedBot):
         return True
 
     async def _remind(self, job: ScheduledJob) -> None:
-        await self._ping(job, "⏰ Reminder: the game is waiting for you")
+        from bot.cogs.clock import remind_job
+
+        await remind_job(self, job)  # escalates toward the deadline; a stand-in on a vacation; none when paused
 
     async def _deadline(self, job: ScheduledJob) -> None:
-        await self._ping(job, "⌛ The deadline has passed; a GM may now act for you")
+        from bot.cogs.clock import deadline_job
+
+        await deadline_job(self, job)  # what the game's clock says: a GM may act, the captain plays, or a pass
 
     async def _ping(self, job: ScheduledJob, text: str) -> None:
         if job.game_id is None:
@@ -107,14 +127,12 @@ class QuarterdeckBot(commands.AutoShardedBot):
         info = await self.service.info(job.game_id)
         player = json.loads(job.payload).get("player")
         user = next((u for p, u, _, ai in info.seats if p == player and not ai), None)
-        if not (user and info.channel_id.isdigit()):
-            return
-        # a partial messageable reaches a thread that left the cache (archived after a quiet day) and a
-        # server on another process's shard: posting is plain REST; a failure leaves the job to retry
-        guild = int(info.guild_id) if info.guild_id.isdigit() else None
-        channel = self.get_partial_messageable(int(info.channel_id), guild_id=guild)
-        await channel.send(f"{text}, <@{user}> (game #{job.game_id}).",
-                           allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(user))]))
+        if user:
+            # through the outbox, like every post of a game: it reaches a thread that was archived or is
+            # not cached, and a failed post is retried rather than lost
+            await self.service.enqueue(job.game_id, "notice", {
+                "text": f"{text}, <@{user}> (game #{job.game_id}).", "users": [user]})
+            await self.courier.drain(job.game_id)
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)

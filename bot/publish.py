@@ -16,7 +16,7 @@ from game.account import account
 from game.phases.common import choice_hint
 from game.phases.preparation import what_now as setup_what_now
 from game.roll_text import reroll_offer
-from game.service.game_service import Actor, GameService, Outcome
+from game.service.game_service import Actor, GameService
 from game.views import View, event_for
 from render.options import RenderOptions
 from render.overlays import deployment_zones, last_attacks, last_move
@@ -97,21 +97,16 @@ def waiting_text(view: View, seats: Sequence[tuple[str, str | None, str, bool]],
     return f"➡️ {' and '.join(parts)}: {what}.", users
 
 
-async def publish(
-    channel: discord.abc.Messageable,
-    service: GameService,
-    actor: Actor,
-    game_id: int,
-    outcome: Outcome | None,
-    client: discord.Client,
-) -> None:
-    """Post the account, the board and the next prompt in the game channel; edit the status."""
+async def post_board(channel: discord.abc.Messageable, service: GameService, game_id: int,
+                     logged: Sequence[Any]) -> None:
+    """Post the account of these events, the board and the next prompt in the game channel (the
+    courier does, for a board row of the outbox: bot/outbox.py)."""
     from bot.views import options_view, pick_view, reroll_view
 
     info = await service.info(game_id)
     spectator = await service.view(Actor("spectator", info.guild_id), game_id)
-    # the account goes to everyone: what the actor alone may see (their own pick) is redacted
-    events = [event_for(e, None) for e in outcome.events] if outcome is not None else []
+    # the account goes to everyone: what a player alone may see (their own pick) is redacted
+    events = [event_for(e, None) for e in logged]
     waiting = await service.public_options(game_id)
     due = [o.player for o in waiting]
     mention, users = waiting_text(spectator, info.seats, due)
@@ -149,13 +144,22 @@ async def publish(
         warning = "\n⚠️ I may not attach files here, so no board image (give me *Attach Files*)."
         await channel.send(fit(body, MAX_CONTENT - len(warning)) + warning,
                            **{k: v for k, v in kwargs.items() if k != "content"})
-    await update_status(channel, service, game_id, info, spectator, due)
-    await nudge_pickers(client, service, game_id, spectator, info.seats, channel)
 
 
-async def update_status(channel: discord.abc.Messageable, service: GameService, game_id: int, info: Any,
-                        view: View, due: Sequence[str]) -> None:
-    """One status message per game, edited in place."""
+async def post_account(channel: discord.abc.Messageable, logged: Sequence[Any]) -> None:
+    """Only the account of these events: for a board post that a newer one already follows (posts held
+    back by a failure, going out late), whose picture and prompt would show the game as it is now."""
+    text = account_text([event_for(e, None) for e in logged])
+    if text:
+        await channel.send(fit(text), allowed_mentions=discord.AllowedMentions.none())
+
+
+async def update_status(channel: discord.PartialMessageable, service: GameService, game_id: int) -> None:
+    """One status message per game, edited in place, showing the game as it is now (the courier
+    coalesces the edits of a game: the last state wins)."""
+    info = await service.info(game_id)
+    view = await service.view(Actor("spectator", info.guild_id), game_id)
+    due = await service.waiting_for(game_id)
     g = view.game
     deadline = await service.next_deadline(game_id)
     waiting = ", ".join(f"player {p}" for p in sorted(due)) or "nobody"
@@ -166,33 +170,17 @@ async def update_status(channel: discord.abc.Messageable, service: GameService, 
     message_id = await service.status_message(game_id)
     if message_id is not None:
         try:
-            await channel.get_partial_message(int(message_id)).edit(content=content)  # type: ignore[union-attr]
+            await channel.get_partial_message(int(message_id)).edit(content=content)
             return
-        except (discord.NotFound, discord.Forbidden, AttributeError):
-            pass
+        except discord.NotFound:
+            pass  # the status message was deleted: a new one takes its place
     sent = await channel.send(content, allowed_mentions=discord.AllowedMentions.none())
     await service.set_status_message(game_id, str(sent.id))
 
 
-async def nudge_pickers(client: discord.Client, service: GameService, game_id: int, view: View,
-                        seats: Sequence[tuple[str, str | None, str, bool]], channel: Any) -> None:
-    """A DM to each player who owes an initiative pick, with a link to the game channel. Closed DMs
-    are fine: the button in the channel works without them."""
-    g = view.game
-    if g.phase.value not in ("setup", "initiative") or g.choices:
-        return
-    link = getattr(channel, "jump_url", "")
-    nudged: set[tuple[int, str, int]] = getattr(client, "nudged", set())
-    for q in g.squadrons:
-        if q.picked or (game_id, q.player, g.turn) in nudged:
-            continue
-        nudged.add((game_id, q.player, g.turn))  # one nudge per pick owed, not one per post
-        user_id = seat_user(seats, q.player)
-        if not user_id or not user_id.isdigit():
-            continue
-        try:
-            user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
-            await user.send(f"⚓ Your initiative card for game #{game_id} is due. Choose it in the game channel "
-                            f"with the **Choose initiative card** button. {link}\n`/mygames` lists every game waiting on you.")
-        except (discord.Forbidden, discord.HTTPException):
-            log.info("could not DM user %s (closed DMs?); the channel button is enough", user_id)
+async def nudge(client: discord.Client, game_id: int, user_id: str, link: str) -> None:
+    """A DM to a player who owes an initiative pick, with a link to the game channel. It raises when
+    Discord refuses (a closed DM: 50007): the courier records that and does not try again."""
+    user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
+    await user.send(f"⚓ Your initiative card for game #{game_id} is due. Choose it in the game channel "
+                    f"with the **Choose initiative card** button. {link}\n`/mygames` lists every game waiting on you.")

@@ -116,6 +116,8 @@ def account(e: Any) -> str:
             return f"A GM ({_user(by)}) gives player {p}'s next order ({why})."
         case ev.SeatHandedOver(player=p, before=before, to=to, by=by):
             return f"🔁 Side {p} changes hands: {to} plays it from now on (was {before}; handed over by {_user(by)})."
+        case ev.ClockChanged(change=change, by=by, detail=detail):
+            return f"⏱️ Clock ({change}{', by ' + _user(by) if by else ''}): {detail}"
         case ev.StateRestored(reason=why):
             return f"↩️ The last activation is taken back ({why})."
         case ev.UndoRequested(player=p):

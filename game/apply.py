@@ -182,6 +182,7 @@ _HANDLERS: dict[type, Callable[[Game, Any], Game]] = {
     ev.UndoRequested: lambda s, e: replace(s, undo_request=(e.player, e.before_seq)),
     ev.ActedFor: lambda s, e: s,
     ev.SeatHandedOver: lambda s, e: s,  # seats are the service's: the log only remembers
+    ev.ClockChanged: lambda s, e: s,  # the clock is the service's too
     ev.StateRestored: lambda s, e: e.state,
     ev.EventDiscarded: lambda s, e: replace(s, event_face_up=None),
     ev.WeatherEdgeChanged: lambda s, e: replace(s, table=replace(s.table, weather_edge=e.edge)),

@@ -26,12 +26,31 @@ class Decision:
         self.rolled = False
         # a roll already settled through a re-roll prompt: the next re-rollable roll takes these faces
         self.preresolved: tuple[str, ...] | None = None
-        # the order still to carry out, as notation lines, starting with the step now running
-        self.remaining: tuple[str, ...] = ()
+        # the order still to carry out, as notation lines, starting with the step now running;
+        # written out only when a roll waits for its roller (it is kept with the roll), since most
+        # orders never stop
+        self._remaining: tuple[str, ...] | None = ()
+        self._remaining_steps: tuple[Any, ...] = ()
         # dice a card adds to an attack made as a Crew Action (Elan)
         self.extra_dice = 0
         # a roll made inside another action (Boarding Through the Smoke's fire) is not offered re-rolls
         self.no_reroll = False
+
+    @property
+    def remaining(self) -> tuple[str, ...]:
+        if self._remaining is None:
+            from game.notation import format_command
+
+            self._remaining = tuple(format_command(s) for s in self._remaining_steps)
+        return self._remaining
+
+    @remaining.setter
+    def remaining(self, lines: tuple[str, ...]) -> None:
+        self._remaining, self._remaining_steps = lines, ()
+
+    def remaining_steps(self, steps: Sequence[Any]) -> None:
+        """The steps still to carry out, to be written out as notation if they are asked for."""
+        self._remaining, self._remaining_steps = None, tuple(steps)
 
     def emit(self, event: Any) -> None:
         self.events.append(event)

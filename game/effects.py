@@ -23,6 +23,7 @@ upgrade cards and officers' keywords (`this_ship`) act for the ship that carries
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
 from game import geometry as geo
@@ -81,8 +82,9 @@ def formation(state: Game, player: str, rules: RulesData) -> tuple[str, ...]:
     ships = {s.id: _hull(s) for s in state.ships if s.controller == player and s.can_act}
     if flag not in ships:
         return ()
-    others = [_hull(s).polygon for s in state.ships if s.on_table and s.id not in ships]
-    chain = geo.formation_chain(flag, ships, others + _land(state), rules.range_of("musket"))
+    others = tuple(_hull(s) for s in state.ships if s.on_table and s.id not in ships)
+    land = tuple(t.points for t in state.table.terrain if t.kind.is_obstacle)
+    chain = _formation_chain(flag, tuple(ships.items()), others, land, rules.range_of("musket"))
     flagship = state.ship(flag)
     for _, e in [*card_effects(state, player, rules), *ship_effects(state, flagship, rules)]:
         if e.get("kind") == "formation_rule":
@@ -96,10 +98,13 @@ def formation(state: Game, player: str, rules: RulesData) -> tuple[str, ...]:
     return chain
 
 
-def _land(state: Game) -> list[Any]:
-    from shapely.geometry import Polygon
-
-    return [Polygon(t.points) for t in state.table.terrain if t.kind.is_obstacle]
+@lru_cache(maxsize=2048)
+def _formation_chain(flag: str, ships: tuple[tuple[str, geo.Hull], ...], others: tuple[geo.Hull, ...],
+                     land: tuple[tuple[geo.Vec, ...], ...], musket: float) -> tuple[str, ...]:
+    # asked again and again with the same bases (every free-attack check, every trial order of
+    # the computer captain): the chain depends on nothing but these poses
+    blockers = [h.polygon for h in others] + [geo.terrain_polygon(p) for p in land]
+    return geo.formation_chain(flag, dict(ships), blockers, musket)
 
 
 def requirement_met(state: Game, player: str, effect: Effect, rules: RulesData) -> bool:

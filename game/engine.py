@@ -40,10 +40,19 @@ from game.model import Game, PendingRoll, Phase
 from game.phases import attack, common, end, initiative, movement, preparation
 from game.rules_data import RulesData, load_rules
 
-__all__ = ["apply", "apply_all", "decide", "replay"]
+__all__ = ["apply", "apply_all", "decide", "decide_and_apply", "replay"]
 
 
 def decide(state: Game, command: Command, dice: DiceSource, rules: RulesData | None = None) -> list[Any]:
+    return decide_and_apply(state, command, dice, rules)[0]
+
+
+def decide_and_apply(
+    state: Game, command: Command, dice: DiceSource, rules: RulesData | None = None
+) -> tuple[list[Any], Game]:
+    """The events, and the state they lead to. Deciding folds each event into a working state as
+    it goes (later rules read it), so that state is handed back: applying the events again would
+    do the same work twice."""
     rules = rules or load_rules(state.system)
     if state.phase is Phase.OVER:
         raise GameOver(f"The game is over: {state.result}.", "Start a new game to play again.")
@@ -66,7 +75,7 @@ def decide(state: Game, command: Command, dice: DiceSource, rules: RulesData | N
             _HANDLERS[type(command)](ctx, command)
     except Suspend:
         pass
-    return ctx.events
+    return ctx.events, ctx.state
 
 
 _HANDLERS: dict[type, Callable[[Decision, Any], None]] = {
@@ -121,8 +130,6 @@ def _steps_of(cmd: Activate) -> list[Command]:
 def _run_order(ctx: Decision, steps: list[Command]) -> None:
     """Carry out the steps in order. A step that is illegal before any die is rolled rejects the
     whole order; once dice have been rolled, the order halts there and the player continues."""
-    from game.notation import format_command
-
     act = ctx.state.activation
     first = steps[0]
     if (
@@ -134,7 +141,7 @@ def _run_order(ctx: Decision, steps: list[Command]) -> None:
     ):
         steps = steps[1:]  # the move was already made: the order picks up after it
     for i, cmd in enumerate(steps):
-        ctx.remaining = tuple(format_command(s) for s in steps[i:])
+        ctx.remaining_steps(steps[i:])
         try:
             _STEP_HANDLERS[type(cmd)](ctx, cmd)
         except RulesError as exc:

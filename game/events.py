@@ -491,6 +491,17 @@ class TerrainRemoved:
 
 @EVENTS.register
 @dataclass(frozen=True)
+class ClockChanged:
+    """The game's clock changed: its settings, a GM's pause, resume or extension, a player's
+    vacation, or a deadline acting. The clock is the service's; the log keeps every change."""
+
+    change: str  # settings | paused | resumed | extended | deadline | away
+    by: str  # the user who changed it ("" for the clock itself)
+    detail: str
+
+
+@EVENTS.register
+@dataclass(frozen=True)
 class SeatHandedOver:
     """A side changes hands: from now on `to` plays it (a member's name, or the computer captain).
     The log keeps who played each turn."""
@@ -575,5 +586,6 @@ Event = (
     | TerrainRemoved
     | AdjustPassed
     | SeatHandedOver
+    | ClockChanged
     | ShipDeployed
 )

@@ -6,15 +6,14 @@ Headings are compass degrees (0 = north, clockwise). A pose is the centre of a b
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 import shapely
-from shapely import prepared
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
@@ -71,6 +70,15 @@ class Hull:
     pose: Pose
     beam: float
     length: float
+
+    def __hash__(self) -> int:
+        # hulls key every geometry cache: the hash is worked out once per hull, not at each lookup
+        try:
+            return self.__dict__["_hash"]  # type: ignore[no-any-return]
+        except KeyError:
+            h = hash((self.pose.x, self.pose.y, self.pose.heading, self.beam, self.length))
+            object.__setattr__(self, "_hash", h)
+            return h
 
     def at(self, pose: Pose) -> Hull:
         return Hull(pose, self.beam, self.length)
@@ -236,123 +244,221 @@ def end_pose(start: Pose, motion: Motion) -> Pose:
     return motion.at(start, 1.0)
 
 
-@dataclass(frozen=True)
 class SweepResult:
-    """Where a motion ended: its last pose, whether it stopped on contact and with what."""
+    """Where a motion ended: its last pose, whether it stopped on contact and with what. The area
+    the base passed over is only united from its parts when asked for (shoals): that is costly."""
 
-    poses: tuple[Pose, ...]  # start and the end of each motion actually made
-    final: Pose
-    hit: str | None
-    swept: BaseGeometry  # the area the base passed over
-    completed: bool
+    def __init__(self, poses: tuple[Pose, ...], final: Pose, hit: str | None, completed: bool,
+                 parts: Sequence[tuple[Hull, Hull]] | None, start: Hull, bounds: Bounds) -> None:
+        self.poses = poses  # start and the end of each motion actually made
+        self.final = final
+        self.hit = hit
+        self.completed = completed
+        self._parts = parts  # None: the area is only the base at its final pose
+        self._start = start
+        self.bounds = bounds  # a box holding the area passed over
+
+    @functools.cached_property
+    def swept(self) -> BaseGeometry:
+        if self._parts is None:
+            return self._start.at(self.final).polygon
+        return _union([self._start.polygon, *(_swept(a, b) for a, b in self._parts)])
+
+    def crosses(self, shape: BaseGeometry, eps: float) -> bool:
+        """Whether the area passed over shares more than eps of area with the shape; a shape
+        outside the box around the path is told without uniting the area."""
+        if not _boxes_meet(self.bounds, shape.bounds):
+            return False
+        return bool(shape.intersection(self.swept).area > eps)
+
+
+Bounds = tuple[float, float, float, float]
+
+
+def _boxes_meet(a: Sequence[float], b: Sequence[float]) -> bool:
+    return not (a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1])
+
+
+def _corner_box(points: Iterable[Vec]) -> Bounds:
+    xs, ys = zip(*points, strict=True)
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+_BOXES: dict[int, tuple[BaseGeometry, tuple[float, float, float, float]]] = {}
+
+
+def _box(shape: BaseGeometry) -> tuple[float, float, float, float]:
+    """The shape's bounds, found once per shape object (hulls and terrain are cached, so the same
+    objects come back every activation); the shape is prepared for GEOS at the same time."""
+    got = _BOXES.get(id(shape))
+    if got is not None and got[0] is shape:
+        return got[1]
+    if len(_BOXES) > 20000:
+        _BOXES.clear()
+    shapely.prepare(shape)
+    x0, y0, x1, y1 = (float(v) for v in shape.bounds)
+    _BOXES[id(shape)] = (shape, (x0, y0, x1, y1))  # the entry holds the shape: its id cannot be reused
+    return (x0, y0, x1, y1)
 
 
 class Obstacles:
-    """Shapes a moving base must not overlap, keyed by id (ship ids, terrain ids, table edges)."""
+    """Shapes a moving base must not overlap, keyed by id (ship ids, terrain ids, table edges).
+    Kept sorted by id, with their boxes, so a test asks GEOS only about shapes whose box meets."""
 
-    def __init__(self, shapes: Mapping[str, BaseGeometry], _prepared: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, shapes: Mapping[str, BaseGeometry]) -> None:
         self.shapes = dict(shapes)
-        given = _prepared or {}
-        self._prepared = {k: given.get(k) or prepared.prep(v) for k, v in self.shapes.items()}
+        self._ids = sorted(self.shapes)
+        self._boxes = [_box(self.shapes[k]) for k in self._ids]
+
+    def _keep(self, keep: Iterable[str]) -> Obstacles:
+        wanted = set(keep)
+        out = Obstacles.__new__(Obstacles)
+        pairs = [(k, b) for k, b in zip(self._ids, self._boxes, strict=True) if k in wanted]
+        out._ids = [k for k, _ in pairs]
+        out._boxes = [b for _, b in pairs]
+        out.shapes = {k: self.shapes[k] for k in out._ids}
+        return out
 
     def near(self, shape: BaseGeometry, reach: float) -> Obstacles:
         """Only the obstacles a base at `shape` could touch within `reach`."""
-        keep = {k: v for k, v in self.shapes.items() if v.distance(shape) <= reach + EPS}
-        return Obstacles(keep, self._prepared)
+        return self._keep(k for k, v in self.shapes.items() if v.distance(shape) <= reach + EPS)
 
-    def first_overlap(self, area: BaseGeometry, eps: float = OVERLAP) -> str | None:
-        hits = []
-        for k, p in self._prepared.items():
-            if p.intersects(area) and area.intersection(self.shapes[k]).area > eps:
-                hits.append(k)
-        return min(hits) if hits else None
+    def meeting(self, box: Sequence[float]) -> Obstacles:
+        """Only the obstacles whose box meets the given one (those any shape inside it could touch)."""
+        return self._keep(k for k, b in zip(self._ids, self._boxes, strict=True) if _boxes_meet(b, box))
+
+    def first_overlap(self, area: BaseGeometry, eps: float = OVERLAP, box: Sequence[float] | None = None) -> str | None:
+        """The first obstacle (by id) sharing more than eps of area with `area`; `box` (a box
+        holding `area`) spares the test of shapes it cannot touch."""
+        box = box or area.bounds
+        for k, b in zip(self._ids, self._boxes, strict=True):
+            if not _boxes_meet(b, box):
+                continue
+            shape = self.shapes[k]
+            if shapely.intersects(shape, area) and area.intersection(shape).area > eps:
+                return k  # ids are in order: the first found is the least
+        return None
 
     def without(self, *ids: str) -> Obstacles:
-        return Obstacles({k: v for k, v in self.shapes.items() if k not in ids})
+        return self._keep(k for k in self._ids if k not in ids)
 
 
 def _swept(a: Hull, b: Hull) -> Polygon:
     """The convex hull of two poses of a base (exact for a straight run)."""
+    return _swept_cached(a, b)
+
+
+@lru_cache(maxsize=8192)
+def _swept_cached(a: Hull, b: Hull) -> Polygon:
     return shapely.polygons(np.array(_convex_hull([*a.corners, *b.corners])))
 
 
 def _convex_hull(points: list[Vec]) -> list[Vec]:
+    """Andrew's monotone chain (the cross product written out: this runs for every swept step)."""
     pts = sorted(set(points))
     if len(pts) <= 2:
         return pts * 2
-
-    def cross(o: Vec, a: Vec, b: Vec) -> float:
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
     lower: list[Vec] = []
     for p in pts:
-        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+        while len(lower) >= 2:
+            o, a = lower[-2], lower[-1]
+            if (a[0] - o[0]) * (p[1] - o[1]) - (a[1] - o[1]) * (p[0] - o[0]) > 0:
+                break
             lower.pop()
         lower.append(p)
     upper: list[Vec] = []
     for p in reversed(pts):
-        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+        while len(upper) >= 2:
+            o, a = upper[-2], upper[-1]
+            if (a[0] - o[0]) * (p[1] - o[1]) - (a[1] - o[1]) * (p[0] - o[0]) > 0:
+                break
             upper.pop()
         upper.append(p)
     return lower[:-1] + upper[:-1]
 
 
-def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles, need_swept: bool = True) -> SweepResult:
-    """Move the base through the motions, stopping at first contact with an obstacle. Without
-    `need_swept` and with nothing within reach, the area passed over is not built."""
+def _steps(hull: Hull, motions: Sequence[Motion]) -> list[tuple[int, int, Motion, Pose, Pose, Pose]]:
+    """Every swept step of the motions: (motion number, step, motion, its start, step start, step end)."""
+    out = []
     pose = hull.pose
-    poses = [pose]
-    swept_parts: list[BaseGeometry] = [hull.polygon]
-    obstacles = obstacles.near(hull.polygon, _reach(hull, motions))
-    if obstacles.shapes and not need_swept and obstacles.first_overlap(_whole_path(hull, motions)) is None:
-        obstacles = Obstacles({})  # the hull of every step misses them all: no step can touch one
-    if not obstacles.shapes and not need_swept:
-        for motion in motions:
-            pose = motion.at(pose, 1.0)
-            poses.append(pose)
-        return SweepResult(tuple(poses), pose, None, hull.at(pose).polygon, True)
-    for motion in motions:
+    for j, motion in enumerate(motions):
         n = motion.steps()
         prev = pose
         for i in range(1, n + 1):
             nxt = motion.at(pose, i / n)
-            area = _swept(hull.at(prev), hull.at(nxt))
-            hit = obstacles.first_overlap(area)
-            if hit is not None:
-                lo, hi = (i - 1) / n, i / n
-                for _ in range(30):
-                    mid = (lo + hi) / 2
-                    swept = _swept(hull.at(prev), hull.at(motion.at(pose, mid)))
-                    if obstacles.first_overlap(swept, CONTACT):
-                        hi = mid
-                    else:
-                        lo = mid
-                final = motion.at(pose, lo)
-                poses.append(final)
-                if not need_swept:
-                    return SweepResult(tuple(poses), final, hit, hull.at(final).polygon, False)
-                swept_parts.append(_swept(hull.at(prev), hull.at(final)))
-                return SweepResult(tuple(poses), final, hit, _union(swept_parts), False)
-            if need_swept:
-                swept_parts.append(area)
+            out.append((j, i, motion, pose, prev, nxt))
             prev = nxt
         pose = motion.at(pose, 1.0)
-        poses.append(pose)
-    # the area passed over is only built when asked for (shoals): uniting the parts is costly
-    swept = _union(swept_parts) if need_swept else hull.at(pose).polygon
-    return SweepResult(tuple(poses), pose, None, swept, True)
+    return out
 
 
-def _whole_path(hull: Hull, motions: Sequence[Motion]) -> Polygon:
-    """The convex hull of the base at every step of the motions: it contains each step's swept
-    area, so an obstacle it misses is touched by no step."""
+def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles, need_swept: bool = True,
+          find_contact: bool = True) -> SweepResult:
+    """Move the base through the motions, stopping at first contact with an obstacle. Without
+    `need_swept` the area passed over is only the base where it stops. Without `find_contact` a
+    blocked move only says so (not completed) and stops where the blocked step began: the search
+    for the exact point of contact is spared when the caller only wants whole moves.
+
+    No point of the base travels farther than `_reach`: obstacles beyond it are never tested, and
+    with none within it the steps are not even built. Each step's swept area lies inside the box
+    of its two poses' corners, so it is only tested against obstacles whose box meets that box."""
+    reach = _reach(hull, motions)
+    start_box = _corner_box(hull.corners)
+    reach_box = (start_box[0] - reach - EPS, start_box[1] - reach - EPS,
+                 start_box[2] + reach + EPS, start_box[3] + reach + EPS)
+    candidates = obstacles.meeting(reach_box)
+    if candidates.shapes:
+        candidates = candidates.near(hull.polygon, reach)
+    if not candidates.shapes:
+        poses = [hull.pose]
+        pose = hull.pose
+        for motion in motions:
+            pose = motion.at(pose, 1.0)
+            poses.append(pose)
+        parts = [(hull.at(prev), hull.at(nxt)) for *_, prev, nxt in _steps(hull, motions)] if need_swept else None
+        return SweepResult(tuple(poses), pose, None, True, parts, hull, reach_box)
+    steps = _steps(hull, motions)
+    # the convex hull of every step's corners holds every step's swept area: an obstacle it does
+    # not meet cannot stop the base, and one test spares a test per step
+    corners = [c for *_, nxt in steps for c in hull.at(nxt).corners] + list(hull.corners)
+    whole = shapely.polygons(np.array(_convex_hull(corners)))
+    reachable = candidates  # the search for the point of contact tests these: a pivot's arc bulges
+    candidates = candidates._keep(k for k, v in candidates.shapes.items() if shapely.intersects(v, whole))
+    poses = [hull.pose]
+    done: list[tuple[Hull, Hull]] = []
+    last_motion = -1
+    for j, i, motion, pose, prev, nxt in steps:
+        if j != last_motion and j > 0:
+            poses.append(pose)  # the previous motion was made in full
+        last_motion = j
+        hit = None
+        if candidates.shapes:
+            step_box = _corner_box([*hull.at(prev).corners, *hull.at(nxt).corners])
+            hit = candidates.first_overlap(_swept(hull.at(prev), hull.at(nxt)), box=step_box)
+        if hit is not None and not find_contact:
+            poses.append(prev)
+            return SweepResult(tuple(poses), prev, hit, False, None, hull, reach_box)
+        if hit is not None:
+            n = motion.steps()
+            lo, hi = (i - 1) / n, i / n
+            for _ in range(30):
+                mid = (lo + hi) / 2
+                swept = _swept(hull.at(prev), hull.at(motion.at(pose, mid)))
+                if reachable.first_overlap(swept, CONTACT):
+                    hi = mid
+                else:
+                    lo = mid
+            final = motion.at(pose, lo)
+            poses.append(final)
+            done.append((hull.at(prev), hull.at(final)))
+            return SweepResult(tuple(poses), final, hit, False, done if need_swept else None, hull, reach_box)
+        done.append((hull.at(prev), hull.at(nxt)))
     pose = hull.pose
-    points: list[Vec] = list(hull.corners)
     for motion in motions:
-        n = motion.steps()
-        points += [c for i in range(1, n + 1) for c in hull.at(motion.at(pose, i / n)).corners]
         pose = motion.at(pose, 1.0)
-    return shapely.polygons(np.array(_convex_hull(points)))
+    if motions:
+        poses.append(pose)
+    return SweepResult(tuple(poses), pose, None, True, done if need_swept else None, hull, reach_box)
 
 
 def _reach(hull: Hull, motions: Sequence[Motion]) -> float:
@@ -379,6 +485,12 @@ def table_polygon(width: float, height: float) -> Polygon:
 
 def table_edges(width: float, height: float) -> dict[str, Polygon]:
     """The world beyond each table edge, as obstacles for moves that must stay on the table."""
+    return dict(_table_edges(width, height))
+
+
+@lru_cache(maxsize=64)
+def _table_edges(width: float, height: float) -> dict[str, Polygon]:
+    # built once per table size: the same shapes (prepared, their boxes known) every activation
     m = FAR
     return {
         "edge:N": box(-m, height, width + m, height + m),
@@ -416,7 +528,8 @@ def directly_away(
     for u in directions:
         if dot(u, base_dir) < -EPS:
             continue  # toward the other object: never the farthest from it
-        res = sweep(hull, [Translate(u[0] * dist, u[1] * dist)], obstacles, need_swept=False)
+        res = sweep(hull, [Translate(u[0] * dist, u[1] * dist)], obstacles, need_swept=False,
+                    find_contact=not require_full)
         travelled = Point(res.final.point).distance(centre)
         if travelled < EPS or (require_full and not res.completed):
             continue
@@ -451,15 +564,46 @@ def line_of_sight(
     return False
 
 
+@lru_cache(maxsize=1024)
+def terrain_polygon(points: tuple[Vec, ...]) -> Polygon:
+    """A terrain piece's outline as a shape, built once per outline."""
+    return Polygon(points)
+
+
+@lru_cache(maxsize=8192)
 def broadside_path(hull: Hull, side: str) -> Polygon:
-    """The half-strip outward from a side, between the perpendiculars at the side's ends."""
+    """The half-strip outward from a side, between the perpendiculars at the side's ends (built
+    once per base and side: every rule and every trial of the computer captain asks again)."""
     a, b = hull.edge(side)
     n = scale(hull.outward(side), FAR)
     return Polygon([a, b, add(b, n), add(a, n)])
 
 
+@lru_cache(maxsize=16384)
 def in_broadside_path(firer: Hull, side: str, target: Hull) -> bool:
+    if _clear_of_strip(firer, side, target):
+        return False
     return bool(broadside_path(firer, side).intersection(target.polygon).area > 1e-9)
+
+
+def _clear_of_strip(firer: Hull, side: str, target: Hull) -> bool:
+    """Every corner of the target lies beyond one of the lines bounding the broadside path (behind
+    the side, past either end's perpendicular, past its far end): the bases share no area, told
+    without building the path. The margin is far above rounding and far below any real gap."""
+    if side not in ("port", "starboard"):
+        return False
+    f, r = forward(firer.pose.heading), right(firer.pose.heading)
+    bp, bs, ss, sp = firer.corners
+    if side == "port":  # the side runs stern to bow, facing out to port
+        ax, ay, nx, ny, tx, ty = sp[0], sp[1], -r[0], -r[1], f[0], f[1]
+    else:  # bow to stern, facing out to starboard
+        ax, ay, nx, ny, tx, ty = bs[0], bs[1], r[0], r[1], -f[0], -f[1]
+    margin = 1e-9
+    across = [(cx - ax) * nx + (cy - ay) * ny for cx, cy in target.corners]
+    if max(across) < -margin or min(across) > FAR + margin:
+        return True
+    along = [(cx - ax) * tx + (cy - ay) * ty for cx, cy in target.corners]
+    return max(along) < -margin or min(along) > firer.length + margin
 
 
 def broadside_bands(hull: Hull, side: str, reaches: Sequence[float]) -> list[BaseGeometry]:

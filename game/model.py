@@ -124,6 +124,9 @@ class LandingParty:
     on_ship: str = ""  # set when a card puts the token on an enemy ship
 
 
+_OFF_TABLE = frozenset({Status.SUNK, Status.LEFT_TABLE, Status.REMOVED, Status.UNDEPLOYED})  # built once: asked very often
+
+
 @dataclass(frozen=True)
 class Ship:
     id: str  # unique display name, the ship's handle in commands
@@ -182,7 +185,7 @@ class Ship:
 
     @property
     def on_table(self) -> bool:
-        return not (self.statuses & {Status.SUNK, Status.LEFT_TABLE, Status.REMOVED, Status.UNDEPLOYED})
+        return self.statuses.isdisjoint(_OFF_TABLE)
 
     @property
     def can_act(self) -> bool:

@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from game.apply import apply_all
 from game.commands import Command, FixDice
 from game.dice import FairDice, ScriptedDice, seed_from_number
-from game.engine import decide
+from game.engine import decide_and_apply
 from game.errors import DiceNotAllowed, RulesError
 from game.model import Game
 from game.notation import parse
@@ -37,11 +36,11 @@ class TableSession:
             return []
         dice = ScriptedDice(fallback=FairDice(seed_from_number(self.state.seed), self.state.log_position))
         dice.push(self.fixed_dice)
-        events = decide(self.state, command, dice, self.rules)
+        events, after = decide_and_apply(self.state, command, dice, self.rules)
         # a refused command raised above and used none of the fixed dice
         for _ in range(len(self.fixed_dice) - len(dice.remaining)):
             self.fixed_dice.popleft()
-        self.state = apply_all(self.state, events)
+        self.state = after
         self.events.extend(events)
         if events:
             self.commands.extend([self.commands[-1] + 1 if self.commands else 1] * len(events))

@@ -8,17 +8,16 @@ the pixels with Pillow. The renderer only ever receives a player's View, so it c
 
 from __future__ import annotations
 
-import io
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 from matplotlib.figure import Figure
-from PIL import Image
 
 from game.model import Phase
 from game.rules_data import load_rules
 from game.views import View
-from render import style
+from render import png, style
 from render import text as tx
 from render.guide import guide
 from render.labels import place_all
@@ -29,6 +28,8 @@ from render.pooled import render_board_async  # the bot's entry point: in a work
 from render.scene import Scene, side_style
 from render.ships import draw_ships
 from render.static import _STATIC, Static, static_layer
+
+T = TypeVar("T")
 
 __all__ = ["DPI", "MAX_PIXELS", "_STATIC", "AttackLine", "BoardTooLarge", "Pose", "Preview", "RenderOptions", "Scene",
            "layout", "render_board", "render_board_async", "render_pixels", "scene", "scene_texts", "side_style",
@@ -119,13 +120,12 @@ def _static_for(view: View, options: RenderOptions) -> Static:
 
 def _attach(sc: Scene) -> None:
     """Give every artist its figure, axes and transform, as drawing them needs."""
-    ax, fig = sc.static.ax, sc.static.fig
+    fig = sc.static.fig
     for a in sc.data:
         a.set_figure(fig)
-        a.axes = ax
         if not a.is_transform_set():
-            a.set_transform(ax.transData)
-        a.set_clip_path(ax.patch)
+            a.set_transform(sc.static.transform)
+        a.set_clip_box(sc.static.clip)
     for a in sc.pixels:
         a.set_figure(fig)
 
@@ -150,37 +150,28 @@ def layout(view: View, options: RenderOptions | None = None) -> tuple[Figure, An
     return static.fig, static.canvas.get_renderer(), sc  # type: ignore[no-untyped-call]
 
 
-def render_pixels(view: View, options: RenderOptions | None = None) -> np.ndarray:
-    options = options or RenderOptions()
+def _drawn(view: View, options: RenderOptions, finish: Callable[[np.ndarray], T]) -> T:
+    """The board drawn on its table layer's canvas, texts and all, handed to `finish` while the
+    layer is held: the canvas is the board's pixels until the next board restores the layer, so
+    encoding them needs no copy of a few megabytes."""
     static = _static_for(view, options)
     with static.lock:
         static.canvas.restore_region(static.background)  # type: ignore[no-untyped-call]
         sc = scene(view, options, static)
         _attach(sc)
-        for a in sorted(sc.data, key=lambda a: a.get_zorder()):
-            static.ax.draw_artist(a)
-        for a in sc.pixels:
+        for a in [*sorted(sc.data, key=lambda a: a.get_zorder()), *sc.pixels]:
             static.fig.draw_artist(a)
-        # a copy: the canvas is reused by the next call
-        pixels = np.array(static.canvas.buffer_rgba())  # type: ignore[no-untyped-call]
-    tx.blend(pixels, sc.texts)
-    return pixels
+        pixels = np.asarray(static.canvas.buffer_rgba())  # type: ignore[no-untyped-call]
+        tx.blend(pixels, sc.texts)
+        return finish(pixels)
+
+
+def render_pixels(view: View, options: RenderOptions | None = None) -> np.ndarray:
+    """The board's pixels (H x W x 4, top row first), the caller's own."""
+    return _drawn(view, options or RenderOptions(), np.array)
 
 
 def render_board(view: View, options: RenderOptions | None = None) -> bytes:
     """The board as PNG bytes: a pure function of the view and the options."""
     options = options or RenderOptions()
-    pixels = render_pixels(view, options)
-    h, w = pixels.shape[:2]
-    image = Image.frombuffer("RGBA", (w, h), pixels, "raw", "RGBA", 0, 1)  # opaque: the figure is white
-    if options.palette:
-        # a board has a few dozen colours and their anti-aliased edges: 256 of them keep it looking
-        # the same, and the PNG is half the size and faster to write
-        image = image.quantize(colors=options.palette, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-        image.putpalette(image.getpalette("RGB") or [], "RGB")  # every colour is opaque: no transparency chunk
-        image.info.pop("transparency", None)
-    else:
-        image = image.convert("RGB")
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=options.compress_level)
-    return out.getvalue()
+    return _drawn(view, options, lambda pixels: png.encode(pixels, options.palette, options.compress_level))

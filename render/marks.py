@@ -7,7 +7,8 @@ from functools import lru_cache
 
 import numpy as np
 from matplotlib.lines import Line2D
-from matplotlib.patches import Circle, FancyArrow, Polygon
+from matplotlib.patches import Circle, FancyArrow, PathPatch, Polygon
+from matplotlib.path import Path as MplPath
 from shapely import union_all
 from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
@@ -21,7 +22,7 @@ from render import style
 from render.guide import Guide
 from render.layout import font
 from render.options import AttackLine, Pose, Preview
-from render.scene import Block, Scene, hull_at, patch, side_style
+from render.scene import Block, Scene, hull_at, path_of, side_style
 
 
 @lru_cache(maxsize=512)
@@ -31,6 +32,23 @@ def _within(hull: geo.Hull, side: str, reaches: tuple[float, ...]) -> tuple[Base
     return tuple(union_all(bands[:i + 1]) for i in range(len(bands)))
 
 
+@lru_cache(maxsize=128)
+def _paths(hulls: tuple[geo.Hull, ...], reaches: tuple[float, ...]) -> tuple[tuple[MplPath | None, ...],
+                                                                               tuple[MplPath | None, ...]]:
+    """The outline of each ship's side's whole path, and the nested layers, widest first: a point
+    is the darker the closer the band in which some ship reaches it, and paths that overlap do not
+    darken each other. Kept: the same ships to act are drawn on every board until they move."""
+    within: list[list[BaseGeometry]] = [[] for _ in reaches]
+    outlines = []
+    for h in hulls:
+        for side in ("port", "starboard"):
+            pieces = _within(h, side, reaches)
+            for i, piece in enumerate(pieces):
+                within[i].append(piece)
+            outlines.append(path_of(pieces[-1]))
+    return tuple(outlines), tuple(path_of(union_all(group)) for group in reversed(within))
+
+
 def draw_paths(sc: Scene, game: Game, g: Guide, rules: RulesData) -> None:
     """Each ship to act: both broadside paths cut into the rules' range bands, and for a single
     ship its range rings."""
@@ -38,28 +56,21 @@ def draw_paths(sc: Scene, game: Game, g: Guide, rules: RulesData) -> None:
         return
     k = sc.k
     reaches = tuple(b.max for b in rules.ranges)
-    within: list[list[BaseGeometry]] = [[] for _ in reaches]
+    hulls = []
     for ship_id in g.ships:
         s = game.ship(ship_id)
         h = hull_at(s.x, s.y, s.heading, s)
-        for side in ("port", "starboard"):
-            pieces = _within(h, side, reaches)
-            for i, piece in enumerate(pieces):
-                within[i].append(piece)
-            outline = patch(pieces[-1], fill=False, edgecolor=style.ARC, lw=1.0 * k, zorder=6)
-            if outline is not None:
-                sc.data.append(outline)
+        hulls.append(h)
         if g.rings:
             for b in reversed(rules.ranges):
                 ring = h.polygon.buffer(b.max, quad_segs=16)
                 sc.data.append(Polygon(np.asarray(ring.exterior.coords), closed=True, fill=False, zorder=7,
                                        edgecolor=style.ARC, lw=1.0 * k, linestyle=(0, (4, 3))))
-    # nested layers, widest first: a point is the darker the closer the band in which some ship to
-    # act reaches it, and paths that overlap do not darken each other
-    for group in reversed(within):
-        layer = patch(union_all(group), facecolor=style.ARC, alpha=style.BAND_ALPHA, edgecolor="none", zorder=6)
-        if layer is not None:
-            sc.data.append(layer)
+    outlines, layers = _paths(tuple(hulls), reaches)
+    # the outlines go first, then the layers (all at zorder 6, drawn in this order)
+    sc.data += [PathPatch(p, fill=False, edgecolor=style.ARC, lw=1.0 * k, zorder=6) for p in outlines if p is not None]
+    sc.data += [PathPatch(p, facecolor=style.ARC, alpha=style.BAND_ALPHA, edgecolor="none", zorder=6)
+                for p in layers if p is not None]
 
 
 def draw_last_move(sc: Scene, game: Game, move: tuple[str, tuple[Pose, ...]]) -> None:

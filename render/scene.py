@@ -79,16 +79,21 @@ def hull_at(x: float, y: float, heading: float, ship: Ship) -> geo.Hull:
     return geo.Hull(geo.Pose(x, y, heading), ship.beam, ship.length)
 
 
-def patch(geom: BaseGeometry, **kw: Any) -> PathPatch | None:
-    """A shapely (multi)polygon, holes and all, as one patch."""
+def path_of(geom: BaseGeometry) -> MplPath | None:
+    """A shapely (multi)polygon, holes and all, as one path (None when empty)."""
     polys = [g for g in getattr(geom, "geoms", [geom]) if g.geom_type == "Polygon" and not g.is_empty]
     if not polys:
         return None
-    verts: list[Any] = []
-    codes: list[int] = []
-    for p in polys:
-        for ring in (p.exterior, *p.interiors):
-            xy = np.asarray(ring.coords)
-            verts += list(xy)
-            codes += [int(MplPath.MOVETO)] + [int(MplPath.LINETO)] * (len(xy) - 2) + [int(MplPath.CLOSEPOLY)]
-    return PathPatch(MplPath(np.asarray(verts), codes), **kw)
+    rings = [np.asarray(ring.coords) for p in polys for ring in (p.exterior, *p.interiors)]
+    codes = []
+    for xy in rings:
+        c = np.full(len(xy), MplPath.LINETO, dtype=MplPath.code_type)
+        c[0], c[-1] = MplPath.MOVETO, MplPath.CLOSEPOLY
+        codes.append(c)
+    return MplPath(np.concatenate(rings), np.concatenate(codes))
+
+
+def patch(geom: BaseGeometry, **kw: Any) -> PathPatch | None:
+    """A shapely (multi)polygon, holes and all, as one patch."""
+    path = path_of(geom)
+    return None if path is None else PathPatch(path, **kw)

@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyArrow, Polygon, Rectangle
 from matplotlib.text import Text
-from matplotlib.transforms import IdentityTransform
+from matplotlib.transforms import Affine2D, Bbox, IdentityTransform, Transform
 
 from game.model import Table
 from render import style
@@ -31,7 +31,8 @@ class Static:
     frame: Frame
     fig: Figure
     canvas: FigureCanvasAgg
-    ax: Any
+    transform: Transform  # table inches to image pixels
+    clip: Bbox  # the table area in pixels: what is drawn in inches stays inside it
     background: Any
     texts: tuple[TextItem, ...]  # edge coordinates and legend
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -75,18 +76,29 @@ def _bytes(layer: Static) -> int:
     return 2 * 4 * w * h  # the canvas and the saved background, RGBA
 
 
+def data_transform(frame: Frame) -> tuple[Transform, Bbox]:
+    """Table inches to image pixels, and the table area's box in pixels. An Axes would give the
+    same, but making one (its axes, ticks and spines, none of them drawn) cost more than drawing
+    the whole layer."""
+    x0, y0, _, _ = frame.crop
+    px0, py0, px1, py1 = frame.plot
+    return Affine2D().translate(-x0, -y0).scale(frame.ppi).translate(px0, py0), Bbox.from_extents(px0, py0, px1, py1)
+
+
 def _draw(table: Table, frame: Frame) -> Static:
     w, h = frame.width, frame.height
     fig = Figure(figsize=(w / DPI, h / DPI), dpi=DPI, facecolor="white")
     canvas = FigureCanvasAgg(fig)
+    transform, clip = data_transform(frame)
+
+    def add(artist: Any) -> None:
+        artist.set_transform(transform)
+        artist.set_clip_box(clip)
+        fig.add_artist(artist)
+
     x0, y0, x1, y1 = frame.crop
-    px0, py0, px1, py1 = frame.plot
-    ax = fig.add_axes((px0 / w, py0 / h, (px1 - px0) / w, (py1 - py0) / h))
-    ax.set_xlim(x0, x1)
-    ax.set_ylim(y0, y1)
-    ax.set_axis_off()
-    ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, facecolor=style.OFF_TABLE, edgecolor="none", zorder=0))
-    ax.add_patch(Rectangle((0, 0), table.width, table.height, facecolor=style.SEA, edgecolor="none", zorder=0))
+    add(Rectangle((x0, y0), x1 - x0, y1 - y0, facecolor=style.OFF_TABLE, edgecolor="none", zorder=0))
+    add(Rectangle((0, 0), table.width, table.height, facecolor=style.SEA, edgecolor="none", zorder=0))
     gx0, gx1 = max(0.0, x0), min(table.width, x1)
     gy0, gy1 = max(0.0, y0), min(table.height, y1)
     thin: list[list[tuple[float, float]]] = []
@@ -96,30 +108,29 @@ def _draw(table: Table, frame: Frame) -> Static:
     for gy in range(int(math.ceil(gy0)), int(math.floor(gy1)) + 1):
         (thick if gy % 6 == 0 else thin).append([(gx0, gy), (gx1, gy)])
     k = scale(w)
-    ax.add_collection(LineCollection(thin, colors=style.GRID, linewidths=0.5 * k, zorder=1))
-    ax.add_collection(LineCollection(thick, colors=style.GRID, linewidths=1.4 * k, zorder=1))
+    add(LineCollection(thin, colors=style.GRID, linewidths=0.5 * k, zorder=1))
+    add(LineCollection(thick, colors=style.GRID, linewidths=1.4 * k, zorder=1))
     for t in table.terrain:
         st = style.TERRAIN[t.kind.value]
-        ax.add_patch(Polygon(list(t.points), closed=True, zorder=2, linewidth=1.5 * k, **st))
-    ax.add_patch(Rectangle((0, 0), table.width, table.height, fill=False, edgecolor=style.TABLE_EDGE, lw=2.5 * k,
-                           zorder=4))
-    _weather_edge(ax, table, k)
+        add(Polygon(list(t.points), closed=True, zorder=2, linewidth=1.5 * k, **st))
+    add(Rectangle((0, 0), table.width, table.height, fill=False, edgecolor=style.TABLE_EDGE, lw=2.5 * k, zorder=4))
+    add(_weather_edge(table, k))
     texts = _edge_coordinates(table, frame) + _legend(fig, frame)
     canvas.draw()  # type: ignore[no-untyped-call]
     # the texts from kept images, like the board's labels: the same numbers and legend come back
     # whenever the crop changes
     blend(np.asarray(canvas.buffer_rgba()), texts)  # type: ignore[no-untyped-call]
     background = canvas.copy_from_bbox(fig.bbox)  # type: ignore[no-untyped-call]
-    return Static(frame, fig, canvas, ax, background, tuple(texts))
+    return Static(frame, fig, canvas, transform, clip, background, tuple(texts))
 
 
-def _weather_edge(ax: Any, table: Table, k: float) -> None:
+def _weather_edge(table: Table, k: float) -> Line2D:
     w, h = table.width, table.height
     edges: dict[str, tuple[list[float], list[float]]] = {
         "N": ([0, w], [h, h]), "S": ([0, w], [0, 0]), "E": ([w, w], [0, h]), "W": ([0, 0], [0, h]),
     }
     xs, ys = edges[table.weather_edge]
-    ax.add_line(Line2D(xs, ys, color=style.WEATHER_EDGE, lw=7 * k, zorder=5, solid_capstyle="butt"))
+    return Line2D(xs, ys, color=style.WEATHER_EDGE, lw=7 * k, zorder=5, solid_capstyle="butt")
 
 
 def _edge_coordinates(table: Table, frame: Frame) -> list[TextItem]:

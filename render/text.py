@@ -23,7 +23,10 @@ MARGIN = 4  # pixels around a text's extent kept in its image, for the halo
 _SPRITES: OrderedDict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = OrderedDict()
 _SIZES: dict[tuple[Any, ...], tuple[float, float]] = {}
 _LOCK = threading.Lock()
-_LIMIT = 2000  # kept images of about 25 KB each
+_LIMIT = 2000  # kept sizes
+# kept images: a label is about 50 KB, so this holds the few hundred texts of many games at once
+SPRITE_BYTES = 32_000_000
+_sprite_bytes = 0
 _MEASURE = FigureCanvasAgg(Figure(dpi=100))
 
 
@@ -96,7 +99,9 @@ def size_of(text: str, size: float, weight: str = "normal", dpi: float = 100) ->
 
 def _sprite(item: TextItem) -> tuple[np.ndarray, np.ndarray]:
     """The text drawn alone, extent's lower-left corner at (MARGIN, MARGIN): its colour already
-    multiplied by its opacity, and the opacity's complement (both 0..255, top row first)."""
+    multiplied by its opacity, and the opacity's complement (both 0..255, top row first). Both
+    have four channels like the board's pixels (the fourth: 0 and 255, which keep the board's
+    opacity): numpy blends whole pixels many times faster than three channels of four."""
     w, h = size_of(item.text, item.size, item.weight, item.dpi)
     width, height = int(np.ceil(w)) + 2 * MARGIN, int(np.ceil(h)) + 2 * MARGIN
     fig = Figure(figsize=(width / item.dpi, height / item.dpi), dpi=item.dpi, facecolor="none")
@@ -107,25 +112,48 @@ def _sprite(item: TextItem) -> tuple[np.ndarray, np.ndarray]:
     canvas.draw()  # type: ignore[no-untyped-call]
     rgba = np.asarray(canvas.buffer_rgba()).astype(np.uint16)  # type: ignore[no-untyped-call]
     alpha = rgba[..., 3:4]
-    return ((rgba[..., :3] * alpha + 127) // 255).astype(np.uint8), (255 - alpha).astype(np.uint8)
+    colour = (rgba * alpha + 127) // 255
+    colour[..., 3] = 0
+    clear = np.repeat(255 - alpha, 4, axis=2)
+    clear[..., 3] = 255
+    return colour.astype(np.uint8), clear.astype(np.uint8)
+
+
+def sprite(item: TextItem) -> tuple[np.ndarray, np.ndarray]:
+    """The item's kept image, drawn now if it is not kept; the least recently used go first once
+    the kept images pass SPRITE_BYTES."""
+    global _sprite_bytes
+    key = item.look
+    with _LOCK:
+        found = _SPRITES.get(key)
+        if found is not None:
+            _SPRITES.move_to_end(key)
+            return found
+    found = _sprite(item)
+    with _LOCK:
+        if key not in _SPRITES:
+            _SPRITES[key] = found
+            _sprite_bytes += _nbytes(found)
+        while _sprite_bytes > SPRITE_BYTES and len(_SPRITES) > 1:
+            _, dropped = _SPRITES.popitem(last=False)
+            _sprite_bytes -= _nbytes(dropped)
+    return found
+
+
+def kept_bytes() -> int:
+    """The bytes the kept text images hold."""
+    return _sprite_bytes
+
+
+def _nbytes(found: tuple[np.ndarray, np.ndarray]) -> int:
+    return found[0].nbytes + found[1].nbytes
 
 
 def blend(pixels: np.ndarray, items: list[TextItem]) -> None:
     """Draw each item's kept image onto the pixels (H x W x 4, top row first) where it stands."""
     height, width = pixels.shape[:2]
     for item in items:
-        key = item.look
-        with _LOCK:
-            found = _SPRITES.get(key)
-            if found is not None:
-                _SPRITES.move_to_end(key)
-        if found is None:
-            found = _sprite(item)
-            with _LOCK:
-                _SPRITES[key] = found
-                if len(_SPRITES) > _LIMIT:
-                    _SPRITES.popitem(last=False)
-        colour, clear = found
+        colour, clear = sprite(item)
         x0, y0, _, _ = item.extent
         left = int(round(x0)) - MARGIN
         h, w = colour.shape[:2]
@@ -134,7 +162,9 @@ def blend(pixels: np.ndarray, items: list[TextItem]) -> None:
         c0, c1 = max(0, left), min(width, left + w)
         if r0 >= r1 or c0 >= c1:
             continue
-        dst = pixels[r0:r1, c0:c1, :3]
-        keep = clear[r0 - top:r1 - top, c0 - left:c1 - left].astype(np.uint16)
-        mixed = dst.astype(np.uint16) * keep // 255 + colour[r0 - top:r1 - top, c0 - left:c1 - left]
-        dst[...] = np.minimum(mixed, 255)
+        dst = pixels[r0:r1, c0:c1]
+        mixed = dst.astype(np.uint16)
+        mixed *= clear[r0 - top:r1 - top, c0 - left:c1 - left]
+        mixed //= 255
+        mixed += colour[r0 - top:r1 - top, c0 - left:c1 - left]  # at most 255: the colour is at most its opacity
+        dst[...] = mixed

@@ -19,7 +19,6 @@ from bot.actions import actor_of, choices, defer, refusal, reply, service_of
 from bot.cogs.game import MAX_SCENARIO_BYTES, scenario_names
 from bot.cogs.squadron import saved_names
 from bot.limits import fit, fit_lines, thread_name
-from bot.publish import publish
 from game.errors import RulesError
 from game.service.game_service import Actor, GameService
 from game.service.leagues import MAX_ROUND_HOURS, LeagueInfo, Leagues, Pairing, RoundReport, Table
@@ -196,7 +195,8 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
                                   users=[discord.Object(int(u)) for u in humans]) if humans else
                               discord.AllowedMentions.none())
             if humans:
-                await publish(thread, service, actor, p.game_id, None, self.bot)
+                await service.announce(p.game_id)  # the board and the status, through the outbox
+                await self.bot.courier.drain(p.game_id)
             else:
                 ended = (await service.info(p.game_id)).status == "over"
                 await thread.send("🏁 The computer captains have played it out." if ended else

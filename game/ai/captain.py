@@ -15,9 +15,8 @@ import random
 from collections.abc import Iterable
 
 from game import geometry as geo
-from game.ai import legal
+from game.ai import foresight, legal
 from game.ai.setup_choices import setup_candidates
-from game.apply import apply_all
 from game.commands import (
     Activate,
     Advance,
@@ -37,7 +36,7 @@ from game.commands import (
 )
 from game.context import Decision
 from game.dice import SampledDice
-from game.engine import decide
+from game.engine import decide_and_apply
 from game.errors import RulesError
 from game.model import Game, Phase, PointOfSail, Ship, ShipSide
 from game.phases import attack as attack_rules
@@ -49,6 +48,9 @@ from game.views import View, view_of
 BAND_VALUE = {"yard_arm": 6.0, "pistol": 6.0, "musket": 4.0, "cannon": 2.0}
 HIT_CHANCE = {"yard_arm": 4 / 8, "pistol": 4 / 8, "musket": 3 / 8, "cannon": 2 / 8}
 IMPORTANT_TESTS = ("cutfree", "repair_aground", "boarding")
+# moves played through the engine, of the seven foreseen (three played measurably worse against
+# the old captain: 45.5% of 200 games)
+TRIALS = 4
 
 
 def deciders(state: Game) -> set[str]:
@@ -274,34 +276,54 @@ class Captain:
         turns: list[Turn | None] = [None]
         for side in ("port", "starboard"):
             turns += [Turn("end", side, 45.0), Turn("end", side, 20.0), Turn("start", side, 30.0)]
+        options = list(enumerate(turns))
+        sketch = foresight.move_speed(state, ship, self.rules) if seam is None else None
+        if sketch is not None:
+            options = self._foreseen(state, ship, sketch[1], options)
         scored: list[tuple[float, int, Command]] = []
-        for i, turn in enumerate(turns):
+        for i, turn in options:
             adv = None if turn is None else Advance(ship.id, "ahead", turn, player=self.player)
-            for c in [crew]:
-                cmd: Command = Activate(ship.id, seam, adv if step != "crew" else None, c, player=self.player)
-                after = self._try(state, cmd)
-                if after is None and turn is not None and turn.degrees > 30:
-                    cmd = Activate(ship.id, seam, Advance(ship.id, "ahead", Turn(turn.when, turn.side, 30.0),
-                                                          player=self.player), c, player=self.player)
-                    after = self._try(state, cmd)
-                if after is None and c is not None:
-                    cmd = Activate(ship.id, seam, adv if step != "crew" else None, None, player=self.player)
-                    after = self._try(state, cmd)
-                if after is None:
-                    continue
-                scored.append((self._position_score(after, ship.id) + self.rng.random() * 0.3, -i, cmd))
-        winds_eye = [
-            Activate(ship.id, None, Advance(ship.id, "hold", Turn("start", side, 30.0), player=self.player), crew,
-                     player=self.player)
-            for side in ("port", "starboard")
-        ]
-        for cmd in winds_eye:
+            cmd: Command = Activate(ship.id, seam, adv if step != "crew" else None, crew, player=self.player)
             after = self._try(state, cmd)
-            if after is not None:
-                scored.append((self._position_score(after, ship.id), 0, cmd))
+            if after is None and turn is not None and turn.degrees > 30:
+                cmd = Activate(ship.id, seam, Advance(ship.id, "ahead", Turn(turn.when, turn.side, 30.0),
+                                                      player=self.player), crew, player=self.player)
+                after = self._try(state, cmd)
+            if after is None and crew is not None:
+                cmd = Activate(ship.id, seam, adv if step != "crew" else None, None, player=self.player)
+                after = self._try(state, cmd)
+            if after is None:
+                continue
+            scored.append((self._position_score(after, ship.id) + self.rng.random() * 0.3, -i, cmd))
+        # turning on the spot is only allowed In the Wind's Eye: a ship that can make a plain move
+        # is not, and those orders would only be refused
+        if sketch is None or sketch[0] is PointOfSail.WINDS_EYE:
+            for side in ("port", "starboard"):
+                cmd = Activate(ship.id, None, Advance(ship.id, "hold", Turn("start", side, 30.0), player=self.player),
+                               crew, player=self.player)
+                after = self._try(state, cmd)
+                if after is not None:
+                    scored.append((self._position_score(after, ship.id), 0, cmd))
         scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
         self._verified.extend(c for _, _, c in scored)  # each was just played out by the engine
         return [c for _, _, c in scored]
+
+    def _foreseen(self, state: Game, ship: Ship, speed: int,
+                  options: list[tuple[int, Turn | None]]) -> list[tuple[int, Turn | None]]:
+        """The few moves worth playing through the engine: each is scored where it would end if
+        nothing were in the way. A move into another base is not marked down here: the engine
+        plays it out (collision, Entanglement, push) and judges it. Marking it down kept the
+        captains apart, and games ran a turn longer (7.0 turns against 5.9, over 15 games)."""
+        ranked: list[tuple[float, int, Turn | None]] = []
+        for i, turn in options:
+            pose = foresight.end_pose(ship, speed, turn, self.rules)
+            if pose is None and turn is not None and turn.degrees > 30:
+                pose = foresight.end_pose(ship, speed, Turn(turn.when, turn.side, 30.0), self.rules)
+            if pose is None:
+                continue
+            ranked.append((self._position_score(foresight.moved(state, ship, pose), ship.id), -i, turn))
+        ranked.sort(key=lambda r: (r[0], r[1]), reverse=True)
+        return sorted(((-k, turn) for _, k, turn in ranked[:TRIALS]), key=lambda o: o[0])
 
     def _crew_action(self, state: Game, ship: Ship) -> Crew | None:
         if ship.shaken or ship.entangled:
@@ -340,10 +362,9 @@ class Captain:
 
     def _try(self, state: Game, cmd: Command) -> Game | None:
         try:
-            events = decide(state, cmd, self.dice, self.rules)
+            return decide_and_apply(state, cmd, self.dice, self.rules)[1]
         except RulesError:
             return None
-        return apply_all(state, events)
 
     def _position_score(self, state: Game, ship_id: str) -> float:
         ship = state.ship(ship_id)

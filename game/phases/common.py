@@ -9,17 +9,28 @@ from shapely.geometry import Polygon
 from game import events as ev
 from game.context import Decision, Suspend
 from game.errors import IllegalAction, NotYourShip, NotYourTurn, UnknownName, WrongPhase
-from game.geometry import Hull, Obstacles, Pose
+from game.geometry import Hull, Obstacles, Pose, terrain_polygon
 from game.model import MAX_TRACK, Game, PendingRoll, Phase, Ship, Status, TerrainKind
+
+_HULLS: dict[int, tuple[Ship, Hull]] = {}
 
 
 def hull(ship: Ship) -> Hull:
-    return Hull(Pose(ship.x, ship.y, ship.heading), ship.beam, ship.length)
+    """The ship's base where it stands. The same ship object gives the same hull object, so the
+    geometry caches keyed by hulls find it at once."""
+    got = _HULLS.get(id(ship))
+    if got is not None and got[0] is ship:
+        return got[1]
+    if len(_HULLS) > 20000:
+        _HULLS.clear()
+    h = Hull(Pose(ship.x, ship.y, ship.heading), ship.beam, ship.length)
+    _HULLS[id(ship)] = (ship, h)  # the entry holds the ship: its id cannot be reused meanwhile
+    return h
 
 
 def terrain_polygons(state: Game, kinds: Iterable[TerrainKind]) -> dict[str, Polygon]:
     wanted = set(kinds)
-    return {t.id: Polygon(t.points) for t in state.table.terrain if t.kind in wanted}
+    return {t.id: terrain_polygon(t.points) for t in state.table.terrain if t.kind in wanted}
 
 
 def land(state: Game) -> dict[str, Polygon]:

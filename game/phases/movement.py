@@ -374,7 +374,7 @@ def make_move(ctx: Decision, ship_id: str, motions: list[geo.Motion], reason: st
         _drop_landing_parties(ctx, ship_id)
     if res.hit is not None:
         resolve_collision(ctx, ship_id, res.hit, speed)
-    _check_shoals(ctx, ship_id, res.swept)
+    _check_shoals(ctx, ship_id, res)
     moved = ctx.state.ship(ship_id)
     t = state.table
     if moved.on_table and geo.off_table(c.hull(moved).polygon, t.width, t.height) and ctx.state.scrolling_sea:
@@ -451,12 +451,12 @@ def push_directly_away(ctx: Decision, pushed: str, away_from: str, dist: float, 
     return True
 
 
-def _check_shoals(ctx: Decision, ship_id: str, swept: object) -> None:
+def _check_shoals(ctx: Decision, ship_id: str, res: geo.SweepResult) -> None:
     ship = ctx.state.ship(ship_id)
     if not ship.on_table or ship.aground or effects.ignores_terrain(ctx.state, ship, "shoal", ctx.rules):
         return
     shoals = c.terrain_polygons(ctx.state, [TerrainKind.SHOAL])
-    crossed = [k for k, poly in sorted(shoals.items()) if poly.intersection(swept).area > 1e-9]
+    crossed = [k for k, poly in sorted(shoals.items()) if res.crosses(poly, 1e-9)]
     if not crossed:
         return
     faces = ctx.roll(ship.fortitude, "shoal", "shoal", ship.controller, ship_id)

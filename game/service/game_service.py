@@ -48,8 +48,10 @@ from game.replay import Frame, frames
 from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, rules_from_texts
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.schema.common import MAX_NAME
+from game.service import clock_service, orders_service
 from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
 from game.service.cache import Bounded, GameCache
+from game.service.clock_service import DeadlineResult
 from game.service.errors import (
     AlreadyDecided,
     ChannelBusy,
@@ -66,12 +68,15 @@ from game.service.errors import (
 )
 from game.service.jobs import choose_job, decide_job
 from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
+from game.service.orders_service import OrderNote
+from game.service.outbox import Post
 from game.service.referee import RefereeService
 from game.service.repository import DuplicateRequest, Loaded, Repository, VersionConflict, decode_state
 from game.service.workers import Workers
 from game.service.workers import default as default_workers
 from game.setup import TABLES
 from game.squadron import SquadronList
+from game.standing import Standing
 from game.views import View, event_for, redact, view_of
 
 log = logging.getLogger(__name__)
@@ -119,6 +124,7 @@ class Outcome:
     events: tuple[Any, ...]  # as the actor may see them
     view: View
     replayed: bool = False  # the request id had been seen: this is the first answer again
+    posts: tuple[int, ...] = ()  # the outbox rows written with the events (what the bot will post)
 
 
 @dataclass(frozen=True)
@@ -196,8 +202,11 @@ class GameService:
         shared: bool | None = None,
         workers: Workers | None = None,
         cached_games: int = 1000,
+        outbox: bool = False,
     ) -> None:
         self.repo = Repository(engine, snapshot_every)
+        # with a front end that posts (the bot), each command writes what to post into the outbox
+        self.outbox = outbox
         self.rules = rules or load_rules()
         self._new_seed = seeds  # where each game's secret dice seed comes from (tests inject theirs)
         # decisions and computer captains run here: inline (the default) or in worker processes
@@ -212,6 +221,10 @@ class GameService:
         self._channels: Bounded = Bounded(10_000)  # (guild, channel) -> its unfinished game's id or None
         self._squadron_rows: Bounded = Bounded(1_000)  # (guild, owner) -> their saved squadrons
         self._rules: dict[str, RulesData] = {}
+        self._told: dict[tuple[int, str], int] = {}  # (game, player) -> log position a wait was told at
+        # game clocks and members' hours, read on every change of turn: kept like the guild settings
+        self._clocks: dict[int, Any] = {}
+        self._hours: dict[str, Any] = {}
         # more concurrent transactions than the connection pool holds would only queue inside it
         self._db_slots = asyncio.Semaphore(max_db_concurrency)
         # with a database several processes write (PostgreSQL), a cached game is checked against the
@@ -463,9 +476,7 @@ class GameService:
                 raise ServiceError("The game is busy; try again in a moment.")
             if all(s.user_id is not None or s.is_ai for s in loaded.seats):
                 # every side is taken: the game's clock starts for whoever it now waits for
-                settings = await self._guild_settings(loaded.record.guild_id)
-                await self.repo.replan(game_id, sorted(deciders(loaded.state)), settings.reminder_hours,
-                                       settings.turn_deadline_hours)
+                await self._replan(loaded, sorted(deciders(loaded.state)))
         if enlist is not None:
             try:
                 await self.submit(Actor(f"ai:{seat.player}", actor.guild_id), game_id, Enlist(seat.player, enlist))
@@ -647,6 +658,10 @@ class GameService:
         loaded = await self._load(game_id)
         rules = await self.rules_for(loaded.record)
         return [public_options(view_of(loaded.state, p), rules) for p in sorted(deciders(loaded.state))]
+
+    async def waiting_for(self, game_id: int) -> list[str]:
+        """The players the game waits for (those public_options lists), without working out their options."""
+        return sorted(deciders((await self._load(game_id)).state))
 
     async def log(self, actor: Actor, game_id: int, last: int = 20) -> list[Any]:
         loaded = await self._load(game_id, actor)
@@ -868,7 +883,7 @@ class GameService:
             kinds = {type(e) for e in commands[cmd]}
             if ev.StateRestored in kinds:
                 break  # never undo past an earlier undo
-            if kinds <= {ev.UndoRequested, ev.CardPicked, ev.SeatHandedOver}:  # not activations
+            if kinds <= {ev.UndoRequested, ev.CardPicked, ev.SeatHandedOver, ev.ClockChanged}:  # not activations
                 continue
             seen = [e for e in commands[cmd] if isinstance(e, UNDO_BARRIERS)
                     or (isinstance(e, ev.PhaseBegan) and e.phase in (Phase.END, Phase.INITIATIVE))]
@@ -895,13 +910,14 @@ class GameService:
                         break
                     state = apply(state, e)
                 event = ev.StateRestored(state, reason)
+                written: list[int] = []
                 try:
-                    first, last = await self._write(loaded, actor, [event], state, request_id)
+                    first, last = await self._write(loaded, actor, [event], state, request_id, written=written)
                 except VersionConflict:
                     self._cache.pop(game_id, None)
                     continue
                 return Outcome(game_id, first, last, (event_for(event, self._players_of(loaded, actor)),),
-                               self._view_for(loaded, actor, state))
+                               self._view_for(loaded, actor, state), posts=tuple(written))
             raise ServiceError("The game is busy: other orders kept arriving.", "Try again in a moment.")
 
     # ------------------------------------------------------------------ plan ahead
@@ -941,6 +957,63 @@ class GameService:
             return [PlanRefused(order.user_id, player, order.line, exc.text)]
         await self.repo.finish_planned(order, "applied", "")
         return [outcome]
+
+    # ------------------------------------------------------------------ standing orders (orders_service.py)
+
+    async def standing_orders(self, actor: Actor, game_id: int, player: str | None = None) -> Standing:
+        return await orders_service.current(self, actor, game_id, player)
+
+    async def order_move(self, actor: Actor, game_id: int, line: str, player: str | None = None) -> Standing:
+        return await orders_service.order_move(self, actor, game_id, line, player)
+
+    async def order_attack(self, actor: Actor, game_id: int, ship: str, rule: str, target: str = "",
+                           then: str = "best", player: str | None = None) -> Standing:
+        return await orders_service.order_attack(self, actor, game_id, ship, rule, target, then, player)
+
+    async def order_policy(self, actor: Actor, game_id: int, reroll: str | None = None, fallback: str | None = None,
+                           discretion: bool | None = None, ship: str | None = None,
+                           player: str | None = None) -> Standing:
+        return await orders_service.order_policy(self, actor, game_id, reroll, fallback, discretion, ship, player)
+
+    async def clear_orders(self, actor: Actor, game_id: int, player: str | None = None) -> None:
+        await orders_service.clear(self, actor, game_id, player)
+
+    async def run_standing(self, game_id: int) -> list[Outcome | OrderNote]:
+        """Standing orders (or the only legal answer) take the decision the game waits on, if they can."""
+        return await orders_service.run_standing(self, game_id, self._told)
+
+    # ------------------------------------------------------------------ the game clock (clock_service.py)
+
+    async def _clock_plan(self, loaded: Loaded, players: list[str]) -> tuple[Any, ...]:
+        return await clock_service.clock_plan(self, loaded, players)
+
+    async def _replan(self, loaded: Loaded, players: list[str]) -> None:
+        await clock_service.replan(self, loaded, players)
+
+    async def clock_settings(self, actor: Actor, game_id: int, reminder_hours: int | None = None,
+                             deadline_hours: int | None = None, on_deadline: str | None = None,
+                             skip_quiet: bool | None = None) -> Outcome:
+        """A GM sets the game's reminder and deadline and what the deadline does; the log says so."""
+        return await clock_service.settings(self, actor, game_id, reminder_hours, deadline_hours, on_deadline,
+                                            skip_quiet)
+
+    async def pause_clock(self, actor: Actor, game_id: int, paused: bool = True) -> Outcome:
+        return await clock_service.pause(self, actor, game_id, paused)
+
+    async def extend_clock(self, actor: Actor, game_id: int, hours: int) -> Outcome:
+        return await clock_service.extend(self, actor, game_id, hours)
+
+    async def set_hours(self, actor: Actor, time_zone: str | None = None, quiet_from: int | None = None,
+                        quiet_to: int | None = None) -> str:
+        return await clock_service.set_hours(self, actor, time_zone, quiet_from, quiet_to)
+
+    async def set_away(self, actor: Actor, until: datetime | None, mode: str = "stop",
+                       substitute: str | None = None) -> list[int]:
+        return await clock_service.set_away(self, actor, until, mode, substitute)
+
+    async def on_deadline(self, game_id: int, player: str, action: str | None = None) -> DeadlineResult | None:
+        """The deadline job's work: what the game's clock says a passed deadline does."""
+        return await clock_service.on_deadline(self, game_id, player, action)
 
     # ------------------------------------------------------------------ the computer captain
 
@@ -1070,6 +1143,17 @@ class GameService:
         loaded.record.status_message_id = message_id
         await self.repo.set_status_message(game_id, message_id)
 
+    async def announce(self, game_id: int) -> list[int]:
+        """Put the board (with no new account), the status and the owed pick nudges in the outbox: the
+        game begins, or someone asked to see it (/game status)."""
+        loaded = await self._load(game_id)
+        return await self.repo.enqueue(game_id, [Post("board", {}), Post("status", {}),
+                                                 *nudges(loaded.seats, loaded.state)])
+
+    async def enqueue(self, game_id: int, kind: str, payload: dict[str, Any]) -> list[int]:
+        """Something for the bot to post about a game that no command wrote (a reminder, a note)."""
+        return await self.repo.enqueue(game_id, [Post(kind, payload)])
+
     async def schedule(self, kind: str, due_in: timedelta, game_id: int | None = None,
                        payload: dict[str, Any] | None = None) -> int:
         from game.service.scheduler import schedule
@@ -1137,22 +1221,25 @@ class GameService:
     async def _commit(self, loaded: Loaded, actor: Actor, events: Sequence[Any], request_id: str | None,
                       seats: Sequence[Seat] = ()) -> Outcome:
         new_state = apply_all(loaded.state, events)
-        first, last = await self._write(loaded, actor, events, new_state, request_id, seats)
+        written: list[int] = []
+        first, last = await self._write(loaded, actor, events, new_state, request_id, seats, written)
         mine = self._players_of(loaded, actor)
         return Outcome(loaded.record.id or 0, first, last, tuple(event_for(e, mine) for e in events),
-                       self._view_for(loaded, actor, new_state))
+                       self._view_for(loaded, actor, new_state), posts=tuple(written))
 
     async def _write(self, loaded: Loaded, actor: Actor, events: Sequence[Any], new_state: Game,
-                     request_id: str | None, seats: Sequence[Seat] = ()) -> tuple[int, int]:
+                     request_id: str | None, seats: Sequence[Seat] = (),
+                     written: list[int] | None = None) -> tuple[int, int]:
         response = {"events": len(events)}
         replan = None
         if (deciders(new_state), new_state.phase) != (deciders(loaded.state), loaded.state.phase):
-            # a reminder and a deadline for whoever the game now waits for (jobs survive restarts)
-            settings = await self._guild_settings(loaded.record.guild_id)
-            replan = (sorted(deciders(new_state)), settings.reminder_hours, settings.turn_deadline_hours)
+            # reminders and a deadline for whoever the game now waits for (jobs survive restarts)
+            replan = await self._clock_plan(loaded, sorted(deciders(new_state)))
+        first = loaded.record.last_seq + 1
+        posts = posts_for(loaded.seats, events, new_state, first, first + len(events) - 1) if self.outbox else []
         async with self._db_slots:
             first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan,
-                                                 seats)
+                                                 seats, posts, written)
         if new_state.phase is Phase.OVER and loaded.state.phase is not Phase.OVER:
             from game.service.leagues import game_ended  # a league records the result as the game ends
 
@@ -1191,6 +1278,25 @@ class GameService:
         events = [event_for(e, mine) for _, _, e in await self.repo.events(seen.game_id, seen.first_seq, seen.last_seq)]
         return Outcome(seen.game_id, seen.first_seq, seen.last_seq, tuple(events),
                        self._view_for(loaded, actor, loaded.state), replayed=True)
+
+
+def posts_for(seats: Sequence[Seat], events: Sequence[Any], state: Game, first: int, last: int) -> list[Post]:
+    """What the bot posts about a command: the board with its account, the status, and a DM to each
+    player who now owes a pick. Enlisting a squadron is part of taking a seat: the game's first board
+    comes when every seat is taken (announce)."""
+    if all(isinstance(e, ev.SquadronEnlisted) for e in events):
+        return []
+    return [Post("board", {"first": first, "last": last}), Post("status", {}), *nudges(seats, state)]
+
+
+def nudges(seats: Sequence[Seat], state: Game) -> list[Post]:
+    """A DM for each pick owed, once per player and turn (the key), to a seated member only."""
+    if state.phase not in (Phase.SETUP, Phase.INITIATIVE) or state.choices:
+        return []
+    users = {s.player: s.user_id for s in seats if not s.is_ai and s.user_id and s.user_id.isdigit()}
+    return [Post("nudge", {"player": q.player, "user": users[q.player], "turn": state.turn},
+                 key=f"nudge:{q.player}:{state.turn}")
+            for q in state.squadrons if not q.picked and q.player in users]
 
 
 def _starting_state(scenario: str, scenario_text: str | None, size: str, name: str | None, rules: RulesData) -> Game:

@@ -262,3 +262,70 @@ class Rating(SQLModel, table=True):
     sigma: float
     games: int = Field(default=0)
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class StandingOrderRecord(SQLModel, table=True):
+    """A player's standing orders for the current turn (game.standing.encode): carried out as play
+    reaches each of their decisions, edited with /orders."""
+
+    __tablename__ = "standing_orders"
+    __table_args__ = (UniqueConstraint("game_id", "player", name="uq_standing_orders_game_player"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    player: str = Field(max_length=8)
+    user_id: str = Field(max_length=32)
+    body: str = Field(sa_type=Text)
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class GameClock(SQLModel, table=True):
+    """One game's clock: its reminder and deadline (None: the server's), what the deadline does, and
+    whether a GM has paused it. Every change is also written in the game's log (ClockChanged)."""
+
+    __tablename__ = "game_clocks"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True)
+    reminder_hours: int | None = Field(default=None)
+    deadline_hours: int | None = Field(default=None)
+    on_deadline: str = Field(default="gm", max_length=20)  # gm | captain | pass
+    skip_quiet: bool = Field(default=True)  # deadlines wait out the late player's quiet hours
+    paused: bool = Field(default=False)
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class PlayerClock(SQLModel, table=True):
+    """A member's own hours, for every game they play: time zone, quiet hours, vacation."""
+
+    __tablename__ = "player_clocks"
+
+    user_id: str = Field(primary_key=True, max_length=32)
+    time_zone: str = Field(default="UTC", max_length=64)
+    quiet_from: int | None = Field(default=None)  # local hour quiet hours begin (no pings)
+    quiet_to: int | None = Field(default=None)  # local hour they end
+    away_until: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    away_mode: str = Field(default="stop", max_length=20)  # stop | substitute | captain
+    substitute: str | None = Field(default=None, max_length=32)
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+class OutboxRow(SQLModel, table=True):
+    """Something the bot owes Discord for a game (a board post, the status edit, a DM nudge, a reminder),
+    written in the transaction that commits what it reports, so a crash after the commit still delivers
+    it. A courier claims rows with a lease, in order per game, and retries failures with backoff."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_status_next", "status", "next_try_at"),
+                      Index("ix_outbox_game_status", "game_id", "status"))
+
+    id: int | None = Field(default=None, primary_key=True)  # the order of delivery within a game
+    game_id: int = Field(foreign_key="games.id")
+    kind: str = Field(max_length=20)  # board | status | nudge | reminder | deadline | planned
+    payload: str = Field(default="{}", sa_type=Text)
+    # set for rows that must be written once only (a nudge per pick owed): later copies are not written
+    key: str | None = Field(default=None, max_length=100)
+    status: str = Field(default="pending", max_length=20)  # pending | running | done | failed | superseded
+    attempts: int = Field(default=0)
+    next_try_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    locked_until: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    last_error: str = Field(default="", sa_type=Text)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    done_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))

@@ -39,6 +39,7 @@ from game.service.models import (
     Snapshot,
     utcnow,
 )
+from game.service.outbox import Post, stage
 
 log = logging.getLogger(__name__)
 
@@ -216,11 +217,15 @@ class Repository:
         actor: str,
         request_id: str | None,
         response: dict[str, Any],
-        replan: tuple[Sequence[str], int, int] | None = None,
+        replan: tuple[Any, ...] | None = None,  # replan_in's arguments after the game id
         seats: Sequence[Seat] = (),
+        posts: Sequence[Post] = (),
+        written: list[int] | None = None,
     ) -> tuple[int, int]:
         """Write the events of one accepted command (and the seats it changed), atomically, if the game
-        is still at the version it was read at. Returns (first_seq, last_seq)."""
+        is still at the version it was read at, with what the bot must post about them (`posts`, in the
+        same transaction: a crash after the commit still delivers them; their row ids go to `written`).
+        Returns (first_seq, last_seq)."""
         rec = loaded.record
         assert rec.id is not None
         first = rec.last_seq + 1
@@ -254,10 +259,13 @@ class Repository:
                         for i, e in enumerate(events)
                     ])
                 await self._rest_of_append(s, loaded, new_state, first, last, now, replan, seats)
+                rows = await stage(s, rec.id, posts) if posts else []
         except IntegrityError:
             if request_id and await self.processed(request_id) is not None:
                 raise DuplicateRequest(request_id) from None
             raise
+        if written is not None:
+            written.extend(r.id for r in rows if r.id is not None)
         rec.version += 1
         rec.last_seq = last
         rec.commands = command
@@ -266,7 +274,7 @@ class Repository:
         return first, last
 
     async def _rest_of_append(self, s: AsyncSession, loaded: Loaded, new_state: Game, first: int, last: int,
-                              now: datetime, replan: tuple[Sequence[str], int, int] | None,
+                              now: datetime, replan: tuple[Any, ...] | None,
                               seats: Sequence[Seat]) -> None:
         rec = loaded.record
         assert rec.id is not None
@@ -310,12 +318,13 @@ class Repository:
                     s.add(PendingSecret(game_id=game_id, player=player, user_id=users.get(player),
                                         kind="initiative_pick", turn=state.turn))
 
-    async def replan(self, game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int) -> None:
+    async def replan(self, game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int,
+                     jobs: Sequence[tuple[str, datetime, dict[str, Any]]] | None = None) -> None:
         """A reminder and a deadline for these players (the game began, or its clock was reset)."""
         from game.service.scheduler import replan_in
 
         async with self.session() as s, s.begin():
-            await replan_in(s, game_id, players, reminder_hours, deadline_hours)
+            await replan_in(s, game_id, players, reminder_hours, deadline_hours, jobs)
 
     async def add_seat(self, seat: Seat) -> Seat:
         async with self.session() as s, s.begin():
@@ -472,3 +481,9 @@ class Repository:
                 col(SavedSquadron.guild_id) == guild_id, col(SavedSquadron.owner_id) == owner_id
             ).order_by(col(SavedSquadron.name))
             return list((await s.execute(q)).scalars())
+
+    async def enqueue(self, game_id: int, posts: Sequence[Post]) -> list[int]:
+        """Outbox rows that report no new event (the board on /game status, a reminder): on their own."""
+        async with self.session() as s, s.begin():
+            rows = await stage(s, game_id, posts)
+        return [r.id for r in rows if r.id is not None]

@@ -33,10 +33,12 @@ async def schedule(repo: Repository, kind: str, due_at: datetime, game_id: int |
 
 
 async def replan_in(
-    s: AsyncSession, game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int
+    s: AsyncSession, game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int,
+    jobs: Sequence[tuple[str, datetime, dict[str, Any]]] | None = None,
 ) -> None:
     """Cancel the game's pending reminders and deadlines; plan new ones for these players
-    (inside the transaction that commits the command)."""
+    (inside the transaction that commits the command). `jobs`, when given, are the new ones
+    (game/service/clock.py planned them from the game's clock and the players' hours)."""
     now = utcnow()
     await s.execute(
         update(ScheduledJob)
@@ -44,6 +46,10 @@ async def replan_in(
                col(ScheduledJob.kind).in_(("reminder", "deadline")))
         .values(status="cancelled")
     )
+    if jobs is not None:
+        for kind, due, payload in jobs:
+            s.add(ScheduledJob(game_id=game_id, kind=kind, due_at=due, payload=json.dumps(payload)))
+        return
     for player in players:
         for kind, hours in (("reminder", reminder_hours), ("deadline", deadline_hours)):
             s.add(ScheduledJob(game_id=game_id, kind=kind, due_at=now + timedelta(hours=hours),

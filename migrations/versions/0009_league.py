@@ -12,7 +12,7 @@ import sqlmodel
 from alembic import op
 
 revision = '0009_league'
-down_revision = '0007'  # the lead re-chains it after 0008 at merge time
+down_revision = '0008_outbox'
 branch_labels = None
 depends_on = None
 

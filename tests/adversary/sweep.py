@@ -46,7 +46,9 @@ class Request:
 
 ACTING = {"order", "plan", "move", "attack", "game create", "game join", "game concede", "game approve-undo",
           "game undo", "data import", "game handover", "league create", "league join", "league start", "league round",
-          "league result", "ref join", "ref do", "ref order", "ref undo"}
+          "league result", "orders move", "orders attack", "orders discretion",
+          "clock settings", "clock pause", "clock resume", "clock extend",
+          "ref join", "ref do", "ref order", "ref undo"}
 LEAGUE = "Cup"  # a league the sweep names but that no one has created: joining it is refused too
 
 
@@ -132,6 +134,23 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
             Request("ref ship", {"ship": ob}), Request("ref status", {})]
     out += [Request("league show", {}), Request("league show", {"name": LEAGUE}),
             Request("league standings", {"name": LEAGUE}), Request("league join", {"name": LEAGUE})]
+    # standing orders name B's ships (refused); the rest edit the sender's own orders, if any
+    out += [
+        Request("orders move", {"line": f'move "{ob}"'}),
+        Request("orders attack", {"ship": ob, "rule": "nearest"}),
+        Request("orders attack", {"ship": ob, "target": mine}),
+        Request("orders discretion", {"ship": ob}),
+        Request("orders show", {}),
+        Request("orders rerolls", {"policy": "ask"}),
+        Request("orders fallback", {"then": "wait"}),
+        Request("orders clear", {}),
+        Request("clock hours", {"time_zone": "UTC"}),
+    ]
+    if not gm:  # a GM's clock is the GM's power
+        out += [Request("clock settings", {"deadline_hours": 1, "on_deadline": "captain"}), Request("clock pause", {}),
+                Request("clock resume", {}), Request("clock extend", {"hours": 1})]
+    if not seated:  # a player's own vacation is written in their game's log: theirs to do
+        out.append(Request("clock away", {"days": 1.0}))
     if not gm:
         out.append(Request("game handover", {"side": "B", "ai": True}))  # a GM may: that is the GM's power
         # running a league is a GM's power too

@@ -78,6 +78,29 @@ def _error(status: int, code: int, message: str, errors: dict[str, Any] | None =
 
 
 @dataclass
+class Failure:
+    """The next `count` requests to paths starting with `prefix` fail: a server error (`status` 503:
+    discord.py gives up at once, where it retries a 500 itself), or a 429 whose `retry_after` is
+    longer than the bot waits for in place (through Discord's proxy, so discord.py reads it)."""
+
+    prefix: str
+    status: int
+    count: int = 1
+    method: str | None = None
+    retry_after: float = 0.0
+    failed: int = 0
+
+    def take(self, method: str, path: str) -> web.Response | None:
+        if self.failed >= self.count or not path.startswith(self.prefix) or (self.method and method != self.method):
+            return None
+        self.failed += 1
+        if self.status == 429:
+            return _json({"message": "You are being rate limited.", "retry_after": self.retry_after, "global": False},
+                         429, {"Via": "1.1 google", "Retry-After": str(round(self.retry_after))})
+        return _json({"message": "Service Unavailable", "code": 0}, self.status)
+
+
+@dataclass
 class Violation:
     """A request Discord would have refused for breaking one of its limits (answered 400 50035)."""
 
@@ -141,6 +164,7 @@ class FakeDiscord:
         self.messages: dict[str, str] = {}  # message id -> channel id, for the ones the bot made
         self.acknowledged: set[str] = set()  # interactions already answered
         self.budgets: list[Budget] = []
+        self.failures: list[Failure] = []
         self.max_upload = limits.UPLOAD
         self.expired: set[str] = set()
         self.uploads: dict[str, bytes] = {}
@@ -166,6 +190,13 @@ class FakeDiscord:
         budget = Budget("/api/v10" + prefix, limit, window, method, started=time.monotonic())
         self.budgets.append(budget)
         return budget
+
+    def fail(self, prefix: str, status: int = 503, count: int = 1, method: str | None = "POST",
+             retry_after: float = 0.0) -> Failure:
+        """The next `count` requests to `prefix` (e.g. f"/channels/{CHANNEL_ID}/messages") fail."""
+        failure = Failure("/api/v10" + prefix, status, count, method, retry_after)
+        self.failures.append(failure)
+        return failure
 
     def forbid(self, channel_id: int | str) -> None:
         """The bot loses its permissions in this channel: posts, edits and threads there get 403 50013."""
@@ -225,6 +256,10 @@ class FakeDiscord:
         limited = self._rate_limited(sent)
         if limited is not None:
             return limited
+        for failure in self.failures:
+            failed = failure.take(sent.method, sent.path)
+            if failed is not None:
+                return failed
         refused = self._check(sent, payload)
         return refused if refused is not None else self.answer(sent)
 

@@ -97,6 +97,7 @@ async def test_what_autocomplete_asks_is_read_once_and_again_after_a_change(serv
     from importlib import resources
 
     dutch = resources.files("game.data").joinpath("oak_and_iron/squadrons/dutch_skirmish.toml").read_text()
+    service.shared = False  # one process (test_two_services.py: what a process sharing the database re-reads)
     reads = Reads(service, "game_in_channel", "squadrons_of", "guild_settings")
     assert await service.game_in_channel("g1", "c1") is None
     first = await service.create_game(ANN, "c1")

@@ -61,3 +61,13 @@ async def test_two_members_racing_for_one_side_are_not_both_seated(two: list[Gam
     for service in two:
         seats = {p: u for p, u, _, _ in (await service.info(info.id)).seats}
         assert seats["A"] == winner
+
+
+async def test_a_game_made_by_the_other_process_is_found_and_keeps_the_channel_busy(two: list[GameService]) -> None:
+    first, second = two
+    assert await second.game_in_channel("g1", "chan-9") is None  # looked up before there was a game
+    made = await first.create_game(ANN, "chan-9")
+    found = await second.game_in_channel("g1", "chan-9")
+    assert found is not None and found.id == made.id
+    with pytest.raises(RulesError, match="already has a game"):
+        await second.create_game(BOB, "chan-9")

@@ -1,0 +1,152 @@
+"""/clock: a game's reminders and deadline and what the deadline does (a GM's), pause, resume and
+extend; and each member's own hours and vacations. Every change is in the game's log and posted."""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import timedelta
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import actor_of, defer, game_here, refusal, reply, service_of
+from bot.limits import fit
+from game.account import account
+from game.errors import RulesError
+from game.service.game_service import Outcome
+from game.service.models import ScheduledJob, utcnow
+
+log = logging.getLogger(__name__)
+
+
+class ClockCog(commands.GroupCog, name="clock", description="A game's deadlines; your own hours and vacations"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(description="GM: this game's reminder and deadline, and what the deadline does")
+    @app_commands.describe(reminder_hours="First reminder after this many hours", deadline_hours="Deadline after",
+                           on_deadline="gm: a GM may act; captain: the computer plays the late activation; "
+                                       "pass: it is passed",
+                           skip_quiet="Deadlines wait out the late player's quiet hours")
+    async def settings(self, interaction: discord.Interaction,
+                       reminder_hours: app_commands.Range[int, 1, 720] | None = None,
+                       deadline_hours: app_commands.Range[int, 1, 720] | None = None,
+                       on_deadline: Literal["gm", "captain", "pass"] | None = None,
+                       skip_quiet: bool | None = None) -> None:
+        await self._logged(interaction, lambda a, g: self._svc(interaction).clock_settings(
+            a, g, reminder_hours, deadline_hours, on_deadline, skip_quiet))
+
+    @app_commands.command(description="GM: stop this game's clock (no reminders, no deadlines)")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        await self._logged(interaction, lambda a, g: self._svc(interaction).pause_clock(a, g, True))
+
+    @app_commands.command(description="GM: start this game's clock again")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        await self._logged(interaction, lambda a, g: self._svc(interaction).pause_clock(a, g, False))
+
+    @app_commands.command(description="GM: push this game's deadline back")
+    async def extend(self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 720]) -> None:
+        await self._logged(interaction, lambda a, g: self._svc(interaction).extend_clock(a, g, hours))
+
+    @app_commands.command(description="Your time zone and quiet hours (no pings then), for all your games")
+    @app_commands.describe(time_zone="e.g. Europe/Paris", quiet_from="Local hour quiet hours begin (0-23)",
+                           quiet_to="Local hour they end (0-23)")
+    async def hours(self, interaction: discord.Interaction, time_zone: str | None = None,
+                    quiet_from: app_commands.Range[int, 0, 23] | None = None,
+                    quiet_to: app_commands.Range[int, 0, 23] | None = None) -> None:
+        if not await defer(interaction):
+            return
+        try:
+            text = await self._svc(interaction).set_hours(await actor_of(interaction), time_zone, quiet_from, quiet_to)
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        await reply(interaction, f"🕰️ Your hours: {text}.")
+
+    @app_commands.command(description="A vacation: your games' clocks stop, or a substitute or the computer plays")
+    @app_commands.describe(days="How long you are away (0: you are back)", mode="stop the clock; ping a substitute; "
+                           "let the computer captain play", substitute="Who stands in (mode substitute)")
+    async def away(self, interaction: discord.Interaction, days: app_commands.Range[float, 0, 90],
+                   mode: Literal["stop", "substitute", "captain"] = "stop",
+                   substitute: discord.User | None = None) -> None:
+        if not await defer(interaction):
+            return
+        until = utcnow() + timedelta(days=days) if days else None
+        try:
+            games = await self._svc(interaction).set_away(await actor_of(interaction), until, mode,
+                                                          str(substitute.id) if substitute else None)
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        where = ", ".join(f"#{g}" for g in games) or "none"
+        await reply(interaction, f"🏖️ {'Away until <t:' + str(int(until.timestamp())) + ':f>' if until else 'Welcome back'}"
+                                 f" (written in the log of your games: {where}).")
+
+    @staticmethod
+    def _svc(interaction: discord.Interaction) -> Any:
+        return service_of(interaction)
+
+    async def _logged(self, interaction: discord.Interaction, change: Any) -> None:
+        if not await defer(interaction):
+            return
+        try:
+            gid = await game_here(interaction)
+            actor = await actor_of(interaction)
+            outcome: Outcome = await change(actor, gid)
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        text = "\n".join(account(e) for e in outcome.events if account(e))
+        await interaction.followup.send(fit(text or "⏱️ Done."), ephemeral=False,
+                                        allowed_mentions=discord.AllowedMentions.none())
+
+
+async def deadline_job(bot: Any, job: ScheduledJob) -> None:
+    """A deadline fell due: the service does what the game's clock says; the channel is told and the
+    late player pinged (through the outbox, with whatever boards were played), then play carries on."""
+    if job.game_id is None:
+        return
+    payload = json.loads(job.payload)
+    service = bot.service
+    done = await service.on_deadline(job.game_id, str(payload.get("player", "")), payload.get("action"))
+    if done is None:
+        return
+    info = await service.info(job.game_id)
+    user = next((u for p, u, _, ai in info.seats if p == payload.get("player") and not ai and u), None)
+    mention = f", <@{user}>" if user and user.isdigit() else ""
+    await service.enqueue(job.game_id, "notice", {"text": f"{done.text}{mention} (game #{job.game_id}).",
+                                                  "users": [user] if mention else []})
+    await bot.courier.drain(job.game_id)
+    await bot.driver.advance(job.game_id, bot.courier.drain)
+
+
+async def remind_job(bot: Any, job: ScheduledJob) -> None:
+    """A reminder fell due: none while the game's clock is paused (another process may have paused
+    it since the job was planned); a substitute standing in for a member on vacation is the one
+    pinged; otherwise the usual ping, worded for how near the deadline is."""
+    from game.service.clock import reminder_text
+    from game.service.orders_store import game_clock
+
+    if job.game_id is None:
+        return
+    payload = json.loads(job.payload)
+    if (await game_clock(bot.service.repo, job.game_id)).paused:
+        return
+    text = reminder_text(payload)
+    info = await bot.service.info(job.game_id)
+    seat_user = next((u for p, u, _, ai in info.seats if p == payload.get("player") and not ai), None)
+    stand_in = payload.get("user")
+    if not stand_in or stand_in == seat_user or not str(stand_in).isdigit():
+        await bot._ping(job, text)
+        return
+    await bot.service.enqueue(job.game_id, "notice", {
+        "text": f"{text}, <@{stand_in}>: you stand in for player {payload.get('player')} while their player is "
+                f"away (game #{job.game_id}).", "users": [str(stand_in)]})
+    await bot.courier.drain(job.game_id)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(ClockCog(bot))

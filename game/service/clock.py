@@ -1,0 +1,118 @@
+"""A game's clock: when the player holding it up is reminded, when their deadline falls, and what
+the deadline does. Per game (/game clock), with each member's own hours (/me hours): a time zone,
+quiet hours (no pings; deadlines wait them out if the game says so) and a vacation (the clock stops
+for their games, or a substitute is pinged, or the computer captain plays for them).
+
+`plan_jobs` is pure: the service gives it the clock, the seats and the players' hours and writes
+the jobs it answers with in the transaction that moves the game on. Every change of a clock is
+also an event in the game's log (ClockChanged), so the account shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from game.service.models import GameClock, PlayerClock
+
+ACTIONS = ("gm", "captain", "pass")  # what a deadline does
+ACTION_TEXT = {"gm": "a GM may act for the late player", "captain": "the computer captain plays the late activation",
+               "pass": "the late activation is passed"}
+AWAY_MODES = ("stop", "substitute", "captain")
+Job = tuple[str, datetime, dict[str, Any]]  # kind, due, payload
+
+
+@dataclass(frozen=True)
+class Hours:
+    reminder: int
+    deadline: int
+
+
+def hours_of(clock: GameClock, guild_reminder: int, guild_deadline: int) -> Hours:
+    return Hours(clock.reminder_hours or guild_reminder, clock.deadline_hours or guild_deadline)
+
+
+def reminder_times(hours: Hours) -> list[float]:
+    """When reminders go out, in hours after the game came to wait: the first reminder, then
+    escalating at half the deadline and one hour before it."""
+    marks = {float(hours.reminder), hours.deadline / 2, hours.deadline - 1.0}
+    return sorted(m for m in marks if 0 < m < hours.deadline)
+
+
+def zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def in_quiet(when: datetime, hours: PlayerClock) -> bool:
+    if hours.quiet_from is None or hours.quiet_to is None or hours.quiet_from == hours.quiet_to:
+        return False
+    h = when.astimezone(zone(hours.time_zone)).hour
+    a, b = hours.quiet_from, hours.quiet_to
+    return a <= h < b if a < b else (h >= a or h < b)
+
+
+def out_of_quiet(when: datetime, hours: PlayerClock) -> datetime:
+    """The first whole hour at or after `when` outside the player's quiet hours."""
+    moved = when
+    for _ in range(25):
+        if not in_quiet(moved, hours):
+            return moved
+        moved = (moved + timedelta(hours=1)).replace(minute=0, second=0, microsecond=0)
+    return when
+
+
+def away(hours: PlayerClock | None, now: datetime) -> bool:
+    return hours is not None and hours.away_until is not None and _utc(hours.away_until) > now
+
+
+def _utc(when: datetime) -> datetime:
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when
+
+
+def plan_jobs(now: datetime, players: Sequence[str], users: Mapping[str, str | None], clock: GameClock,
+              hours: Hours, members: Mapping[str, PlayerClock]) -> list[Job]:
+    """The reminders and deadlines for the players the game now waits for. A paused game plans
+    none; a player on vacation either stops the clock (it starts when they return), has a
+    substitute pinged, or has the computer captain play at once."""
+    if clock.paused:
+        return []
+    jobs: list[Job] = []
+    for player in players:
+        user = users.get(player)
+        mine = members.get(user or "")
+        start, ping = now, user
+        if mine is not None and away(mine, now):
+            if mine.away_mode == "captain":
+                jobs.append(("deadline", now, {"player": player, "action": "captain", "why": "away"}))
+                continue
+            if mine.away_mode == "substitute" and mine.substitute:
+                ping = mine.substitute
+            else:
+                start = _utc(mine.away_until) if mine.away_until is not None else now
+        times = reminder_times(hours)
+        for stage, h in enumerate(times, start=1):
+            due = start + timedelta(hours=h)
+            if mine is not None:
+                due = out_of_quiet(due, mine)
+            jobs.append(("reminder", due, {"player": player, "stage": stage, "of": len(times), "user": ping}))
+        due = start + timedelta(hours=hours.deadline)
+        if mine is not None and clock.skip_quiet:
+            due = out_of_quiet(due, mine)
+        jobs.append(("deadline", due, {"player": player, "action": clock.on_deadline}))
+    return jobs
+
+
+def reminder_text(payload: Mapping[str, Any]) -> str:
+    """Reminders escalate: the last one says the deadline is near."""
+    stage, of = int(payload.get("stage", 1)), int(payload.get("of", 1))
+    if stage >= of and of > 1:
+        return "⏰ Last reminder: the deadline is about an hour away; the game is waiting for you"
+    if stage > 1:
+        return "⏰ Second reminder: half the time to the deadline has gone; the game is waiting for you"
+    return "⏰ Reminder: the game is waiting for you"

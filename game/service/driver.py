@@ -1,0 +1,69 @@
+"""The game moves on by itself: computer captains, planned and standing orders play what is theirs after each
+commit, from here, not from whichever interaction happened to post the last board. A failed post
+therefore never stops an AI game; the bot runs this after each command, on each courier pass and
+once for every unfinished game at start (a crash between a commit and the captain's move)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from game.errors import RulesError
+from game.service.errors import ServiceError
+from game.service.game_service import GameService, PlanRefused
+from game.service.orders_service import OrderNote
+
+log = logging.getLogger(__name__)
+Step = Callable[[int], Awaitable[object]]
+
+
+class Driver:
+    def __init__(self, service: GameService, limit: int = 200) -> None:
+        self.service = service
+        self.limit = limit
+        # one driver per game in this process: two would decide for the same captain on the same state
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    async def advance(self, game_id: int, after_step: Step | None = None) -> int:
+        """Play every computer captain's and planned move now due, one command at a time; `after_step`
+        runs after each (the courier delivers what it wrote). Returns how many commands were played."""
+        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        played = 0
+        async with lock:
+            for _ in range(self.limit):
+                try:
+                    ai = await self.service.play_ai(game_id, limit=1)
+                    planned = await self.service.run_planned(game_id) if not ai else []
+                    standing = await self.service.run_standing(game_id) if not ai and not planned else []
+                except (RulesError, ServiceError) as exc:
+                    # a captain's choice refused (the game moved on under it): the next pass decides again
+                    log.warning("game %s: the driver stopped: %s", game_id, exc)
+                    break
+                for item in planned:
+                    if isinstance(item, PlanRefused):
+                        await self.service.enqueue(game_id, "planned", {
+                            "user": item.user_id, "player": item.player, "line": item.line, "reason": item.reason})
+                for note in standing:
+                    if isinstance(note, OrderNote):  # what standing orders did is the player's alone: a DM
+                        await self.service.enqueue(game_id, "note", {
+                            "user": note.user_id, "player": note.player, "text": note.text})
+                acted = [x for x in standing if not isinstance(x, OrderNote)]
+                if not ai and not planned and not acted:
+                    if standing and after_step is not None:
+                        await after_step(game_id)  # the notes of orders that wait
+                    break
+                played += len(ai) + len(planned) + len(acted)
+                if after_step is not None:
+                    await after_step(game_id)
+        return played
+
+    async def advance_all(self, after_step: Step | None = None) -> int:
+        """Every unfinished game: at start, so a game left waiting for its captain by a crash goes on."""
+        played = 0
+        for game_id in await self.service.repo.active_game_ids():
+            try:
+                played += await self.advance(game_id, after_step)
+            except Exception:  # one broken game never stops the others
+                log.exception("game %s could not be advanced", game_id)
+        return played

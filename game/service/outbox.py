@@ -1,0 +1,190 @@
+"""The outbox: what the bot owes Discord for each game, kept in the database.
+
+Rows are written in the transaction that commits the game's events (Repository.append), so a crash
+between the commit and the post loses nothing: a courier (bot/outbox.py) delivers them later, at least
+once. Delivery is in order per game on three lanes:
+
+- the channel lane (board posts, reminders, deadline notices, planned-order notes): strictly in order;
+  a row that failed blocks the rows after it until it is delivered or given up;
+- the status lane: only the newest status row of a game matters (the edit shows the state as it is
+  when it goes out), so older ones are superseded, and one edit goes out per STATUS_GAP at most;
+- DMs (nudges): each on its own, so a closed DM or a failing board post never holds a nudge back.
+
+Claims take a lease (a claimer that dies lets the row fall due again) and are conditional updates,
+after a `FOR UPDATE SKIP LOCKED` read on PostgreSQL (SQLite ignores it and serialises writers).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col
+
+from game.service.models import OutboxRow, utcnow
+
+LEASE = timedelta(minutes=2)  # a delivery takes seconds; a claimer gone this long has died
+STATUS_GAP = timedelta(seconds=3)  # at most one status edit per game this often
+MAX_ATTEMPTS = 10
+BACKOFF_BASE = 2.0  # seconds before the first retry; doubled each time
+BACKOFF_CAP = 600.0
+CHANNEL_LANE = ("board", "reminder", "deadline", "planned", "notice")
+DM_LANE = ("nudge", "note")
+OPEN = ("pending", "running")
+
+
+@dataclass(frozen=True)
+class Post:
+    """A row to write with a command: its kind, what it needs, and (for once-only rows) a key."""
+
+    kind: str
+    payload: dict[str, Any]
+    key: str | None = None
+
+
+def _update() -> Any:
+    # rows read in the same session hold naive datetimes on SQLite: nothing to synchronise with them
+    return update(OutboxRow).execution_options(synchronize_session=False)
+
+
+def lane(kind: str) -> str:
+    return "status" if kind == "status" else "dm" if kind in DM_LANE else "channel"
+
+
+def backoff(attempts: int) -> timedelta:
+    """How long before the next try after `attempts` failed ones."""
+    return timedelta(seconds=min(BACKOFF_CAP, BACKOFF_BASE * 2 ** max(0, attempts - 1)))
+
+
+async def stage(s: AsyncSession, game_id: int, posts: Sequence[Post]) -> list[OutboxRow]:
+    """Add the rows inside the caller's transaction (their ids come with the commit); a keyed row
+    already written is not written again."""
+    keys = [p.key for p in posts if p.key is not None]
+    seen = set((await s.execute(select(col(OutboxRow.key)).where(
+        col(OutboxRow.game_id) == game_id, col(OutboxRow.key).in_(keys)))).scalars()) if keys else set()
+    rows = []
+    for post in posts:
+        if post.key is not None:
+            if post.key in seen:
+                continue
+            seen.add(post.key)
+        row = OutboxRow(game_id=game_id, kind=post.kind, payload=json.dumps(post.payload), key=post.key)
+        s.add(row)
+        rows.append(row)
+    return rows
+
+
+def _due(now: datetime) -> Any:
+    return or_(
+        and_(col(OutboxRow.status) == "pending", col(OutboxRow.next_try_at) <= now),
+        and_(col(OutboxRow.status) == "running", col(OutboxRow.locked_until) < now),
+    )
+
+
+async def games_due(s: AsyncSession, now: datetime) -> list[int]:
+    """Games with a row that may go out now."""
+    q = select(col(OutboxRow.game_id)).where(_due(now)).distinct()
+    return sorted(int(g) for g in (await s.execute(q)).scalars())
+
+
+async def _candidates(s: AsyncSession, game_id: int, now: datetime) -> list[OutboxRow]:
+    """The rows of this game that may be claimed now, in the order they should go out."""
+    rows = list((await s.execute(
+        select(OutboxRow).where(col(OutboxRow.game_id) == game_id, col(OutboxRow.status).in_(OPEN))
+        .order_by(col(OutboxRow.id))
+    )).scalars())
+    out: list[OutboxRow] = []
+    channel = [r for r in rows if lane(r.kind) == "channel"]
+    if channel and _is_due(channel[0], now):  # only the head: what follows waits for it
+        out.append(channel[0])
+    statuses = [r for r in rows if lane(r.kind) == "status"]
+    if statuses and _is_due(statuses[-1], now) and not any(r.status == "running" and not _is_due(r, now)
+                                                            for r in statuses):
+        out.append(statuses[-1])
+    out += [r for r in rows if lane(r.kind) == "dm" and _is_due(r, now)]
+    return sorted(out, key=lambda r: r.id or 0)
+
+
+def _aware(when: datetime | None) -> datetime | None:
+    from datetime import UTC
+
+    return when.replace(tzinfo=UTC) if when is not None and when.tzinfo is None else when
+
+
+def _is_due(row: OutboxRow, now: datetime) -> bool:
+    if row.status == "pending":
+        nxt = _aware(row.next_try_at)
+        return nxt is None or nxt <= now
+    locked = _aware(row.locked_until)
+    return row.status == "running" and locked is not None and locked < now
+
+
+async def claim(s: AsyncSession, game_id: int, now: datetime) -> OutboxRow | None:
+    """Claim the next row of this game to deliver (in the caller's transaction), or None. Older status
+    rows are superseded by the newest; a status edit too soon after the last one is put off."""
+    for row in await _candidates(s, game_id, now):
+        if row.kind == "status":
+            await s.execute(_update().where(
+                col(OutboxRow.game_id) == game_id, col(OutboxRow.kind) == "status",
+                col(OutboxRow.status) == "pending", col(OutboxRow.id) < row.id).values(status="superseded"))
+            last = _aware((await s.execute(select(func.max(OutboxRow.done_at)).where(
+                col(OutboxRow.game_id) == game_id, col(OutboxRow.kind) == "status",
+                col(OutboxRow.status) == "done"))).scalar())
+            if last is not None and now - last < STATUS_GAP:
+                await s.execute(_update().where(col(OutboxRow.id) == row.id, col(OutboxRow.status) == "pending")
+                                .values(next_try_at=last + STATUS_GAP))
+                continue
+        # the read that found it may be stale (another process): the update claims it only if still due;
+        # on PostgreSQL a row another claimer holds is passed over rather than waited for (SQLite has one writer)
+        if s.sync_session.get_bind().dialect.name == "postgresql":
+            locked = (await s.execute(
+                select(col(OutboxRow.id)).where(col(OutboxRow.id) == row.id).with_for_update(skip_locked=True)
+            )).scalar_one_or_none()
+            if locked is None:
+                continue
+        claimed = await s.execute(
+            _update().where(col(OutboxRow.id) == row.id, _due(now))
+            .values(status="running", attempts=row.attempts + 1, locked_until=now + LEASE))
+        if claimed.rowcount == 1:  # type: ignore[attr-defined]
+            row.status, row.attempts, row.locked_until = "running", row.attempts + 1, now + LEASE
+            return row
+    return None
+
+
+async def delivered(s: AsyncSession, row: OutboxRow, now: datetime) -> None:
+    await s.execute(_update().where(col(OutboxRow.id) == row.id)
+                    .values(status="done", locked_until=None, done_at=now, last_error=""))
+
+
+async def failed(s: AsyncSession, row: OutboxRow, error: str, now: datetime, retry_at: datetime | None) -> str:
+    """Record a failed try: due again at `retry_at`, or given up (None, or too many tries). The status."""
+    status = "pending" if retry_at is not None and row.attempts < MAX_ATTEMPTS else "failed"
+    values: dict[str, Any] = {"status": status, "locked_until": None, "last_error": error[:2000]}
+    if status == "pending":
+        values["next_try_at"] = retry_at
+    else:
+        values["done_at"] = now
+    await s.execute(_update().where(col(OutboxRow.id) == row.id).values(**values))
+    return status
+
+
+async def later_boards(s: AsyncSession, row: OutboxRow) -> int:
+    """Board rows of the same game written after this one and not yet delivered."""
+    found = await s.execute(select(func.count()).select_from(OutboxRow).where(
+        col(OutboxRow.game_id) == row.game_id, col(OutboxRow.kind) == "board", col(OutboxRow.id) > row.id,
+        col(OutboxRow.status).in_(OPEN)))
+    return int(found.scalar_one())
+
+
+async def rows_of(s: AsyncSession, game_id: int) -> list[OutboxRow]:
+    return list((await s.execute(
+        select(OutboxRow).where(col(OutboxRow.game_id) == game_id).order_by(col(OutboxRow.id)))).scalars())
+
+
+def now_or(now: datetime | None) -> datetime:
+    return now or utcnow()

@@ -1,0 +1,119 @@
+"""Issue 15: the quicker sweep, directly-away search and decide_and_apply give exactly what the
+plain algorithms give. The reference sweep below is the start-of-issue one: every step built and
+tested against every obstacle within reach, the swept area always united."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from shapely.geometry import Polygon, box
+from shapely.ops import unary_union
+
+from game import geometry as geo
+from game.geometry import Hull, Obstacles, Pose
+
+
+def reference_sweep(hull: Hull, motions: list[geo.Motion], obstacles: Obstacles) -> tuple:
+    near = obstacles.near(hull.polygon, geo._reach(hull, motions))
+
+    def first(area: object, eps: float) -> str | None:
+        hits = [k for k, v in near.shapes.items() if v.intersects(area) and area.intersection(v).area > eps]
+        return min(hits) if hits else None
+
+    pose, poses, parts = hull.pose, [hull.pose], [hull.polygon]
+    for motion in motions:
+        n = motion.steps()
+        prev = pose
+        for i in range(1, n + 1):
+            nxt = motion.at(pose, i / n)
+            hit = first(geo._swept(hull.at(prev), hull.at(nxt)), geo.OVERLAP)
+            if hit is not None:
+                lo, hi = (i - 1) / n, i / n
+                for _ in range(30):
+                    mid = (lo + hi) / 2
+                    if first(geo._swept(hull.at(prev), hull.at(motion.at(pose, mid))), geo.CONTACT):
+                        hi = mid
+                    else:
+                        lo = mid
+                final = motion.at(pose, lo)
+                parts.append(geo._swept(hull.at(prev), hull.at(final)))
+                return (*poses, final), hit, unary_union(parts)
+            parts.append(geo._swept(hull.at(prev), hull.at(nxt)))
+            prev = nxt
+        pose = motion.at(pose, 1.0)
+        poses.append(pose)
+    return tuple(poses), None, unary_union(parts)
+
+
+def crowded(rng: random.Random) -> tuple[Hull, list[geo.Motion], Obstacles]:
+    """A base among other bases and rocks, given a turn-and-run or run-and-turn like a tool's."""
+    shapes: dict[str, Polygon] = {}
+    for k in range(rng.randint(0, 8)):
+        other = Hull(Pose(rng.uniform(0, 24), rng.uniform(0, 24), rng.uniform(0, 360)), 1.2, 3.0)
+        if not other.polygon.intersects(Hull(Pose(12, 12, 0), 1.2, 3.0).polygon.buffer(0.05)):
+            shapes[f"s{k}"] = other.polygon
+    for k in range(rng.randint(0, 3)):
+        x, y = rng.uniform(0, 24), rng.uniform(0, 24)
+        rock = box(x, y, x + rng.uniform(0.2, 3), y + rng.uniform(0.2, 3))
+        if not rock.intersects(Hull(Pose(12, 12, 0), 1.2, 3.0).polygon.buffer(0.05)):
+            shapes[f"terrain:r{k}"] = rock
+    h = Hull(Pose(12, 12, rng.choice([0.0, 37.0, 90.0, 200.0])), 1.2, 3.0)
+    length, side, deg = rng.uniform(2, 9), rng.choice(["port", "starboard"]), rng.choice([0.0, 20.0, 45.0, 90.0])
+    run = geo.advance_motion(h, length)
+    if deg == 0:
+        motions: list[geo.Motion] = [run]
+    elif rng.random() < 0.5:
+        pivot = geo.pivot_motion(h, side, deg)
+        motions = [pivot, geo.advance_motion(h.at(geo.end_pose(h.pose, pivot)), length)]
+    else:
+        motions = [run, geo.pivot_motion(h.at(geo.end_pose(h.pose, run)), side, deg)]
+    return h, motions, Obstacles(shapes)
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_sweep_gives_exactly_what_the_plain_sweep_gives(seed: int) -> None:
+    h, motions, obstacles = crowded(random.Random(seed))
+    poses, hit, swept = reference_sweep(h, motions, obstacles)
+    res = geo.sweep(h, motions, obstacles, need_swept=True)
+    assert (res.poses, res.final, res.hit, res.completed) == (poses, poses[-1], hit, hit is None)
+    assert res.swept.equals_exact(swept, 0.0)
+    quick = geo.sweep(h, motions, obstacles, need_swept=False)
+    assert (quick.poses, quick.hit) == (poses, hit)
+    whole_only = geo.sweep(h, motions, obstacles, need_swept=False, find_contact=False)
+    assert whole_only.completed == (hit is None)
+    if hit is None:
+        assert whole_only.poses == poses
+
+
+def test_sweep_crosses_only_shapes_the_path_meets() -> None:
+    h = Hull(Pose(5, 5, 0), 1.2, 3.0)
+    res = geo.sweep(h, [geo.advance_motion(h, 6)], Obstacles({}), need_swept=True)
+    assert res.crosses(box(4.5, 9, 5.5, 10), 1e-9)  # a shoal straight ahead
+    assert not res.crosses(box(8, 9, 9, 10), 1e-9)  # one off to the side
+    assert not res.crosses(box(40, 40, 41, 41), 1e-9)  # one far away: told by its box alone
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_obstacle_tests_agree_with_plain_shapely(seed: int) -> None:
+    rng = random.Random(seed)
+    _, _, obstacles = crowded(rng)
+    area = Hull(Pose(rng.uniform(0, 24), rng.uniform(0, 24), rng.uniform(0, 360)), 1.2, 6.0).polygon
+    plain = sorted(k for k, v in obstacles.shapes.items() if area.intersection(v).area > geo.OVERLAP)
+    assert obstacles.first_overlap(area) == (plain[0] if plain else None)
+    assert sorted(obstacles.without(*plain).shapes) == sorted(set(obstacles.shapes) - set(plain))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_broadside_path_quick_refusal_agrees_with_the_polygons(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(300):
+        firer = Hull(Pose(rng.uniform(0, 20), rng.uniform(0, 20), rng.choice([0.0, 90.0, rng.uniform(0, 360)])), 1.2, 3.0)
+        # targets placed at random, and targets set exactly against a bounding line of the path
+        target = Hull(Pose(rng.uniform(0, 20), rng.uniform(0, 20), rng.choice([0.0, 90.0, rng.uniform(0, 360)])),
+                      rng.uniform(0.5, 2), rng.uniform(1, 5))
+        for t in (target, Hull(Pose(firer.pose.x + 1.2 / 2 + 1.0, firer.pose.y + 1.5 + 0.25, firer.pose.heading),
+                               1.0, 0.5)):
+            for side in ("port", "starboard"):
+                exact = geo.broadside_path(firer, side).intersection(t.polygon).area > 1e-9
+                assert geo.in_broadside_path.__wrapped__(firer, side, t) == exact

@@ -1,0 +1,122 @@
+"""The outbox in the database (SQLite, and PostgreSQL when TEST_POSTGRES_URL is set): rows are written
+in the transaction of the game's events or not at all; claims keep each game's order, take a lease and
+never hand one row to two claimers; failures wait their backoff."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from datetime import timedelta
+
+import pytest
+
+from game import events as ev
+from game.service import outbox
+from game.service.game_service import Actor, GameService
+from game.service.models import OutboxRow, utcnow
+from game.service.outbox import Post
+from game.service.repository import Loaded, VersionConflict
+
+ANN, BOB = Actor("1", "g"), Actor("2", "g")
+
+
+async def started(service: GameService) -> int:
+    service.outbox = True
+    info = await service.create_game(ANN, "c1")
+    await service.join(ANN, info.id, "A", "Ann")
+    await service.join(BOB, info.id, "B", "Bob")
+    return info.id
+
+
+async def rows(service: GameService, game_id: int) -> list[OutboxRow]:
+    async with service.repo.session() as s:
+        return await outbox.rows_of(s, game_id)
+
+
+async def claim(service: GameService, game_id: int, now: object = None) -> OutboxRow | None:
+    async with service.repo.session() as s, s.begin():
+        return await outbox.claim(s, game_id, now or utcnow())  # type: ignore[arg-type]
+
+
+async def test_a_command_writes_its_posts_with_its_events(service: GameService) -> None:
+    gid = await started(service)
+    assert await rows(service, gid) == []  # taking seats posts nothing by itself: the bot announces the start
+    await service.announce(gid)
+    await service.announce(gid)  # /game status again: the board again, but each pick is nudged once
+    kinds = [r.kind for r in await rows(service, gid)]
+    assert kinds.count("board") == 2 and kinds.count("nudge") == 2
+    outcome = await service.pick(ANN, gid, "Effective Fire")
+    written = [r for r in await rows(service, gid) if r.id in outcome.posts]
+    assert [r.kind for r in written] == ["board", "status"]
+    assert json.loads(written[0].payload) == {"first": outcome.first_seq, "last": outcome.last_seq}
+
+
+async def test_a_write_that_loses_the_race_leaves_no_rows(service: GameService) -> None:
+    gid = await started(service)
+    loaded = await service._load(gid)
+    stale = Loaded(copy.copy(loaded.record), loaded.seats, loaded.state)
+    await service.pick(ANN, gid, "Effective Fire")  # another command moves the game on first
+    before = len(await rows(service, gid))
+    with pytest.raises(VersionConflict):
+        await service.repo.append(stale, [ev.CardPicked("B", "Take Courage")], stale.state, "2", None, {},
+                                  posts=[Post("board", {"first": 1, "last": 1})])
+    assert len(await rows(service, gid)) == before
+
+
+async def test_claims_keep_the_order_of_each_lane(service: GameService) -> None:
+    gid = await started(service)
+    await service.repo.enqueue(gid, [Post("board", {}), Post("board", {}), Post("status", {}),
+                                     Post("nudge", {"user": "1", "player": "A", "turn": 1}, key="n")])
+    first = await claim(service, gid)
+    assert first is not None and first.kind == "board" and first.attempts == 1
+    taken = [await claim(service, gid), await claim(service, gid), await claim(service, gid)]
+    # the second board waits for the first; the status and the nudge do not
+    assert [r.kind if r else None for r in taken] == ["status", "nudge", None]
+    now = utcnow()
+    async with service.repo.session() as s, s.begin():
+        assert await outbox.failed(s, first, "503", now, now + timedelta(seconds=10)) == "pending"
+    assert await claim(service, gid, now + timedelta(seconds=5)) is None  # its backoff holds the lane
+    again = await claim(service, gid, now + timedelta(seconds=11))
+    assert again is not None and again.id == first.id and again.attempts == 2
+    # its claimer dies: the row is nobody's until the lease runs out, then it is claimed again
+    assert await claim(service, gid, now + timedelta(seconds=12)) is None
+    third = await claim(service, gid, now + timedelta(seconds=12) + outbox.LEASE)
+    assert third is not None and third.id == first.id and third.attempts == 3
+    async with service.repo.session() as s, s.begin():
+        await outbox.delivered(s, third, now)
+    nxt = await claim(service, gid, now + timedelta(seconds=13) + outbox.LEASE)
+    assert nxt is not None and nxt.kind == "board" and nxt.id != first.id
+
+
+async def test_what_cannot_work_is_given_up_and_frees_the_lane(service: GameService) -> None:
+    gid = await started(service)
+    await service.repo.enqueue(gid, [Post("reminder", {}), Post("board", {})])
+    row = await claim(service, gid)
+    assert row is not None
+    async with service.repo.session() as s, s.begin():
+        assert await outbox.failed(s, row, "10003 Unknown Channel", utcnow(), None) == "failed"
+    nxt = await claim(service, gid)
+    assert nxt is not None and nxt.kind == "board"
+
+
+async def test_after_the_last_try_a_row_is_given_up(service: GameService) -> None:
+    gid = await started(service)
+    await service.repo.enqueue(gid, [Post("board", {})])
+    now = utcnow()
+    for attempt in range(1, outbox.MAX_ATTEMPTS + 1):
+        row = await claim(service, gid, now)
+        assert row is not None and row.attempts == attempt
+        async with service.repo.session() as s, s.begin():
+            status = await outbox.failed(s, row, "503", now, now + outbox.backoff(attempt))
+        now += outbox.backoff(attempt) + timedelta(seconds=1)
+    assert status == "failed" and await claim(service, gid, now) is None
+    assert outbox.backoff(1) == timedelta(seconds=2) and outbox.backoff(30) == timedelta(seconds=outbox.BACKOFF_CAP)
+
+
+async def test_claimers_at_once_never_share_a_row(service: GameService) -> None:
+    gid = await started(service)
+    await service.repo.enqueue(gid, [Post("board", {}), Post("board", {})])
+    got = await asyncio.gather(*(claim(service, gid) for _ in range(4)))
+    taken = [r.id for r in got if r is not None]
+    assert len(taken) == 1  # one claimer has the head of the lane; the second board waits behind it
