@@ -91,11 +91,9 @@ def info_text(info: RefInfo) -> str:
 
 
 async def publish(interaction: discord.Interaction, outcome: RefOutcome) -> None:
-    """The account as a spectator reads it, in the channel; the players the game now waits for are
-    named (and only they are pinged)."""
-    channel = interaction.channel
-    if channel is None or not isinstance(channel, discord.abc.Messageable):
-        return
+    """The account as a spectator reads it, in the game's channel, through the outbox like every post
+    of a game (a failed post is retried, not lost); the players the game now waits for are named (and
+    only they are pinged)."""
     users = outcome.info.users_of(outcome.info.waiting)
     lines = list(outcome.public)
     if outcome.info.result:
@@ -105,8 +103,10 @@ async def publish(interaction: discord.Interaction, outcome: RefOutcome) -> None
             f"{n} (<@{u}>)" if u else n for n, u, _ in outcome.info.seats if n in outcome.info.waiting) + ".")
     if not lines:
         return
-    await channel.send(fit_lines(lines, MORE), allowed_mentions=discord.AllowedMentions(
-        users=[discord.Object(int(u)) for u in users if u.isdigit()]))
+    await service_of(interaction).enqueue(outcome.game_id, "notice", {"text": fit_lines(lines, MORE), "users": users})
+    courier = getattr(interaction.client, "courier", None)
+    if courier is not None:
+        await courier.drain(outcome.game_id)
 
 
 Call = Callable[[RefereeService, Actor, int], Awaitable[Any]]
@@ -137,7 +137,7 @@ async def _submit(interaction: discord.Interaction, line: str, secret: bool) -> 
     posted = True
     try:
         await publish(interaction, outcome)
-    except discord.HTTPException:
+    except Exception:  # the command stands: the account is in the log
         log.exception("could not post the account of game #%s", outcome.game_id)
         posted = False
     mine = [x for x in outcome.mine if x not in outcome.public]
@@ -145,7 +145,7 @@ async def _submit(interaction: discord.Interaction, line: str, secret: bool) -> 
     if secret and not outcome.sealed:
         head = "✅ Done (nothing was sealed: this command is not a secret order)."
     if not posted:
-        head += " I could not post in this channel (I need View Channel and Send Messages): see `/ref log`."
+        head += " Posting the account failed: see `/ref log`."
     await reply(interaction, fit_lines([head, *mine], MORE))
 
 
