@@ -397,7 +397,10 @@ class RefereeService:
             seats = list((await s.execute(select(Seat).where(col(Seat.game_id) == game_id))).scalars())
             rows = (await s.execute(
                 select(col(EventRecord.seq), col(EventRecord.command), col(EventRecord.type), col(EventRecord.payload))
-                .where(col(EventRecord.game_id) == game_id).order_by(col(EventRecord.seq))
+                # up to the record's last event: under READ COMMITTED another process's append may show
+                # its events here though the record was read before it, and the state must match its version
+                .where(col(EventRecord.game_id) == game_id, col(EventRecord.seq) <= record.last_seq)
+                .order_by(col(EventRecord.seq))
             )).all()
         sysm = system(record.system)
         try:
