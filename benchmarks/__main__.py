@@ -15,6 +15,7 @@ from benchmarks import (
     looplag,
     memory,
     outbox,
+    referee,
     render,
     same_games,
     service,
@@ -36,6 +37,7 @@ SUITES = {
     "looplag": ("event-loop lag: 20 games with computer captains and their boards, inline vs worker pool", looplag.main),
     "memory": ("memory: the bot process with 1,000 live games and after 50 distinct tables rendered", memory.main),
     "outbox": ("the outbox: commands with and without their posts written, and a row's claim", outbox.main),
+    "referee": ("referee service: a WS&IM game, command latency and cold reads by log length", referee.main),
 }
 
 

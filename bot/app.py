@@ -24,7 +24,7 @@ from game.service.scheduler import run_forever
 
 log = logging.getLogger(__name__)
 COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "bot.cogs.squadron", "bot.cogs.setup",
-        "bot.cogs.mine", "bot.cogs.league", "bot.cogs.standing", "bot.cogs.clock")
+        "bot.cogs.mine", "bot.cogs.league", "bot.cogs.standing", "bot.cogs.clock", "bot.cogs.referee")
 
 
 def intents() -> discord.Intents:

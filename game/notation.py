@@ -18,7 +18,6 @@ names may be written in any case, without accents, or as a unique prefix.
 
 from __future__ import annotations
 
-import shlex
 import unicodedata
 from collections.abc import Callable, Collection, Iterable
 
@@ -52,6 +51,7 @@ from game.commands import (
 )
 from game.errors import ParseError
 from game.model import Game
+from game.tokens import Tokens, quote, read_words
 
 DIRECTIONS = ("ahead", "back", "port", "starboard", "hold")
 VERBS = (
@@ -84,28 +84,10 @@ def resolve(name: str, known: Iterable[str], what: str) -> str:
     raise ParseError(f"There is no {what} called {name!r}.", f"Known: {', '.join(options)}.")
 
 
-class _Tokens:
+class _Tokens(Tokens):
     def __init__(self, line: str, tokens: list[str], state: Game | None) -> None:
-        self.line = line
-        self.items = tokens
-        self.i = 0
+        super().__init__(line, tokens)
         self.state = state
-
-    def peek(self) -> str | None:
-        return self.items[self.i].lower() if self.i < len(self.items) else None
-
-    def take(self, what: str) -> str:
-        if self.i >= len(self.items):
-            raise ParseError(f"{self.line!r} is missing {what}.", "See `help` for the notation.")
-        tok = self.items[self.i]
-        self.i += 1
-        return tok
-
-    def take_choice(self, what: str, choices: tuple[str, ...]) -> str:
-        tok = self.take(what).lower()
-        if tok not in choices:
-            raise ParseError(f"Expected {what} ({' | '.join(choices)}), got {tok!r}.")
-        return tok
 
     def take_number(self, what: str) -> float:
         """Inches, degrees or a point of the table: finite, and bounded so nothing downstream is handed
@@ -119,54 +101,18 @@ class _Tokens:
             raise ParseError(f"Expected a number from -{MAX_NUMBER} to {MAX_NUMBER} for {what}, got {tok!r}.")
         return value
 
-    def take_int(self, what: str) -> int:
-        tok = self.take(what)
-        try:
-            return int(tok)
-        except ValueError:
-            raise ParseError(f"Expected a whole number for {what}, got {tok!r}.") from None
-
     def ship(self) -> str:
         name = self.take("a ship name")
         if self.state is None:
             return name
         return resolve(name, (s.id for s in self.state.ships), "ship")
 
-    def done(self) -> bool:
-        return self.i >= len(self.items)
-
-    def end(self) -> None:
-        if not self.done():
-            raise ParseError(f"Did not understand {' '.join(self.items[self.i:])!r} in {self.line!r}.")
-
-
-def _split(text: str) -> list[str]:
-    """Words, with double quotes around a name that holds spaces. An apostrophe is part of a name
-    (Flag Officer's Eye, Lookout's Cry, a ship called Anne's Revenge), never a quote."""
-    lexer = shlex.shlex(text, posix=True)
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    lexer.quotes = '"'
-    return list(lexer)
-
 
 def parse(line: str, state: Game | None = None, hands: Collection[str] | None = None) -> Command:
     """A line of table notation as a command, with names resolved against `state`. `hands` are the
     players whose cards the sender may see (None: all of them); another player's card is left as
     written, so a wrong guess teaches nothing about that hand."""
-    text = line.split("#", 1)[0].strip()
-    if not text:
-        raise ParseError("The line is empty.")
-    player = ""
-    head, sep, rest = text.partition(":")
-    if sep and head.strip() and " " not in head.strip() and head.strip().lower() not in VERBS:
-        player, text = head.strip(), rest.strip()
-    try:
-        tokens = _split(text)
-    except ValueError as exc:
-        raise ParseError(f"Unbalanced quotes in {line!r}: {exc}.") from None
-    if not tokens:
-        raise ParseError("The line is empty.")
+    player, tokens = read_words(line, VERBS)
     t = _Tokens(line, tokens, state)
     verb = t.take("a verb").lower()
     if verb == "pick":
@@ -444,10 +390,6 @@ _STEP_PARTS: dict[str, Callable[[_Tokens, str, str, str], Seamanship | Advance |
 # ---------------------------------------------------------------- formatting
 
 
-def _q(name: str) -> str:
-    if name and all(ch.isalnum() or ch in "-_'!.&" for ch in name):
-        return name
-    return '"' + name.replace('"', '\\"') + '"'
 
 
 def _num(x: float) -> str:
@@ -480,7 +422,7 @@ def _attack_words(a: Attack) -> list[str]:
     for shot in a.shots:
         if a.kind == "broadside":
             words.append(shot.side)
-        words.append(_q(shot.target))
+        words.append(quote(shot.target))
         if a.kind == "close" and shot.side:
             words.append(shot.side)
         if shot.aim != "hull":
@@ -498,13 +440,13 @@ def _crew_words(c: Crew) -> list[str]:
     if c.action == "sail":
         return ["sail", "up" if c.delta > 0 else "down"]
     if c.action == "board":
-        return ["board", _q(c.target)] + (["edge", c.edge] if c.edge else [])
+        return ["board", quote(c.target)] + (["edge", c.edge] if c.edge else [])
     if c.action == "flag":
-        return ["flag", _q(c.target)]
+        return ["flag", quote(c.target)]
     if c.action == "landing":
         return ["landing", _num(c.x), _num(c.y)]
     if c.action == "boat":
-        return ["boat", _q(c.target)]
+        return ["boat", quote(c.target)]
     if c.action == "attack" and c.attack is not None:
         return _attack_words(c.attack)
     return [c.action]
@@ -517,7 +459,7 @@ def format_command(cmd: Command) -> str:
     if isinstance(cmd, PickCard):
         words = ["pick", cmd.player, cmd.card]
     elif isinstance(cmd, Activate):
-        words = ["move", _q(cmd.ship), *_pos(cmd.point_of_sail)]
+        words = ["move", quote(cmd.ship), *_pos(cmd.point_of_sail)]
         if cmd.seamanship:
             words += _seamanship_words(cmd.seamanship)
         if cmd.advance:
@@ -525,15 +467,15 @@ def format_command(cmd: Command) -> str:
         if cmd.crew:
             words += ["crew", *_crew_words(cmd.crew)]
     elif isinstance(cmd, Seamanship):
-        words = ["seamanship", _q(cmd.ship), *_pos(cmd.point_of_sail), *_seamanship_words(cmd)]
+        words = ["seamanship", quote(cmd.ship), *_pos(cmd.point_of_sail), *_seamanship_words(cmd)]
     elif isinstance(cmd, Advance):
-        words = ["advance", _q(cmd.ship), *_pos(cmd.point_of_sail), *_advance_words(cmd)]
+        words = ["advance", quote(cmd.ship), *_pos(cmd.point_of_sail), *_advance_words(cmd)]
     elif isinstance(cmd, Crew):
-        words = ["crew", _q(cmd.ship), *_pos(cmd.point_of_sail), *_crew_words(cmd)]
+        words = ["crew", quote(cmd.ship), *_pos(cmd.point_of_sail), *_crew_words(cmd)]
     elif isinstance(cmd, EndActivation):
-        words = ["done", _q(cmd.ship)]
+        words = ["done", quote(cmd.ship)]
     elif isinstance(cmd, Pass):
-        words = ["pass", _q(cmd.ship)]
+        words = ["pass", quote(cmd.ship)]
     elif isinstance(cmd, Reroll):
         words = ["reroll", *(str(d) for d in cmd.dice)]
     elif isinstance(cmd, UseFortune):
@@ -543,7 +485,7 @@ def format_command(cmd: Command) -> str:
     elif isinstance(cmd, FixDice):
         words = ["dice", *cmd.faces]
     elif isinstance(cmd, Attack):
-        words = (["free"] if cmd.free else []) + [_attack_words(cmd)[0], _q(cmd.ship), *_attack_words(cmd)[1:]]
+        words = (["free"] if cmd.free else []) + [_attack_words(cmd)[0], quote(cmd.ship), *_attack_words(cmd)[1:]]
     elif isinstance(cmd, Concede):
         words = ["concede", cmd.player]
     elif isinstance(cmd, Decline):
@@ -557,13 +499,13 @@ def format_command(cmd: Command) -> str:
     elif isinstance(cmd, AddTerrain):
         words = ["terrain", cmd.kind]
     elif isinstance(cmd, PlaceTerrain):
-        words = ["place", _q(cmd.piece), _num(cmd.x), _num(cmd.y)] + (["rot", _num(cmd.rotation)] if cmd.rotation else [])
+        words = ["place", quote(cmd.piece), _num(cmd.x), _num(cmd.y)] + (["rot", _num(cmd.rotation)] if cmd.rotation else [])
     elif isinstance(cmd, FinishStep):
         words = ["finish"]
     elif isinstance(cmd, Deploy):
-        words = ["deploy", _q(cmd.ship), _num(cmd.x), _num(cmd.y), "heading", _num(cmd.heading)]
+        words = ["deploy", quote(cmd.ship), _num(cmd.x), _num(cmd.y), "heading", _num(cmd.heading)]
     elif isinstance(cmd, Enlist):
-        words = ["enlist", _q(cmd.squadron.name)]
+        words = ["enlist", quote(cmd.squadron.name)]
     else:  # pragma: no cover - every command type is listed above
         raise TypeError(f"cannot format {cmd!r}")
     return prefix + " ".join(words)
@@ -579,13 +521,13 @@ def _decide_words(d: Decide) -> list[str]:
     if d.answer in ("keep", "discard") and not d.ship:
         return ["event", d.answer]
     if d.answer in ("capture", "destroy", "spare"):
-        return [d.answer, _q(d.ship)]
+        return [d.answer, quote(d.ship)]
     if d.answer == "skip":
-        return ["freeturn", _q(d.ship), "skip"]
+        return ["freeturn", quote(d.ship), "skip"]
     if d.answer in ("port", "starboard"):
-        return ["freeturn", _q(d.ship), d.answer, _num(d.degrees)]
+        return ["freeturn", quote(d.ship), d.answer, _num(d.degrees)]
     verb = "transfer" if d.answer == "transfer" else "newflag"
-    words = [verb, _q(d.ship), _q(d.target)]
+    words = [verb, quote(d.ship), quote(d.target)]
     if d.cards:
         words += ["drop", ", ".join(d.cards)]
     return words

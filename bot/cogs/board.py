@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -10,6 +11,7 @@ from discord.ext import commands
 
 from bot.actions import actor_of, choices, defer, game_here, refusal, reply, service_of
 from bot.cogs.orders import ship_names
+from bot.cogs.referee import lookup, table_names
 from bot.publish import faces
 from game.account import account
 from game.errors import RulesError
@@ -89,10 +91,18 @@ class BoardCog(commands.Cog):
         text = "\n".join(faces(t) for t in (account(e) for e in events) if t)
         await reply(interaction, text[-1900:] or "Nothing has happened yet.")
 
-    @app_commands.command(description="Look up a rule or a card; say which figures are provisional")
-    @app_commands.autocomplete(term=rule_terms)
-    async def rules(self, interaction: discord.Interaction, term: str) -> None:
+    @app_commands.command(description="Look up a rule or a card; or a play-aid table of a referee-assistant system")
+    @app_commands.describe(term="An Oak & Iron rule, card or ship", table="A play-aid table (WS&IM, Iron & Oak, "
+                           "Captain's Sea)", row="The table's row (a number or a label)", column="The column, if it "
+                           "has several", system="The system whose table (default: this channel's game's)")
+    @app_commands.autocomplete(term=rule_terms, table=table_names)
+    async def rules(self, interaction: discord.Interaction, term: str = "", table: str | None = None,
+                    row: str = "", column: str = "",
+                    system: Literal["wsim", "iron_and_oak", "captains_sea"] | None = None) -> None:
         if not await defer(interaction):
+            return
+        if table is not None:
+            await lookup(interaction, table, row, column, system)
             return
         rules = load_rules()
         key = term.strip().lower()

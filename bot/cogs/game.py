@@ -23,6 +23,8 @@ from bot.actions import (
     reply,
     service_of,
 )
+from bot.cogs.referee import create_game as create_referee_game
+from bot.cogs.referee import setup_names
 from bot.cogs.squadron import saved_names
 from bot.limits import fit, fit_lines, thread_name
 from game.errors import RulesError
@@ -37,6 +39,8 @@ log = logging.getLogger(__name__)
 
 
 async def scenario_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    if getattr(interaction.namespace, "system", None) not in (None, "oak_and_iron"):
+        return await setup_names(interaction, current)
     names = [DRAFTED, *sorted(builtin_scenarios())]
     return choices(names, current)
 
@@ -49,12 +53,17 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
     @app_commands.describe(scenario="A built-in scenario (default: the quick start), or `drafted` for the full "
                                     "set-up with your saved squadrons",
                            file="Your own scenario file (TOML)", thread="Open a thread for the game",
-                           size="Drafted games: the game size (default Skirmish)")
+                           size="Drafted games: the game size (default Skirmish)",
+                           system="Oak & Iron, or a referee-assistant system (its setup: `scenario` or `file`)")
     @app_commands.autocomplete(scenario=scenario_names)
     async def create(self, interaction: discord.Interaction, scenario: str = "quickstart",
                      file: discord.Attachment | None = None, thread: bool = False,
-                     size: Literal["patrol", "skirmish", "engagement"] = "skirmish") -> None:
+                     size: Literal["patrol", "skirmish", "engagement"] = "skirmish",
+                     system: Literal["oak_and_iron", "wsim", "iron_and_oak", "captains_sea"] = "oak_and_iron") -> None:
         if not await defer(interaction):
+            return
+        if system != "oak_and_iron":
+            await create_referee_game(interaction, system, "" if scenario == "quickstart" else scenario, file, thread)
             return
         service = service_of(interaction)
         made: discord.Thread | None = None

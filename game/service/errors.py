@@ -50,3 +50,9 @@ class AlreadyDecided(ServiceError):
     """A button or menu answers a decision the game has moved past (a roll since settled, last turn's pick)."""
 
     code = "already-decided"
+
+
+class OtherSystem(ServiceError):
+    """The game is one of the referee-assistant systems, which the Oak & Iron commands do not play."""
+
+    code = "other-system"

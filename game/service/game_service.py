@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -58,6 +59,7 @@ from game.service.errors import (
     GameNotFound,
     NotPermitted,
     NotSeated,
+    OtherSystem,
     SeatTaken,
     ServiceError,
     SquadronRefused,
@@ -68,6 +70,7 @@ from game.service.jobs import choose_job, decide_job
 from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
 from game.service.orders_service import OrderNote
 from game.service.outbox import Post
+from game.service.referee import RefereeService
 from game.service.repository import DuplicateRequest, Loaded, Repository, VersionConflict, decode_state
 from game.service.workers import Workers
 from game.service.workers import default as default_workers
@@ -228,6 +231,13 @@ class GameService:
         # with a database several processes write (PostgreSQL), a cached game is checked against the
         # stored version before it is read: another process may have moved the game on
         self.shared = engine.dialect.name != "sqlite" if shared is None else shared
+
+    @cached_property
+    def referee(self) -> RefereeService:
+        """The referee-assistant systems' games (game/service/referee.py), on the same storage and
+        the same source of secret dice seeds."""
+        return RefereeService(self.repo, self._new_seed, on_create=lambda guild, channel: self._channels.pop(
+            (guild, channel), None))  # "no game here", if it was kept, is no longer true
 
     # ------------------------------------------------------------------ game data per guild
 
@@ -520,7 +530,13 @@ class GameService:
             raise SquadronRefused(f"The saved squadron cannot be read: {exc}.") from None
 
     async def info(self, game_id: int) -> GameInfo:
-        loaded = await self._load(game_id)
+        try:
+            loaded = await self._load(game_id)
+        except OtherSystem:  # a referee-assistant game: listed here, played through game/service/referee.py
+            ref = await self.referee.info(game_id)
+            phase = Phase.OVER.value if ref.status == "over" else ref.phase  # what the channel lookup reads
+            return GameInfo(ref.id, ref.name, ref.guild_id, ref.channel_id, ref.status,
+                            tuple((p, u, n, False) for p, u, n in ref.seats), ref.turn, phase, ref.dice_commitment)
         r, st = loaded.record, loaded.state
         assert r.id is not None
         return GameInfo(r.id, r.name, r.guild_id, r.channel_id, r.status,

@@ -23,7 +23,7 @@ from game.codec import from_data, to_data
 from game.events import EVENTS
 from game.model import Game, Phase
 from game.service.db import sessions
-from game.service.errors import GameDamaged, ServiceError
+from game.service.errors import GameDamaged, OtherSystem, ServiceError
 from game.service.models import (
     BotState,
     DataVersion,
@@ -111,6 +111,9 @@ class Repository:
             record = await s.get(GameRecord, game_id)
             if record is None:
                 return None
+            if record.system != "oak_and_iron":
+                raise OtherSystem(f"Game #{game_id} is not an Oak & Iron game: it is played with the /ref commands.",
+                                  "/ref join, /ref do, /ref order, /ref log, /ref ship.")
             seats = list((await s.execute(select(Seat).where(Seat.game_id == game_id))).scalars())
             # each statement sees what was committed when it ran (READ COMMITTED): another process may
             # append between them, so the state is built only up to the record's last event
@@ -380,11 +383,13 @@ class Repository:
 
     async def all_game_ids(self) -> list[int]:
         async with self.session() as s:
-            return [i for i in (await s.execute(select(GameRecord.id).order_by(col(GameRecord.id)))).scalars()]
+            q = select(GameRecord.id).where(GameRecord.system == "oak_and_iron").order_by(col(GameRecord.id))
+            return [i for i in (await s.execute(q)).scalars()]
 
     async def active_game_ids(self) -> list[int]:
         async with self.session() as s:
-            q = select(GameRecord.id).where(GameRecord.status != "over")
+            # the referee-assistant systems' games are read by their own service (game/service/referee.py)
+            q = select(GameRecord.id).where(GameRecord.status != "over", GameRecord.system == "oak_and_iron")
             return [i for i in (await s.execute(q)).scalars()]
 
     async def pending_secrets(self, game_id: int) -> list[PendingSecret]:

@@ -4,7 +4,6 @@ entries, game end), and the line tokenizer their notations use."""
 
 from __future__ import annotations
 
-import shlex
 import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from game.notation import fold, resolve
 from game.systems import orders as od
 from game.systems.dice import DiceRolled, DiceSpec, Opposed, parse_spec, roll, roll_coloured
 from game.systems.tables import PrintedEntry, TableSet, cell_value
+from game.tokens import Tokens, quote, read_words
 
 # ---------------------------------------------------------------- state
 
@@ -322,43 +322,18 @@ def next_phase_key(system: str, key: str) -> tuple[str, bool]:
 # ---------------------------------------------------------------- notation
 
 
-class Line:
-    """A command line's words: an optional `NAME:` prefix (who gives it), `#` comments, quotes."""
+class Line(Tokens):
+    """A command line's words, read as Oak & Iron's are (game/tokens.py): an optional `NAME:` prefix
+    (who gives it), `#` comments, double quotes around a name with spaces."""
 
     MAX = 500  # a chat message is shorter; a longer line is a paste gone wrong (or an attack)
+    HINT = "See the system's notation in docs/systems/."
 
     def __init__(self, line: str, verbs: tuple[str, ...]) -> None:
         if len(line) > self.MAX:
             raise ParseError(f"The line is {len(line)} characters long.", f"Commands are at most {self.MAX}.")
-        self.line = line
-        text = line.split("#", 1)[0].strip()
-        self.player = ""
-        head, sep, rest = text.partition(":")
-        if sep and head.strip() and " " not in head.strip() and head.strip().lower() not in verbs:
-            self.player, text = head.strip(), rest.strip()
-        try:
-            self.items = shlex.split(text)
-        except ValueError as exc:
-            raise ParseError(f"Unbalanced quotes in {line!r}: {exc}.") from None
-        if not self.items:
-            raise ParseError("The line is empty.")
-        self.i = 0
-
-    def peek(self) -> str | None:
-        return self.items[self.i].lower() if self.i < len(self.items) else None
-
-    def take(self, what: str) -> str:
-        if self.i >= len(self.items):
-            raise ParseError(f"{self.line!r} is missing {what}.", "See the system's notation in docs/systems/.")
-        tok = self.items[self.i]
-        self.i += 1
-        return tok
-
-    def take_choice(self, what: str, choices: tuple[str, ...]) -> str:
-        tok = self.take(what).lower()
-        if tok not in choices:
-            raise ParseError(f"Expected {what} ({' | '.join(choices)}), got {tok!r}.")
-        return tok
+        self.player, items = read_words(line, verbs)
+        super().__init__(line, items)
 
     def take_int(self, what: str) -> int:
         return as_int(self.take(what), what)
@@ -372,13 +347,6 @@ class Line:
         out = self.items[self.i :]
         self.i = len(self.items)
         return out
-
-    def done(self) -> bool:
-        return self.i >= len(self.items)
-
-    def end(self) -> None:
-        if not self.done():
-            raise ParseError(f"Did not understand {' '.join(self.items[self.i:])!r} in {self.line!r}.")
 
     def options(self, known: tuple[str, ...]) -> dict[str, str]:
         """The remaining words as `key=value` options (or bare flags, value "")."""
@@ -406,10 +374,6 @@ def resolve_name(name: str, known: tuple[str, ...], what: str) -> str:
         return resolve(name, known, what)
     except ParseError as exc:
         raise UnknownName(exc.message, exc.allowed) from None
-
-
-def quote(word: str) -> str:
-    return shlex.quote(word) if (not word or any(c.isspace() or c in "'\"#" for c in word)) else word
 
 
 def parse_shared(t: Line, verb: str) -> Any | None:

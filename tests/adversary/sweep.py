@@ -47,7 +47,8 @@ class Request:
 ACTING = {"order", "plan", "move", "attack", "game create", "game join", "game concede", "game approve-undo",
           "game undo", "data import", "game handover", "league create", "league join", "league start", "league round",
           "league result", "orders move", "orders attack", "orders discretion",
-          "clock settings", "clock pause", "clock resume", "clock extend"}
+          "clock settings", "clock pause", "clock resume", "clock extend",
+          "ref join", "ref do", "ref order", "ref undo"}
 LEAGUE = "Cup"  # a league the sweep names but that no one has created: joining it is refused too
 
 
@@ -127,6 +128,10 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
         Request("setup deploy", {"ship": ob, "x": 1.0, "y": 1.0, "preview": True}),
         Request("data import", {"file": ("zzz.toml", b"x = 1\n")}),
     ]
+    # the referee-assistant commands: this channel's game is Oak & Iron's, so every one is refused
+    out += [Request("ref join", {}), Request("ref join", {"seat": "B"}), Request("ref do", {"line": "next"}),
+            Request("ref order", {"line": f'plot "{ob}" 1'}), Request("ref undo", {}), Request("ref log", {}),
+            Request("ref ship", {"ship": ob}), Request("ref status", {})]
     out += [Request("league show", {}), Request("league show", {"name": LEAGUE}),
             Request("league standings", {"name": LEAGUE}), Request("league join", {"name": LEAGUE})]
     # standing orders name B's ships (refused); the rest edit the sender's own orders, if any

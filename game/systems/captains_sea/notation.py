@@ -18,7 +18,8 @@ from typing import Any
 from game.errors import ParseError
 from game.systems.captains_sea import commands as c
 from game.systems.captains_sea.model import BEARINGS, IMPULSES, MORALES, CSGame
-from game.systems.common import as_int, format_line, quote, read_line
+from game.systems.common import as_int, format_line, read_line
+from game.tokens import quote
 
 VERBS = ("initiative", "bearing", "hull", "impulses", "maneuver", "fire", "offset", "morale", "crew", "mp",
          "roll", "printed", "next", "end")

@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from game.errors import ParseError
-from game.systems.common import fold_choice, format_line, quote, read_line, resolve_name
+from game.systems.common import fold_choice, format_line, read_line, resolve_name
 from game.systems.dice import parse_spec
 from game.systems.iron_and_oak import commands as c
 from game.systems.iron_and_oak.model import CRITICALS, MARKERS, OBSTACLES, IOGame
+from game.tokens import quote
 
 VERBS = ("order", "reveal", "answer", "card", "marker", "hits", "roll", "printed", "next", "end")
 SIMPLE_ORDERS = ("anchor", "weigh", "unfoul", "drift", "refloat", "m1", "m2")

@@ -15,11 +15,12 @@ import re
 from typing import Any
 
 from game.errors import ParseError
-from game.systems.common import format_line, quote, read_line, resolve_name
+from game.systems.common import format_line, read_line, resolve_name
 from game.systems.wsim import commands as c
 from game.systems.wsim.fire import parse_hits
 from game.systems.wsim.model import AMMO, SIDES, Party, WsimGame
 from game.systems.wsim.plot import parse_moves, parse_notes
+from game.tokens import quote
 
 VERBS = (
     "plot", "board", "load", "repair", "sails", "heading", "fire", "hits", "mark", "collide", "unfoul", "grapple",

@@ -1,0 +1,277 @@
+"""/ref: the referee-assistant games (WS&IM, Iron & Oak, Captain's Sea; docs/systems/). Each command
+is one call to the referee service (game/service/referee.py): defer first, rules errors answered
+privately, the channel reads only what a spectator may (a sealed order shows as sealed)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import UNEXPECTED, actor_of, channel_key, choices, defer, refusal, reply, service_of
+from bot.limits import fit, fit_lines, thread_name
+from game.errors import RulesError
+from game.service.authority import Actor
+from game.service.errors import GameNotFound
+from game.service.referee import RefereeService, RefInfo, RefOutcome, builtin_setups
+from game.systems import SYSTEMS, system
+
+log = logging.getLogger(__name__)
+MAX_SETUP_BYTES = 100_000
+MORE = " (see `/ref log`)"
+
+
+def referee_of(interaction: discord.Interaction) -> RefereeService:
+    return service_of(interaction).referee
+
+
+async def ref_game_here(interaction: discord.Interaction, include_over: bool = False) -> int:
+    found = await referee_of(interaction).game_in_channel(str(interaction.guild_id), channel_key(interaction),
+                                                          include_over)
+    if found is None:
+        raise GameNotFound("There is no referee-assistant game in this channel.",
+                           "Start one with /game create system: wsim (or iron_and_oak, captains_sea).")
+    return found
+
+
+async def _channel_system(interaction: discord.Interaction) -> str | None:
+    try:
+        gid = await ref_game_here(interaction, include_over=True)
+        return (await referee_of(interaction).info(gid)).system
+    except RulesError:
+        return None
+
+
+# ---------------------------------------------------------------- autocomplete
+
+
+async def seat_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    try:
+        info = await referee_of(interaction).info(await ref_game_here(interaction))
+    except RulesError:
+        return []
+    return choices([n for n, user, _ in info.seats if user is None], current)
+
+
+async def ship_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    try:
+        seen = await referee_of(interaction).view(await actor_of(interaction), await ref_game_here(interaction, True))
+    except RulesError:
+        return []
+    return choices([s.id for s in getattr(seen, "ships", ())], current)
+
+
+async def table_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    name = getattr(interaction.namespace, "system", None) or await _channel_system(interaction)
+    names = [t for key in ([name] if name in SYSTEMS else SYSTEMS) for t in system(key).tables()]
+    return choices(sorted(set(names)), current)
+
+
+async def setup_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    name = getattr(interaction.namespace, "system", None)
+    if name not in SYSTEMS:
+        return []
+    return choices(sorted(builtin_setups(name)), current)
+
+
+# ---------------------------------------------------------------- what is posted
+
+
+def info_text(info: RefInfo) -> str:
+    seats = ", ".join(f"{n}: {'<@' + u + '>' if u else 'free'}" for n, u, _ in info.seats)
+    waiting = ", ".join(info.waiting) or "nobody"
+    state = f"Game over: {info.result}." if info.result else f"Turn {info.turn}, phase {info.phase or 'not begun'}; " \
+                                                            f"waiting for {waiting}."
+    return fit(f"⚓ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}, {info.title}). {state}\n"
+               f"Seats: {seats}.")
+
+
+async def publish(interaction: discord.Interaction, outcome: RefOutcome) -> None:
+    """The account as a spectator reads it, in the game's channel, through the outbox like every post
+    of a game (a failed post is retried, not lost); the players the game now waits for are named (and
+    only they are pinged)."""
+    users = outcome.info.users_of(outcome.info.waiting)
+    lines = list(outcome.public)
+    if outcome.info.result:
+        lines.append(f"🏁 Game over: {outcome.info.result}.")
+    elif outcome.info.waiting:
+        lines.append("⏳ Waiting for " + ", ".join(
+            f"{n} (<@{u}>)" if u else n for n, u, _ in outcome.info.seats if n in outcome.info.waiting) + ".")
+    if not lines:
+        return
+    await service_of(interaction).enqueue(outcome.game_id, "notice", {"text": fit_lines(lines, MORE), "users": users})
+    courier = getattr(interaction.client, "courier", None)
+    if courier is not None:
+        await courier.drain(outcome.game_id)
+
+
+Call = Callable[[RefereeService, Actor, int], Awaitable[Any]]
+
+
+async def _run(interaction: discord.Interaction, call: Call, include_over: bool = False) -> Any:
+    """Defer, find the channel's game, make the one service call; None after a refusal was answered."""
+    if not await defer(interaction):
+        return None
+    try:
+        gid = await ref_game_here(interaction, include_over)
+        return await call(referee_of(interaction), await actor_of(interaction), gid)
+    except RulesError as exc:
+        await reply(interaction, refusal(exc))
+    except Exception:
+        log.exception("unexpected error in /ref %s", interaction.command.name if interaction.command else "")
+        await reply(interaction, UNEXPECTED)
+    return None
+
+
+async def _submit(interaction: discord.Interaction, line: str, secret: bool) -> None:
+    async def submit(ref: RefereeService, actor: Actor, gid: int) -> RefOutcome:
+        return await ref.submit(actor, gid, line)
+
+    outcome: RefOutcome | None = await _run(interaction, submit)
+    if outcome is None:
+        return
+    posted = True
+    try:
+        await publish(interaction, outcome)
+    except Exception:  # the command stands: the account is in the log
+        log.exception("could not post the account of game #%s", outcome.game_id)
+        posted = False
+    mine = [x for x in outcome.mine if x not in outcome.public]
+    head = "🔒 Sealed: only you read it until the reveal." if outcome.sealed else "✅ Done."
+    if secret and not outcome.sealed:
+        head = "✅ Done (nothing was sealed: this command is not a secret order)."
+    if not posted:
+        head += " Posting the account failed: see `/ref log`."
+    await reply(interaction, fit_lines([head, *mine], MORE))
+
+
+async def create_game(interaction: discord.Interaction, system_name: str, setup: str,
+                      file: discord.Attachment | None, thread: bool) -> None:
+    """/game create system: … for a referee-assistant system (the interaction is deferred already)."""
+    ref = referee_of(interaction)
+    made: discord.Thread | None = None
+    try:
+        actor = await actor_of(interaction)
+        text = None
+        if file is not None:
+            if file.size > MAX_SETUP_BYTES:
+                raise RulesError("That setup file is too large.", f"Keep it under {MAX_SETUP_BYTES // 1000} KB.")
+            text = (await file.read()).decode("utf-8", errors="replace")
+        name = ref.check_setup(system_name, setup, text)  # before a thread is made for it
+        thread_id = None
+        if thread and isinstance(interaction.channel, discord.TextChannel):
+            made = await interaction.channel.create_thread(name=thread_name(f"{system(system_name).title}: {name}"),
+                                                           type=discord.ChannelType.public_thread)
+            thread_id = str(made.id)
+        info = await ref.create_game(actor, channel_key(interaction), system_name, setup, text, thread_id)
+    except RulesError as exc:
+        if made is not None:
+            try:
+                await made.delete()  # the thread made for a game that was not created goes again
+            except discord.HTTPException:
+                log.warning("could not delete thread %s made for a game that was not created", made.id)
+        await reply(interaction, refusal(exc))
+        return
+    except discord.Forbidden:
+        await reply(interaction, "❌ I may not create threads here (I need Create Public Threads).")
+        return
+    seats = ", ".join(n for n, _, _ in info.seats)
+    msg = (f"⚓ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}, {info.title}) is set up. "
+           f"Seats: {seats}. Take one with `/ref join` (the referee's too); then play with `/ref do` and give "
+           f"secret orders with `/ref order`.\n🎲 The dice come from a secret seed whose SHA-256 is "
+           f"`{info.dice_commitment}`.")
+    await interaction.followup.send(fit(msg), ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+
+
+async def lookup(interaction: discord.Interaction, table: str, row: str, column: str = "",
+                 system_name: str | None = None) -> None:
+    """A play-aid table look-up (`/rules table:`): the system named, else the channel's game's."""
+    ref = referee_of(interaction)
+    try:
+        gid = await ref.game_in_channel(str(interaction.guild_id), channel_key(interaction), include_over=True)
+        if system_name is None:
+            if gid is None:
+                gid = await ref_game_here(interaction, include_over=True)  # says there is none
+            system_name = (await ref.info(gid)).system
+        # the channel's game's referee may have entered cells from the printed copy
+        text = await ref.lookup(system_name, table, row, column, gid)
+    except RulesError as exc:
+        await reply(interaction, refusal(exc, " Name the game system with `system:` outside a game's channel."
+                                        if isinstance(exc, GameNotFound) else ""))
+        return
+    await reply(interaction, text)
+
+
+class RefereeCog(commands.GroupCog, name="ref",
+                 description="Referee-assistant games: Wooden Ships & Iron Men, Iron & Oak, Captain's Sea"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(description="Take a seat in this channel's game: a player's or the referee's")
+    @app_commands.describe(seat="The seat's name (default: the first free seat)")
+    @app_commands.autocomplete(seat=seat_names)
+    async def join(self, interaction: discord.Interaction, seat: str | None = None) -> None:
+        async def join(ref: RefereeService, actor: Actor, gid: int) -> RefInfo:
+            return await ref.join(actor, gid, seat, interaction.user.display_name)
+
+        info: RefInfo | None = await _run(interaction, join)
+        if info is not None:
+            held = next(n for n, u, _ in info.seats if u == str(interaction.user.id))
+            await reply(interaction, f"✅ You hold the seat of {held}.\n" + info_text(info))
+
+    @app_commands.command(description="A line of the game's notation (what the system's page lists)")
+    @app_commands.describe(line="e.g. `next`, `fire Victory left Redoutable range 2`, `roll 2d6`")
+    async def do(self, interaction: discord.Interaction, line: app_commands.Range[str, 1, 500]) -> None:
+        await _submit(interaction, line, secret=False)
+
+    @app_commands.command(description="A secret order: only you read it until it is revealed")
+    @app_commands.describe(line="e.g. `plot Victory L1R1`, `order Monitor m1`, `maneuver Constitution turn-port`")
+    async def order(self, interaction: discord.Interaction, line: app_commands.Range[str, 1, 500]) -> None:
+        await _submit(interaction, line, secret=True)
+
+    @app_commands.command(description="The game's log as you may read it")
+    @app_commands.describe(last="How many events (default 30)")
+    async def log(self, interaction: discord.Interaction, last: app_commands.Range[int, 1, 200] = 30) -> None:
+        async def read(ref: RefereeService, actor: Actor, gid: int) -> list[str]:
+            return await ref.log(actor, gid, last)
+
+        lines: list[str] | None = await _run(interaction, read, include_over=True)
+        if lines is not None:
+            await reply(interaction, "\n".join(lines)[-1900:] or "Nothing has happened yet.")
+
+    @app_commands.command(description="A ship's log, as you may read it")
+    @app_commands.autocomplete(ship=ship_names)
+    async def ship(self, interaction: discord.Interaction, ship: app_commands.Range[str, 1, 100]) -> None:
+        async def read(ref: RefereeService, actor: Actor, gid: int) -> str:
+            return await ref.ship_log(actor, gid, ship)
+
+        text: str | None = await _run(interaction, read, include_over=True)
+        if text is not None:
+            await reply(interaction, text)
+
+    @app_commands.command(description="The phase, who the game waits for, and the seats")
+    async def status(self, interaction: discord.Interaction) -> None:
+        async def read(ref: RefereeService, actor: Actor, gid: int) -> RefInfo:
+            return await ref.info(gid)
+
+        info: RefInfo | None = await _run(interaction, read, include_over=True)
+        if info is not None:
+            await reply(interaction, info_text(info))
+
+    @app_commands.command(description="The referee takes back the last command (if it rolled and revealed nothing)")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        async def undo(ref: RefereeService, actor: Actor, gid: int) -> RefOutcome:
+            return await ref.undo(actor, gid)
+
+        outcome: RefOutcome | None = await _run(interaction, undo)
+        if outcome is not None:
+            await publish(interaction, outcome)
+            await reply(interaction, "✅ Taken back.")
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(RefereeCog(bot))

@@ -1,0 +1,63 @@
+"""Issue 16: in a referee-assistant game a sealed order is read by its owner only, until it is
+revealed: the opponent, a spectator and a member without a seat who holds the GM role learn nothing
+of it from the channel, their answers (the log, a ship's log, the status, refusals of their own
+attempts to touch it) or autocomplete, and nobody can overwrite it by naming its owner."""
+
+from __future__ import annotations
+
+from tests.adversary.eyes import ANN, BOB, EVE, GUS, SEEDS, Table, answer_text
+from tests.adversary.test_sweep import make_gm_role
+
+SECRET = "L1R1"  # Redoutable's plot: a text nothing else in the game prints
+
+
+async def sealed_game(t: Table) -> int:
+    """WS&IM: Bob plays the French, Ann the British, the referee's seat is Gus-free (a stranger's)."""
+    await make_gm_role(t)
+    assert "is set up" in answer_text(await t.cmd(ANN, "game", "create", system="wsim"))
+    await t.cmd(ANN, "ref", "join", seat="British")
+    await t.cmd(BOB, "ref", "join", seat="French")
+    umpire = (444444444444444444, "Uma")
+    await t.cmd(umpire, "ref", "join", seat="Umpire")
+    for _ in "ABCD":
+        await t.cmd(umpire, "ref", "do", line="next")
+    mark = t.mark()
+    sealed = answer_text(await t.cmd(BOB, "ref", "order", line=f"plot Redoutable {SECRET}"))
+    assert SECRET in sealed  # the owner reads it back
+    return mark
+
+
+async def test_nobody_else_reads_a_sealed_plot(table: Table) -> None:
+    t = table
+    mark = await sealed_game(t)
+    for user in (ANN, EVE, GUS):
+        await t.cmd(user, "ref", "log")
+        await t.cmd(user, "ref", "ship", ship="Redoutable")
+        await t.cmd(user, "ref", "status")
+        await t.cmd(user, "ref", "order", line="plot Redoutable 1")  # not theirs
+        await t.cmd(user, "ref", "do", line="French: plot Redoutable 2")  # a spoofed owner
+        await t.cmd(user, "ref", "do", line="reveal Redoutable")
+        await t.cmd(user, "ref", "undo")
+        await t.complete(user, "ref", "ship", "ship", "Red")
+        for item in t.received(user, mark, lookups=True):
+            assert not item.has(SECRET), (user[1], item.kind, item.text[:300])
+            assert not item.has(SEEDS[0]), (user[1], item.kind)
+    # the plot stands as Bob sealed it: Ann's order reveals both together
+    reveal = mark
+    await t.cmd(ANN, "ref", "order", line="plot Victory 1")
+    public = [i.text for i in t.public(reveal) if "Revealed:" in i.text]
+    assert len(public) == 1 and f"Redoutable: {SECRET}" in public[0] and "Victory: 1" in public[0]
+
+
+async def test_the_service_answers_each_viewer_their_own_view(table: Table) -> None:
+    t = table
+    await sealed_game(t)
+    from game.service.authority import Actor
+    from tests.bot.fake_discord import GUILD_ID
+
+    ref = t.bot.service.referee
+    bob, ann, eve = (Actor(str(u[0]), str(GUILD_ID)) for u in (BOB, ANN, EVE))
+    assert (await ref.view(bob, 1)).orders.order("Redoutable").text == SECRET
+    for actor in (ann, eve):
+        assert (await ref.view(actor, 1)).orders.order("Redoutable").text is None
+        assert not any(SECRET in line for line in await ref.log(actor, 1, 200))

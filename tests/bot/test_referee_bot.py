@@ -1,0 +1,188 @@
+"""Each referee-assistant system played for two turns through Discord (the real bot on the fake
+Discord): `/game create system:`, `/ref join`, secret orders with `/ref order` read only by their
+owner until they are revealed together, the phases moved on by the referee, a table applied, and
+`/rules table:` look-ups. The dice are the game's own (the counting seeds make them reproducible)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.app import QuarterdeckBot
+from game.service.referee import builtin_setups
+from tests.bot.fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, Sent, command, dispatch
+from tests.bot.test_bot import ANN, BOB, EVE, last_followup
+
+User = tuple[int, str]
+
+
+class Table:
+    """Three people at one Discord table: two players and the referee."""
+
+    def __init__(self, bot: QuarterdeckBot, fake: FakeDiscord) -> None:
+        self.bot, self.fake = bot, fake
+
+    async def send(self, user: User, name: str, sub: str | None = None, /, **values: Any) -> Sent:
+        sent = await dispatch(self.bot, command(user, name, sub, **values), self.fake)
+        callback = next(r for r in sent if "/callback" in r.path)
+        assert callback.payload["type"] == 5  # deferred before anything else
+        return last_followup(sent)
+
+    async def ok(self, user: User, sub: str, /, **values: Any) -> Sent:
+        answer = await self.send(user, "ref", sub, **values)
+        assert answer.ephemeral and not answer.content.startswith(("❌", "⚠️")), answer.content
+        return answer
+
+    def public(self) -> str:
+        return "\n".join(self.fake.public_texts())
+
+    async def start(self, system: str, seats: dict[User, str]) -> None:
+        created = await self.send(ANN, "game", "create", system=system)
+        assert "is set up" in created.content and not created.ephemeral, created.content
+        for user, seat in seats.items():
+            joined = await self.ok(user, "join", seat=seat)
+            assert f"You hold the seat of {seat}" in joined.content
+
+
+async def _plots(t: Table, fake: FakeDiscord, first: tuple[User, str, str], second: tuple[User, str, str],
+                 reveal: str) -> None:
+    """Two secret orders: the first's text reaches only its owner until the second is in; then one
+    channel message reveals both."""
+    mark = len(fake.requests)
+    (user1, line1, secret1), (user2, line2, _) = first, second
+    sealed = await t.ok(user1, "order", line=line1)
+    assert "Sealed" in sealed.content and secret1 in sealed.content  # its owner reads it
+    opponent_log = await t.ok(user2, "log")
+    assert secret1 not in opponent_log.content
+    public = [r.content for r in fake.requests[mark:] if r.in_channel or (not r.ephemeral and "/webhooks/" in r.path)]
+    assert public and not any(secret1 in p for p in public), public
+    await t.ok(user2, "order", line=line2)
+    revealed = [r.content for r in fake.requests[mark:] if r.in_channel and "Revealed:" in r.content]
+    assert len(revealed) == 1 and reveal in revealed[0], revealed
+
+
+async def test_wsim_two_turns_with_plots_revealed_together(harness: Any) -> None:
+    bot, fake = harness
+    t = Table(bot, fake)
+    await t.start("wsim", {ANN: "British", BOB: "French", EVE: "Umpire"})
+    for turn in (1, 2):
+        for _ in "ABCD":
+            await t.ok(EVE, "do", line="next")
+        assert f"Turn {turn}: D. Movement notation Phase" in t.public()
+        await _plots(t, fake, (ANN, "plot Victory 1", "Victory: 1"), (BOB, "plot Redoutable L1R1", ""),
+                     "Revealed: Victory: 1; Redoutable: L1R1")
+        if turn == 2:
+            break
+        for _ in "FGH":
+            await t.ok(EVE, "do", line="next")
+        # the fire calculator reads the Fire Base and the fire tables; the hits come from the printed table
+        await t.ok(ANN, "do", line="fire Victory left Redoutable range 2")
+        assert "FFN" in t.public()
+        refused = await t.send(EVE, "ref", "do", line="next")
+        assert refused.ephemeral and "still wait" in refused.content
+        await t.ok(EVE, "do", line="hits 1 1H")
+        for _ in "IJK":
+            await t.ok(EVE, "do", line="next")
+    info = await bot.service.referee.info(1)
+    assert (info.turn, info.phase) == (2, "E")
+    ship = await t.ok(BOB, "ship", ship="Redoutable")
+    assert "hull lost: 1" in ship.content, ship.content
+    assert "Turn 2, phase E" in (await t.ok(EVE, "status")).content
+
+
+async def test_iron_and_oak_two_turns_with_hidden_order_cards(harness: Any) -> None:
+    bot, fake = harness
+    t = Table(bot, fake)
+    await t.start("iron_and_oak", {ANN: "Union", BOB: "Confederate", EVE: "Umpire"})
+    for turn, order in ((1, "anchor"), (2, "weigh")):
+        while (await bot.service.referee.info(1)).phase != "order":
+            await t.ok(EVE, "do", line="next")
+        mark = len(fake.requests)
+        sealed = await t.ok(ANN, "order", line=f"order Monitor {order}")
+        assert f"Monitor: {order}" in sealed.content
+        await t.ok(BOB, "order", line=f"order Virginia {order}")
+        public = [r.content for r in fake.requests[mark:] if r.in_channel]
+        assert "Union seals the Monitor order." in "\n".join(public) and order not in "\n".join(public)
+        await t.ok(EVE, "do", line="next")
+        # the owners reveal their cards one at a time, in the order they choose
+        refused = await t.send(ANN, "ref", "do", line="reveal Virginia")
+        assert refused.ephemeral and "belongs to Confederate" in refused.content
+        await t.ok(BOB, "do", line="reveal Virginia")
+        assert f"Revealed: Virginia: {order}" in t.public() and f"Revealed: Monitor: {order}" not in t.public()
+        if order == "anchor":
+            await t.ok(BOB, "do", line="answer 3")
+        await t.ok(ANN, "do", line="reveal Monitor")
+        if order == "anchor":
+            await t.ok(ANN, "do", line="answer 2")
+        assert f"Revealed: Monitor: {order}" in t.public()
+        await t.ok(EVE, "do", line="next")
+        assert f"Turn {turn}: Replace Card Phase" in t.public()
+    # a garbled table answers "read the printed table" until the referee enters what the copy says
+    looked = await t.send(ANN, "rules", None, table="drifting", row="1")
+    assert looked.ephemeral and looked.content.startswith("Read the printed"), looked.content
+    refused = await t.send(ANN, "ref", "do", line="printed drifting 1 = 4")
+    assert "Only the referee" in refused.content
+    await t.ok(EVE, "do", line="printed drifting 1 = 4")
+    looked = await t.send(BOB, "rules", None, table="drift", row="1")
+    assert "Drifting Table" in looked.content and "4 (entered by the referee" in looked.content
+
+
+async def test_captains_sea_two_turns_with_maneuvers_revealed_by_impulse(harness: Any) -> None:
+    bot, fake = harness
+    t = Table(bot, fake)
+    await t.start("captains_sea", {ANN: "US", BOB: "British", EVE: "Umpire"})
+    for turn, (first, second) in ((1, ("turn-port", "straight")), (2, ("straight", "turn-starboard"))):
+        while (await bot.service.referee.info(1)).phase != "initiative":
+            await t.ok(EVE, "do", line="next")
+        await t.ok(EVE, "do", line="initiative US")
+        await t.ok(EVE, "do", line="next")
+        await t.ok(ANN, "do", line="bearing Constitution C")
+        await t.ok(BOB, "do", line="bearing Guerriere D")
+        # the Base Movement Point Table, read from both bearings
+        assert "Constitution has 5 MP" in t.public() and "Guerriere has 2 MP" in t.public()
+        await t.ok(ANN, "do", line="impulses Constitution 6")
+        await t.ok(BOB, "do", line="impulses Guerriere 6")
+        await t.ok(EVE, "do", line="next")
+        assert f"Turn {turn}: Activation Cycle" in t.public()
+        mark = len(fake.requests)
+        sealed = await t.ok(ANN, "order", line=f"maneuver Constitution {first}")
+        assert f"Constitution: {first}" in sealed.content
+        await t.ok(BOB, "order", line=f"maneuver Guerriere {second}")
+        public = "\n".join(r.content for r in fake.requests[mark:] if r.in_channel)
+        assert f"Constitution: {first}" not in public and f"Guerriere: {second}" not in public
+        await t.ok(EVE, "do", line="next")
+        revealed = [r.content for r in fake.requests[mark:] if r.in_channel and "Revealed:" in r.content]
+        assert len(revealed) == 1 and f"Revealed: Constitution: {first}; Guerriere: {second}" in revealed[0]
+    info = await bot.service.referee.info(1)
+    assert (info.turn, info.phase) == (2, "activation")
+    looked = await t.send(BOB, "rules", None, table="base_movement", row="C", column="A")
+    assert looked.ephemeral and looked.content.startswith("**Base Movement Point Table**, "), looked.content
+
+
+async def test_rules_table_outside_a_game_names_the_system(harness: Any) -> None:
+    bot, fake = harness
+    t = Table(bot, fake)
+    looked = await t.send(ANN, "rules", None, table="fire_base", row="1", column="1", system="wsim")
+    assert looked.ephemeral and looked.content == "**Fire Base**, guns 1, range 1: 2", looked.content
+    refused = await t.send(ANN, "rules", None, table="fire_base", row="1")
+    assert refused.content.startswith("❌") and "system:" in refused.content
+    unknown = await t.send(ANN, "rules", None, table="nothing", row="1", system="wsim")
+    assert "There is no table" in unknown.content
+
+
+async def test_an_uploaded_setup_and_a_bad_one(harness: Any) -> None:
+    bot, fake = harness
+    t = Table(bot, fake)
+    bad = fake.attach("setup.toml", b'players = ["Only"]\n[[ship]]\nid = "X"\n')
+    refused = await t.send(ANN, "game", "create", attachments={"file": bad}, system="captains_sea", thread=True)
+    assert refused.ephemeral and refused.content.startswith("❌") and "two players" in refused.content
+    assert not any("/threads" in r.path for r in fake.requests)  # checked before a thread was made
+    assert await bot.service.game_in_channel(str(GUILD_ID), str(CHANNEL_ID)) is None
+    text = builtin_setups("captains_sea")["frigate_duel"].replace("Constitution and Guerriere", "Our duel")
+    good = fake.attach("setup.toml", text.encode())
+    created = await t.send(ANN, "game", "create", attachments={"file": good}, system="captains_sea")
+    assert "**Our duel**" in created.content and "Captain's Sea" in created.content
+    # Oak & Iron's commands point to /ref in this channel; /game list lists the game
+    status = await t.send(ANN, "game", "status")
+    assert status.ephemeral and "/ref" in status.content
+    listed = await t.send(ANN, "game", "list")
+    assert "Our duel" in listed.content
