@@ -1,7 +1,8 @@
 """Game systems Quarterdeck serves besides Oak & Iron, as referee assistants (docs/systems/).
 
 Everything a front end needs is reachable from here: `SYSTEMS` by name (each a `GameSystem`,
-game/systems/base.py) and `find_table` for a rules look-up.
+game/systems/base.py) and `find_table` for a rules look-up. `OAK_AND_IRON` is Oak & Iron behind the
+same interface; it is not among `SYSTEMS`, which the referee service serves: the game service plays it.
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ from game.errors import UnknownName
 from game.systems.base import GameSystem
 from game.systems.captains_sea import SYSTEM as CAPTAINS_SEA
 from game.systems.iron_and_oak import SYSTEM as IRON_AND_OAK
+from game.systems.oak_and_iron import SYSTEM as OAK_AND_IRON
 from game.systems.tables import Table
 from game.systems.wsim import SYSTEM as WSIM
+
+__all__ = ["OAK_AND_IRON", "SYSTEMS", "find_table", "system"]
 
 SYSTEMS: dict[str, GameSystem[Any, Any, Any]] = {
     WSIM.name: WSIM,

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import tomllib
-from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -14,79 +13,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game.codec import from_data, to_data
-from game.dice import DiceSource, FairDice, seed_from_number
+from game.dice import FairDice, seed_from_number
 from game.errors import ParseError, RulesError
-from game.systems import SYSTEMS, system
+from game.systems import OAK_AND_IRON, SYSTEMS, system
 from game.systems.base import GameSystem, replay
 from game.systems.setup import SetupError
-from game.systems.tables import TableSet
 from tests.systems.captains_sea.test_game import setup as cs_setup
 from tests.systems.iron_and_oak.conftest import setup as io_setup
 from tests.systems.wsim.conftest import setup as wsim_setup
 
 SETUPS = {"wsim": wsim_setup, "iron_and_oak": io_setup, "captains_sea": cs_setup}
-
-
-class OakAndIron:
-    """Oak & Iron's modules behind the interface, unchanged: the shape the lead's adapter will take."""
-
-    name = "oak_and_iron"
-    title = "Oak & Iron"
-
-    def __init__(self) -> None:
-        from game.commands import COMMANDS
-        from game.events import EVENTS
-        from game.model import Game
-
-        self.events, self.commands, self.state_type = EVENTS, COMMANDS, Game
-
-    def initial_state(self, setup: Mapping[str, Any]) -> Any:
-        from game.scenario import scenario_from_doc
-
-        return scenario_from_doc(setup, "setup")
-
-    def parse(self, line: str, state: Any = None) -> Any:
-        from game.notation import parse
-
-        return parse(line, state)
-
-    def format(self, command: Any) -> str:
-        from game.notation import format_command
-
-        return format_command(command)
-
-    def decide(self, state: Any, command: Any, dice: DiceSource) -> list[Any]:
-        from game.engine import decide
-
-        return decide(state, command, dice)
-
-    def apply(self, state: Any, event: Any) -> Any:
-        from game.apply import apply
-
-        return apply(state, event)
-
-    def view(self, state: Any, viewer: str | None) -> Any:
-        from game.views import view_of
-
-        return view_of(state, viewer)
-
-    def event_for(self, event: Any, viewer: str | None) -> Any:
-        from game.views import event_for
-
-        return event_for(event, viewer)
-
-    def account(self, event: Any) -> str:
-        from game.account import account
-
-        return account(event)
-
-    def deciders(self, state: Any) -> set[str]:
-        from game.ai.captain import deciders
-
-        return deciders(state)
-
-    def tables(self) -> TableSet:
-        return TableSet("oak_and_iron")
 
 
 def test_every_system_offers_the_interface() -> None:
@@ -98,7 +34,7 @@ def test_every_system_offers_the_interface() -> None:
 def test_oak_and_iron_fits_the_interface_unchanged() -> None:
     from game.scenario import builtin_scenarios
 
-    oi: GameSystem[Any, Any, Any] = OakAndIron()
+    oi: GameSystem[Any, Any, Any] = OAK_AND_IRON
     assert isinstance(oi, GameSystem)
     state = oi.initial_state(tomllib.loads(builtin_scenarios()["quickstart"]))
     assert oi.deciders(state) == {"A", "B"}
@@ -206,3 +142,13 @@ def test_unknown_verbs_and_names() -> None:
             s.parse("roll 2d6 for " + "x" * 600, state)
         with pytest.raises(RulesError):
             s.parse("hull Nobody" if name == "captains_sea" else "reveal Nobody" if name == "iron_and_oak" else "plot Nobody 1", state)
+
+
+def test_a_whole_oak_and_iron_game_replays_through_the_interface() -> None:
+    from game.ai.match import ai_game
+
+    played = ai_game(3)
+    assert replay(OAK_AND_IRON, played.initial, played.events) == played.state
+    shown = [OAK_AND_IRON.event_for(e, "B") for e in played.events]
+    assert all(isinstance(OAK_AND_IRON.account(e), str) for e in shown)
+    assert OAK_AND_IRON.deciders(played.state) == set()  # the game is over
