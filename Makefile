@@ -15,9 +15,15 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/python -m bot
 
-test: $(STAMP)
+test: lint typecheck pytest
+
+lint: $(STAMP)
 	$(BIN)/ruff check .
+
+typecheck: $(STAMP)
 	$(BIN)/mypy game render
+
+pytest: $(STAMP)
 	$(BIN)/pytest
 
 bench: $(STAMP)

@@ -102,7 +102,8 @@ async def _choose_game(service: GameService, scenario: str | None, seed: int | N
         if scenario is not None or vs_ai is not None or seed is not None:
             print("note: --scenario, --vs-ai and --seed choose a new game: add --new to start one. Resuming.",
                   file=out)
-        print(f"Resuming game #{chosen.id} ({chosen.name}); `--game N` opens another, `--new` starts one.",
+        print(f"Resuming game #{chosen.id} ({chosen.name}); `.venv/bin/quarterdeck table --game N` opens another, "
+              "`--new` starts one.",
               file=out)
         return chosen.id
     try:

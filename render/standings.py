@@ -37,7 +37,8 @@ KEY = "W wins (draw ½) · SP± Strike Point margin · Opp opponents' wins · Ra
 
 
 def _number(x: float) -> str:
-    return f"{x:g}" if x != int(x) else str(int(x))
+    # wins and opponents' wins count a draw as half: one decimal says all there is, and fits the column
+    return str(int(x)) if x == int(x) else f"{x:.1f}"
 
 
 def _cells(row: Row) -> tuple[str, ...]:

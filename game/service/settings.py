@@ -42,7 +42,7 @@ class Settings:
             database_url=os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL,
             discord_token=os.environ.get("DISCORD_TOKEN", ""),
             dev_guild_id=os.environ.get("DEV_GUILD_ID", ""),
-            log_level=os.environ.get("LOG_LEVEL", "INFO"),
+            log_level=_level(os.environ.get("LOG_LEVEL") or "INFO"),
             shard_count=_count(os.environ.get("SHARD_COUNT", "")),
             shard_ids=_ids(os.environ.get("SHARD_IDS", "")),
             workers=_whole("WORKERS", os.environ.get("WORKERS", ""), min(2, os.cpu_count() or 1), 0),
@@ -72,6 +72,13 @@ def _whole(name: str, text: str, default: int, least: int) -> int:
     if not text.isdigit() or int(text) < least:
         raise SettingsError(f"{name} must be a whole number of at least {least}, not {text[:20]!r}.")
     return int(text)
+
+
+def _level(text: str) -> str:
+    level = text.strip().upper()
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {text[:20]!r}.")
+    return level
 
 
 def _count(text: str) -> int | None:

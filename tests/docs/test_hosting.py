@@ -116,3 +116,24 @@ def test_systemd_accepts_the_unit_apart_from_the_missing_install(tmp_path: Path)
     complaints = [line for line in (done.stdout + done.stderr).splitlines()
                   if line.strip() and "is not executable" not in line and "quarterdeck" in line]
     assert complaints == []
+
+
+def test_env_example_lists_every_setting_the_bot_reads() -> None:
+    listed = {line.split("=", 1)[0] for line in (ROOT / ".env.example").read_text(encoding="utf-8").splitlines()
+              if line and not line.startswith("#")}
+    assert settings_read() <= listed, f"missing from .env.example: {settings_read() - listed}"
+    assert listed - settings_read() == {"POSTGRES_PASSWORD"}  # read by Docker Compose, not by the bot
+
+
+@pytest.mark.parametrize(("given", "level"), [("", "INFO"), ("debug", "DEBUG"), (" Warning ", "WARNING")])
+def test_log_level_blank_or_any_case_is_accepted(monkeypatch: pytest.MonkeyPatch, given: str, level: str) -> None:
+    monkeypatch.setenv("LOG_LEVEL", given)
+    assert Settings.from_env().log_level == level
+
+
+def test_an_unknown_log_level_is_a_settings_error_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.service.settings import SettingsError
+
+    monkeypatch.setenv("LOG_LEVEL", "verbose")
+    with pytest.raises(SettingsError, match="LOG_LEVEL"):
+        Settings.from_env()
