@@ -10,7 +10,9 @@ from typing import Any
 
 import discord
 
+from bot.faces import faces
 from bot.limits import MAX_CONTENT, fit
+from bot.views import options_view, pick_view, reroll_view
 from game import events as ev
 from game.account import account
 from game.phases.common import choice_hint
@@ -24,15 +26,8 @@ from render.pooled import render_board_async  # draws in a worker process
 
 log = logging.getLogger(__name__)
 
-FACES = {"skull": "💀", "cannon": "💥", "musket": "🎯", "pistol": "🔫", "sail": "⛵", "sword": "⚔️"}
 MAX_ACCOUNT = 1800
 MAX_OPTIONS = 700  # what the player to act can do: the rest is one /options away
-
-
-def faces(text: str) -> str:
-    for face, emoji in FACES.items():
-        text = text.replace(f"[{face}]", f"{emoji}")
-    return text
 
 
 def account_text(events: Sequence[Any], limit: int = MAX_ACCOUNT) -> str:
@@ -101,7 +96,6 @@ async def post_board(channel: discord.abc.Messageable, service: GameService, gam
                      logged: Sequence[Any]) -> None:
     """Post the account of these events, the board and the next prompt in the game channel (the
     courier does, for a board row of the outbox: bot/outbox.py)."""
-    from bot.views import options_view, pick_view, reroll_view
 
     info = await service.info(game_id)
     spectator = await service.view(Actor("spectator", info.guild_id), game_id)

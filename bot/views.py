@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 from bot.actions import act, actor_of, defer, reply, retire_components, service_of
+from bot.faces import FACES
 from game.commands import KeepRoll, Reroll, UseFortune
 from game.errors import RulesError
 from game.model import PendingRoll
@@ -152,8 +153,6 @@ class RerollSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     def __init__(self, game_id: int, roll: int | None, faces: tuple[str, ...] = (), skill_left: int = 1,
                  rerolled: tuple[int, ...] = ()) -> None:
-        from bot.publish import FACES
-
         options = [
             discord.SelectOption(label=f"Die {i + 1}: {FACES.get(f, '')} {f}", value=str(i + 1))
             for i, f in enumerate(faces) if i not in rerolled

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.actions import actor_of, choices, defer, game_here, refusal, reply, service_of
 from bot.cogs.orders import ship_names
 from bot.cogs.referee import lookup, table_names
-from bot.publish import faces
+from bot.faces import faces
 from game.account import account
 from game.errors import RulesError
 from game.rules_data import load_rules
