@@ -75,9 +75,15 @@ def _image(table: Table) -> discord.File:
     return discord.File(io.BytesIO(png), filename="standings.png")
 
 
-def _mentions(pairings: Sequence[Pairing]) -> discord.AllowedMentions:
-    users = {m for p in pairings if p.status != "done" for m in (p.a, p.b) if m and m.isdigit()}
-    return discord.AllowedMentions(users=[discord.Object(int(u)) for u in sorted(users)]) if users else \
+MAX_PINGS = 100  # Discord refuses a message allowing more users than this
+
+
+def _mentions(text: str, pairings: Sequence[Pairing]) -> discord.AllowedMentions:
+    """Ping the members of unfinished pairings whom the text names (a long round's text is cut short:
+    the members of the tables cut off are not pinged for lines they cannot see), at most 100."""
+    users = sorted({m for p in pairings if p.status != "done" for m in (p.a, p.b)
+                    if m and m.isdigit() and f"<@{m}>" in text})[:MAX_PINGS]
+    return discord.AllowedMentions(users=[discord.Object(int(u)) for u in users]) if users else \
         discord.AllowedMentions.none()
 
 
@@ -212,8 +218,8 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             await channel.send(fit_lines(lines, " (see `/league show`)"),  # type: ignore[union-attr]
                                allowed_mentions=discord.AllowedMentions.none())
         if report.started:
-            await channel.send(_round_text(info, info.pairings),  # type: ignore[union-attr]
-                               allowed_mentions=_mentions(info.pairings))
+            text = _round_text(info, info.pairings)
+            await channel.send(text, allowed_mentions=_mentions(text, info.pairings))  # type: ignore[union-attr]
         if table is not None:
             head = (f"🏆 **{_esc(info.name, 64)}** is over. Final standings:" if table.final
                     else f"📊 **{_esc(info.name, 64)}**: standings")

@@ -43,9 +43,12 @@ def reminder_times(hours: Hours) -> list[float]:
 
 
 def zone(name: str) -> ZoneInfo:
+    """The named zone, or UTC for a name that is none (too long for a file name included: OSError)."""
+    if len(name) > 64:  # the longest IANA names are about 30 characters
+        return ZoneInfo("UTC")
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):
         return ZoneInfo("UTC")
 
 

@@ -142,7 +142,7 @@ class Leagues:
                                 "two-sided scenario.")
         if await self._find(actor.guild_id, name) is not None:  # the constraint alone would let "cup" and "Cup" be
             raise LeagueRefused(f"This server already has a league called {name!r}.", "Choose another name.")
-        row = League(guild_id=actor.guild_id, channel_id=channel_id, name=name, scenario=scenario,
+        row = League(guild_id=actor.guild_id, channel_id=channel_id, name=name, scenario=scenario[:100],
                      scenario_text=scenario_text or "", size=size if scenario == DRAFTED else "", format=format,
                      round_hours=round_hours, created_by=actor.user_id)
         try:
@@ -260,6 +260,10 @@ class Leagues:
         if lg.status != "running" or row is None:
             raise LeagueRefused(f"Round {lg.current_round} of {lg.name} has no table {table}.",
                                 "/league show lists the tables of the round.")
+        if actor.user_id in (row.a_member, row.b_member):
+            # a GM who plays has a player's rights at their own table (game/service/authority.py)
+            raise LeagueRefused("You play at that table: its result is not yours to record.",
+                                "Finish or concede the game, or ask another GM.")
         if row.status == "done" or row.b_member is None:
             raise LeagueRefused(f"Table {table} already has its result.")
         member = {"A": row.a_member, "B": row.b_member, None: None}.get(winner, "?")

@@ -148,6 +148,8 @@ async def run_standing(svc: GameService, game_id: int, told: dict[tuple[int, str
         return []
     stored = await store.load_orders(svc.repo, game_id, player)
     orders, user = stored if stored is not None else (None, seat.user_id)
+    if user != seat.user_id:
+        orders = None  # given by the side's former player: they lapsed when the side changed hands
     rules = await svc.rules_for(loaded.record)
     position = loaded.record.last_seq
     judgement = derived_number(loaded.record.dice_seed, f"standing:{player}:{position}")

@@ -26,6 +26,7 @@ SELECT_OPTIONS, OPTION_TEXT, PLACEHOLDER = 25, 100, 150
 CUSTOM_ID, BUTTON_LABEL = 100, 80
 CHOICES, CHOICE_TEXT = 25, 100
 FILES = 10
+MENTIONS = 100  # users (and roles) one message may allow to be pinged
 UPLOAD = 10_000_000  # bytes; the fake's interactions announce this `attachment_size_limit`
 THREAD_NAME = 100
 COMMAND_NAME, COMMAND_DESCRIPTION, COMMAND_OPTIONS = 32, 100, 25
@@ -86,6 +87,9 @@ def message_errors(body: dict[str, Any], files: Sequence[tuple[str, bytes]] = ()
         _add(errors, (*prefix, "embeds"), "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {EMBED_TOTAL}")
     _components(errors, prefix, body.get("components") or [])
     _max_items(errors, (*prefix, "attachments"), list(files) or body.get("attachments") or [], FILES)
+    allowed = body.get("allowed_mentions") or {}
+    for kind in ("users", "roles"):
+        _max_items(errors, (*prefix, "allowed_mentions", kind), allowed.get(kind) or [], MENTIONS)
     return errors
 
 

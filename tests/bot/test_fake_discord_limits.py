@@ -64,6 +64,7 @@ def test_a_message_within_every_limit_passes() -> None:
     ({"components": [_row(_button("same"), _button("same"))]}, "COMPONENT_CUSTOM_ID_DUPLICATED"),
     ({"components": [_row(_button("b", label="l" * 81))]}, "label: Must be 80 or fewer"),
     ({"attachments": [{"id": i} for i in range(11)]}, "attachments: Must be 10 or fewer"),
+    ({"allowed_mentions": {"users": [str(i) for i in range(101)]}}, "allowed_mentions.users: Must be 100 or fewer"),
 ])
 def test_each_broken_limit_is_named_by_its_field(body: dict[str, Any], where: str) -> None:
     assert any(where in e for e in limits.flatten(limits.message_errors(body))), limits.flatten(
