@@ -20,21 +20,14 @@ import sys
 import tempfile
 import time
 
-from benchmarks.service import _drop, _postgres_db, _rss_mb, command_script
+from benchmarks.service import ACTORS, SEED, _drop, _postgres_db, _rss_mb, command_script, seated_games
 from game.commands import Command
-from game.dice import seed_from_number
 from game.errors import RulesError
 from game.service.db import make_engine, upgrade_to_head
-from game.service.game_service import Actor, GameService
-
-
-def SEED() -> str:
-    return seed_from_number(1)  # every game rolls the dice the scripted game was played with
-
+from game.service.game_service import GameService
 
 GAMES = int(os.environ.get("BENCH_GAMES", "1000"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "15"))
-ACTORS = {"A": Actor("111", "bench"), "B": Actor("222", "bench")}
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -42,16 +35,6 @@ def _pct(values: list[float], q: float) -> float:
         return float("nan")
     values = sorted(values)
     return values[min(len(values) - 1, int(len(values) * q))] * 1000
-
-
-async def _games(service: GameService, count: int) -> list[int]:
-    ids = []
-    for g in range(count):
-        info = await service.create_game(ACTORS["A"], f"chan-{g}")
-        await service.join(ACTORS["A"], info.id, "A")
-        await service.join(ACTORS["B"], info.id, "B")
-        ids.append(info.id)
-    return ids
 
 
 async def load(service: GameService, ids: list[int], script: list[tuple[str, Command]], rate: float,
@@ -122,7 +105,7 @@ async def amain(rates: list[float]) -> None:
         try:
             service = GameService(engine, seeds=SEED)
             t0 = time.perf_counter()
-            ids = await _games(service, GAMES)
+            ids = await seated_games(service, GAMES)
             print(f"{label}: {GAMES} games set up in {time.perf_counter() - t0:.0f} s, RSS {_rss_mb():.0f} MB")
             progress = dict.fromkeys(ids, 0)
             for rate in rates:

@@ -48,16 +48,25 @@ def command_script() -> list[tuple[str, Command]]:
     return out
 
 
+ACTORS = {"A": Actor("111", "bench"), "B": Actor("222", "bench")}
+
+
+async def seated_games(service: GameService, count: int) -> list[int]:
+    """Quick-start games in channels chan-0…, both sides taken: the ids."""
+    ids = []
+    for g in range(count):
+        info = await service.create_game(ACTORS["A"], f"chan-{g}")
+        await service.join(ACTORS["A"], info.id, "A")
+        await service.join(ACTORS["B"], info.id, "B")
+        ids.append(info.id)
+    return ids
+
+
 async def run(url: str, games: int, per_game: int, script: list[tuple[str, Command]]) -> dict[str, float]:
     engine = make_engine(url)
     service = GameService(engine, seeds=SEED)
-    actors = {"A": Actor("111", "bench"), "B": Actor("222", "bench")}
-    ids = []
-    for g in range(games):
-        info = await service.create_game(actors["A"], f"chan-{g}")
-        await service.join(actors["A"], info.id, "A")
-        await service.join(actors["B"], info.id, "B")
-        ids.append(info.id)
+    actors = ACTORS
+    ids = await seated_games(service, games)
     latencies: list[float] = []
 
     async def client(gid: int) -> None:

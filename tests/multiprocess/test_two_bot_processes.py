@@ -10,7 +10,6 @@ import json
 import os
 import signal
 import sys
-import uuid
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
@@ -22,11 +21,11 @@ from sqlmodel import col
 from game.ai.captain import Captain, deciders
 from game.commands import Command, KeepRoll, PickCard, Reroll, UseFortune
 from game.notation import format_command
-from game.service.db import make_engine, upgrade_to_head
+from game.service.db import make_engine
 from game.service.game_service import GameService
 from game.service.models import OutboxRow, utcnow
 from tests.bot.fake_discord import FakeDiscord, Sent, command, component
-from tests.service.conftest import _pg_admin, _pg_url
+from tests.service.conftest import pg_database
 
 pytestmark = pytest.mark.skipif(not os.environ.get("TEST_POSTGRES_URL"), reason="needs PostgreSQL (TEST_POSTGRES_URL)")
 
@@ -115,14 +114,8 @@ async def undelivered(service: GameService, wait: float = 60.0) -> list[tuple[in
 
 @pytest.fixture
 async def db_url() -> AsyncIterator[str]:
-    name = f"qd_two_{uuid.uuid4().hex[:10]}"
-    await _pg_admin(f'CREATE DATABASE "{name}"')
-    url = _pg_url(name)
-    try:
-        await upgrade_to_head(url)
+    async with pg_database("qd_two") as url:
         yield url
-    finally:
-        await _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 async def act(proc: BotProcess, fake: FakeDiscord, service: GameService, user: tuple[int, str], cmd: Command,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -41,7 +42,14 @@ async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
         await upgrade_to_head(url)
         yield url
         return
-    name = f"qd_test_{uuid.uuid4().hex[:12]}"
+    async with pg_database() as url:
+        yield url
+
+
+@asynccontextmanager
+async def pg_database(prefix: str = "qd_test") -> AsyncIterator[str]:
+    """A fresh PostgreSQL database at the schema's head, dropped afterwards."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     await _pg_admin(f'CREATE DATABASE "{name}"')
     url = _pg_url(name)
     try:
