@@ -37,6 +37,14 @@ class Decision:
         self.no_reroll = False
 
     @property
+    def flow(self) -> Any:
+        """How a phase hands the game on (game/phases/flow.py: after the picks, after an activation, at
+        the end of a turn): looked up when called, since flow imports the phases and they must not import it."""
+        from game.phases.flow import FLOW
+
+        return FLOW
+
+    @property
     def remaining(self) -> tuple[str, ...]:
         if self._remaining is None:
             from game.notation import format_command

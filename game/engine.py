@@ -37,7 +37,7 @@ from game.context import Decision, Suspend
 from game.dice import DiceSource
 from game.errors import DiceNotAllowed, GameOver, IllegalAction, NotYourShip, RulesError
 from game.model import Game, PendingRoll, Phase
-from game.phases import attack, common, end, initiative, movement, preparation
+from game.phases import attack, common, flow, initiative, movement, preparation
 from game.rules_data import RulesData, load_rules
 
 __all__ = ["apply", "apply_all", "decide", "decide_and_apply", "replay"]
@@ -82,7 +82,7 @@ _HANDLERS: dict[type, Callable[[Decision, Any], None]] = {
     PickCard: initiative.pick_card,
     Pass: attack.pass_attack,
     Decline: attack.decline,
-    Decide: end.decide_choice,
+    Decide: flow.decide_choice,
     Concede: lambda ctx, cmd: _concede(ctx, cmd),
     Enlist: preparation.enlist,
     ChooseRole: preparation.choose_role,

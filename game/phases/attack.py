@@ -18,7 +18,6 @@ from game.context import Decision
 from game.errors import IllegalAction
 from game.model import Game, Phase, Ship, ShipSide, Status, TerrainKind
 from game.phases import common as c
-from game.phases.flow import next_activation
 
 BAND_KIND = {"yard_arm": "hit_yard_arm", "pistol": "hit_pistol", "musket": "hit_musket", "cannon": "hit_cannon"}
 AIMS = ("hull", "rigging", "crew")
@@ -62,7 +61,7 @@ def finish_attack(ctx: Decision, ship_id: str, player: str) -> None:
     if ctx.state.ship(ship_id).wake:
         ctx.emit(ev.WakeMarker(ship_id, False))
     ctx.emit(ev.ActivationEnded(ship_id, Phase.ATTACK))
-    next_activation(ctx, player)
+    ctx.flow.next_activation(ctx, player)
 
 
 def attack_command(ctx: Decision, cmd: Attack) -> None:
@@ -433,7 +432,7 @@ def _critical_effects(ctx: Decision, cmd: Attack, target_id: str, counts: dict[s
 def helm_struck(ctx: Decision, cmd: Attack, target_id: str) -> None:
     """A Full Turn with the speed-2 tool to the side the attacker chooses, collisions at speed 2,
     then a die for the admiral or captain aboard."""
-    from game.phases.movement import make_move
+    from game.phases.motion import make_move
 
     target = ctx.state.ship(target_id)
     side = cmd.helm or _worse_side(ctx.state, target)
@@ -497,7 +496,7 @@ def close_offer(ctx: Decision, taken: bool) -> None:
     offer = ctx.state.offer
     assert offer is not None
     ctx.emit(ev.OfferClosed(offer.player, taken))
-    next_activation(ctx, offer.resume_player)
+    ctx.flow.next_activation(ctx, offer.resume_player)
 
 
 def broadside_legal(ctx: Decision, ship: Ship, side: str, target_id: str) -> bool:

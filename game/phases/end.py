@@ -14,6 +14,7 @@ from game.context import Decision
 from game.errors import IllegalAction
 from game.model import Choice, Game, Phase, Ship, Status
 from game.phases import common as c
+from game.phases.motion import push_directly_away
 from game.rules_data import RulesData
 
 
@@ -25,7 +26,7 @@ def run_end_phase(ctx: Decision) -> None:
     if choices:
         ctx.emit(ev.ChoicesSet(choices))
         return
-    _after_captures(ctx)
+    after_captures(ctx)
 
 
 # ---------------------------------------------------------------- step 1: capture or destroy
@@ -36,8 +37,6 @@ def _fighting(ship: Ship) -> bool:
 
 
 def _push_apart_shaken_pairs(ctx: Decision) -> None:
-    from game.phases.movement import push_directly_away
-
     for s in ctx.state.ships:
         s = ctx.state.ship(s.id)
         for other_id in sorted(s.entangled_with):
@@ -62,60 +61,7 @@ def _capture_choices(state: Game) -> tuple[Choice, ...]:
     return tuple(sorted(out, key=lambda ch: (ch.player != state.initiative, ch.ship)))
 
 
-def decide_choice(ctx: Decision, cmd: Decide) -> None:
-    state = ctx.state
-    c.no_pending(state)
-    if not state.choices:
-        raise IllegalAction("No decision is waiting.", "Carry on with the game.")
-    by_kind = {"borrow": "borrow", "place": "place_terrain", "skip": "place_terrain", "keep": "event_draw",
-               "discard": "event_draw"}
-    match = [ch for ch in state.choices if (ch.ship == cmd.ship and bool(cmd.ship)) or (
-        not cmd.ship and ch.kind == by_kind.get(cmd.answer) and (not cmd.player or ch.player == cmd.player))]
-    if not match:
-        waiting = ", ".join(f"{ch.ship} ({ch.kind.replace('_', ' ')})" for ch in state.choices)
-        raise IllegalAction(f"Nothing is to be decided about {cmd.ship}.", f"Waiting: {waiting}.")
-    choice = match[0]
-    if cmd.player and cmd.player != choice.player:
-        raise IllegalAction(f"The decision about {cmd.ship} is player {choice.player}'s.")
-    if choice.kind == "capture":
-        _capture(ctx, choice, cmd)
-    elif choice.kind == "lost_admiral":
-        _lost_admiral(ctx, choice, cmd)
-    elif choice.kind == "borrow":
-        from game.phases.reveal_effects import borrow
-
-        borrow(ctx, choice, cmd)
-    elif choice.kind == "place_terrain":
-        from game.phases.reveal_effects import place_lured
-
-        place_lured(ctx, choice, cmd)
-    elif choice.kind == "event_draw":
-        from game.phases.initiative import event_choice
-
-        event_choice(ctx, choice, cmd.answer)
-    else:
-        from game.phases.reveal_effects import free_turn
-
-        free_turn(ctx, choice, cmd)
-    remaining = tuple(ch for ch in ctx.state.choices if ch != choice)
-    ctx.emit(ev.ChoicesSet(remaining))
-    if remaining:
-        return
-    if choice.kind == "capture":
-        _after_captures(ctx)
-    elif choice.kind == "event_draw":
-        from game.phases.initiative import continue_tie
-
-        continue_tie(ctx)
-    elif choice.kind == "lost_admiral":
-        _finish_turn(ctx)
-    else:
-        from game.phases.flow import begin_activation_phase
-
-        begin_activation_phase(ctx, Phase.MOVEMENT)
-
-
-def _capture(ctx: Decision, choice: Choice, cmd: Decide) -> None:
+def capture(ctx: Decision, choice: Choice, cmd: Decide) -> None:
     if cmd.answer not in ("capture", "destroy", "spare"):
         raise IllegalAction(f"{cmd.ship} may be captured, destroyed or spared.", "Answer capture, destroy or spare.")
     target = ctx.state.ship(choice.ship)
@@ -129,8 +75,6 @@ def _capture(ctx: Decision, choice: Choice, cmd: Decide) -> None:
     if not target.out_of_action:
         c.knock_out(ctx, target.id)
     ctx.emit(ev.EntanglementChanged(captor, target.id, False))
-    from game.phases.movement import push_directly_away
-
     # the free Cut Free that follows a Destroy succeeds automatically if there is room
     if not push_directly_away(ctx, captor, target.id, ctx.rules.range_of("yard_arm"), full=True):
         ctx.emit(ev.StatusGained(target.id, Status.REMOVED))
@@ -236,7 +180,7 @@ def ship_total(state: Game, player: str) -> int:
     )
 
 
-def _after_captures(ctx: Decision) -> None:
+def after_captures(ctx: Decision) -> None:
     state = ctx.state
     by_player = {p: strike_points(state, p, ctx.rules) for p in state.players}
     ships = {p: ship_total(state, p) for p in state.players}
@@ -264,7 +208,7 @@ def _after_captures(ctx: Decision) -> None:
     if choices:
         ctx.emit(ev.ChoicesSet(choices))
         return
-    _finish_turn(ctx)
+    finish_turn(ctx)
 
 
 def _last_turn_result(ctx: Decision, points: Mapping[str, int]) -> None:
@@ -335,7 +279,7 @@ def transfer_targets(ctx: Decision, player: str) -> list[str]:
     ]
 
 
-def _lost_admiral(ctx: Decision, choice: Choice, cmd: Decide) -> None:
+def lost_admiral(ctx: Decision, choice: Choice, cmd: Decide) -> None:
     q = ctx.state.squadron(choice.player)
     if cmd.target not in choice.options:
         raise IllegalAction(f"{cmd.target!r} cannot become the Flagship.", f"Choose one of: {', '.join(choice.options)}.")
@@ -369,7 +313,7 @@ def _lost_admiral(ctx: Decision, choice: Choice, cmd: Decide) -> None:
 # ---------------------------------------------------------------- step 5: return cards
 
 
-def _finish_turn(ctx: Decision) -> None:
+def finish_turn(ctx: Decision) -> None:
     return_cards(ctx)
     if ctx.state.event_face_up is not None:
         ctx.emit(ev.EventDiscarded(ctx.state.event_face_up))  # a 'turn' event runs its course
@@ -380,9 +324,7 @@ def _finish_turn(ctx: Decision) -> None:
         if boats:
             keep = tuple((p.x, p.y, p.on_ship) for p in s.landing_parties if not p.on_ship)
             ctx.emit(ev.LandingPartyChanged(s.id, keep))
-    from game.phases.initiative import begin_turn
-
-    begin_turn(ctx, ctx.state.turn + 1)
+    ctx.flow.turn_over(ctx)  # the next turn's Initiative Phase: flow's to begin
 
 
 def return_cards(ctx: Decision) -> None:

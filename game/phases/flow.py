@@ -1,10 +1,17 @@
-"""Who acts next and when a phase gives way to the next one."""
+"""The order of the phases and the hand-over between them: who acts next, when a phase gives way to
+the next one, and where the game goes on after a waiting decision. The phases know only their own
+rules: this module calls them, and they hand back through `ctx.flow` (game/context.py), never by
+importing each other."""
 
 from __future__ import annotations
 
 from game import events as ev
+from game.commands import Decide
 from game.context import Decision
+from game.errors import IllegalAction
 from game.model import Game, Phase
+from game.phases import common as c
+from game.phases import end, initiative, reveal_effects
 
 
 def can_activate(state: Game, ship_id: str) -> bool:
@@ -18,8 +25,6 @@ def has_ships_to_activate(state: Game, player: str) -> bool:
 
 def after_picks(ctx: Decision) -> None:
     """Both players have chosen next turn's card: resolve 'immediately' effects, then move."""
-    from game.phases import reveal_effects
-
     choices = reveal_effects.resolve(ctx)
     if choices:
         ctx.emit(ev.ChoicesSet(choices))
@@ -77,6 +82,63 @@ def advance_phase(ctx: Decision, finished: Phase) -> None:
     if finished is Phase.MOVEMENT:
         begin_activation_phase(ctx, Phase.ATTACK)
     elif finished is Phase.ATTACK:
-        from game.phases.end import run_end_phase
+        end.run_end_phase(ctx)
 
-        run_end_phase(ctx)
+
+def turn_over(ctx: Decision) -> None:
+    """The End Phase is done: the next turn begins with its Initiative Phase."""
+    initiative.begin_turn(ctx, ctx.state.turn + 1)
+
+
+def decide_choice(ctx: Decision, cmd: Decide) -> None:
+    """A waiting decision of any phase (a capture, a lost admiral, a reveal's choice, an event card):
+    its phase's rule carries it out; once none waits, the game goes on where that phase left it."""
+    state = ctx.state
+    c.no_pending(state)
+    if not state.choices:
+        raise IllegalAction("No decision is waiting.", "Carry on with the game.")
+    by_kind = {"borrow": "borrow", "place": "place_terrain", "skip": "place_terrain", "keep": "event_draw",
+               "discard": "event_draw"}
+    match = [ch for ch in state.choices if (ch.ship == cmd.ship and bool(cmd.ship)) or (
+        not cmd.ship and ch.kind == by_kind.get(cmd.answer) and (not cmd.player or ch.player == cmd.player))]
+    if not match:
+        waiting = ", ".join(f"{ch.ship} ({ch.kind.replace('_', ' ')})" for ch in state.choices)
+        raise IllegalAction(f"Nothing is to be decided about {cmd.ship}.", f"Waiting: {waiting}.")
+    choice = match[0]
+    if cmd.player and cmd.player != choice.player:
+        raise IllegalAction(f"The decision about {cmd.ship} is player {choice.player}'s.")
+    if choice.kind == "capture":
+        end.capture(ctx, choice, cmd)
+    elif choice.kind == "lost_admiral":
+        end.lost_admiral(ctx, choice, cmd)
+    elif choice.kind == "borrow":
+        reveal_effects.borrow(ctx, choice, cmd)
+    elif choice.kind == "place_terrain":
+        reveal_effects.place_lured(ctx, choice, cmd)
+    elif choice.kind == "event_draw":
+        initiative.event_choice(ctx, choice, cmd.answer)
+    else:
+        reveal_effects.free_turn(ctx, choice, cmd)
+    remaining = tuple(ch for ch in ctx.state.choices if ch != choice)
+    ctx.emit(ev.ChoicesSet(remaining))
+    if remaining:
+        return
+    if choice.kind == "capture":
+        end.after_captures(ctx)
+    elif choice.kind == "event_draw":
+        initiative.continue_tie(ctx)
+    elif choice.kind == "lost_admiral":
+        end.finish_turn(ctx)
+    else:
+        begin_activation_phase(ctx, Phase.MOVEMENT)
+
+
+class Flow:
+    """What the phases call to hand over (ctx.flow): the functions above, and only these."""
+
+    after_picks = staticmethod(after_picks)
+    turn_over = staticmethod(turn_over)
+    next_activation = staticmethod(next_activation)
+
+
+FLOW = Flow()

@@ -44,9 +44,7 @@ def pick_card(ctx: Decision, cmd: PickCard) -> None:
     if ctx.state.phase is Phase.SETUP:
         begin_turn(ctx, 1)
     else:
-        from game.phases.flow import after_picks
-
-        after_picks(ctx)
+        ctx.flow.after_picks(ctx)
 
 
 def auto_pick_empty_hands(ctx: Decision) -> None:
@@ -130,9 +128,7 @@ def _settle(ctx: Decision, winner: str, reason: str) -> None:
     ctx.emit(ev.InitiativeWon(winner, reason))
     auto_pick_empty_hands(ctx)
     if all(q.picked for q in ctx.state.squadrons):
-        from game.phases.flow import after_picks
-
-        after_picks(ctx)
+        ctx.flow.after_picks(ctx)
 
 
 def challenge_test(ctx: Decision, players: list[str]) -> str:

@@ -72,7 +72,7 @@ def borrow(ctx: Decision, choice: Choice, cmd: Decide) -> None:
 
 def _free_moves(ctx: Decision, ships: list[Ship], tool: int) -> None:
     """A speed-1 move straight ahead, no turn, for ships not In the Wind's Eye, Entangled or Aground."""
-    from game.phases.movement import make_move
+    from game.phases.motion import make_move
 
     t = ctx.state.table
     length = ctx.rules.tool(tool).length
@@ -109,7 +109,7 @@ def free_turn(ctx: Decision, choice: Choice, cmd: Decide) -> None:
     limit = ctx.rules.tool(1).max_turn
     if not 0 < cmd.degrees <= limit + 1e-9:
         raise IllegalAction(f"The free turn uses the speed-1 tool: up to {limit:g}°.")
-    from game.phases.movement import make_move
+    from game.phases.motion import make_move
 
     ship = ctx.state.ship(choice.ship)
     make_move(ctx, ship.id, [geo.pivot_motion(c.hull(ship), cmd.answer, cmd.degrees)], "free_turn", 1)
