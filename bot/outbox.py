@@ -120,8 +120,6 @@ class Courier:
         elif row.kind == "nudge":
             if await self._still_owed(row.game_id, info.guild_id, payload):
                 await nudge(self.client, row.game_id, str(payload["user"]), channel.jump_url)
-        elif row.kind in ("reminder", "deadline"):
-            await ping(channel, row.game_id, row.kind, str(payload.get("user") or ""))
         elif row.kind == "note":  # what a player's standing orders did: theirs alone, by DM
             from bot.actions import tell_player
             from game.service.orders_service import OrderNote
@@ -147,19 +145,6 @@ class Courier:
         if g.phase.value not in ("setup", "initiative") or g.turn != payload.get("turn"):
             return False
         return any(q.player == payload.get("player") and not q.picked for q in g.squadrons)
-
-
-PING_TEXT = {
-    "reminder": "⏰ Reminder: the game is waiting for you",
-    "deadline": "⌛ The deadline has passed; a GM may now act for you",
-}
-
-
-async def ping(channel: discord.abc.Messageable, game_id: int, kind: str, user: str) -> None:
-    if not user.isdigit():
-        return
-    await channel.send(f"{PING_TEXT[kind]}, <@{user}> (game #{game_id}).",
-                       allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(user))]))
 
 
 def describe(exc: BaseException) -> str:

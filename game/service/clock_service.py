@@ -153,7 +153,7 @@ async def set_hours(svc: GameService, actor: Actor, time_zone: str | None = None
         clock.quiet_from = quiet_from
     if quiet_to is not None:
         clock.quiet_to = quiet_to
-    await store.save_player_clock(svc.repo, clock)
+    await store.save_clock(svc.repo, clock)
     svc._hours[actor.user_id] = clock
     quiet = (f"quiet {clock.quiet_from}:00–{clock.quiet_to}:00" if clock.quiet_from is not None
              and clock.quiet_to is not None else "no quiet hours")
@@ -170,7 +170,7 @@ async def set_away(svc: GameService, actor: Actor, until: datetime | None, mode:
         raise RulesError("Name the member who stands in for you.")
     clock = await store.player_clock(svc.repo, actor.user_id)
     clock.away_until, clock.away_mode, clock.substitute = until, mode, substitute if mode == "substitute" else None
-    await store.save_player_clock(svc.repo, clock)
+    await store.save_clock(svc.repo, clock)
     svc._hours[actor.user_id] = clock
     who = f"<@{actor.user_id}>" if actor.user_id.isdigit() else actor.user_id
     if until is None:

@@ -220,7 +220,7 @@ class GameService:
         # interactions all reach the process holding its shard
         self._channels: Bounded = Bounded(10_000)  # (guild, channel) -> its unfinished game's id or None
         self._squadron_rows: Bounded = Bounded(1_000)  # (guild, owner) -> their saved squadrons
-        self._options_at: Bounded = Bounded(2_000)  # (game, version, position, …) -> the options then
+        self._options_at: Bounded = Bounded(2_000)  # (game, version, …) -> the options then
         self._rules: dict[str, RulesData] = {}
         self._told: dict[tuple[int, str], int] = {}  # (game, player) -> log position a wait was told at
         # game clocks and members' hours, read on every change of turn: kept like the guild settings
@@ -620,7 +620,7 @@ class GameService:
         players = self._players_of(loaded, actor)
         waiting = [p for p in players if p in deciders(loaded.state)]
         viewer = waiting[0] if waiting else (players[0] if players else None)
-        key = (game_id, loaded.record.version, loaded.record.last_seq, viewer, tuple(players), ship)
+        key = (game_id, loaded.record.version, viewer, tuple(players), ship)
         found: Options | None = self._options_at.get(key)
         if found is None:
             rules = await self.rules_for(loaded.record)
@@ -663,7 +663,7 @@ class GameService:
         loaded = await self._load(game_id)
         # the board post, the status edit, a reminder and the options menu all ask at the same moment:
         # working out the closing moves (trial moves through the engine) once per moment is enough
-        key = (game_id, loaded.record.version, loaded.record.last_seq)
+        key = (game_id, loaded.record.version)  # every change of the game moves its version on
         found: list[Options] | None = self._options_at.get(key)
         if found is None:
             rules = await self.rules_for(loaded.record)

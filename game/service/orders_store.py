@@ -41,7 +41,8 @@ async def game_clock(repo: Repository, game_id: int) -> GameClock:
     return found or GameClock(game_id=game_id)
 
 
-async def save_clock(repo: Repository, clock: GameClock) -> None:
+async def save_clock(repo: Repository, clock: GameClock | PlayerClock) -> None:
+    """A game's clock or a member's hours, written whole."""
     clock.updated_at = utcnow()
     async with repo.session() as s, s.begin():
         await s.merge(clock)
@@ -51,12 +52,6 @@ async def player_clock(repo: Repository, user_id: str) -> PlayerClock:
     async with repo.session() as s:
         found = await s.get(PlayerClock, user_id)
     return found or PlayerClock(user_id=user_id)
-
-
-async def save_player_clock(repo: Repository, clock: PlayerClock) -> None:
-    clock.updated_at = utcnow()
-    async with repo.session() as s, s.begin():
-        await s.merge(clock)
 
 
 async def clocks_for(repo: Repository, game_id: int, users: list[str]) -> tuple[GameClock, dict[str, PlayerClock]]:

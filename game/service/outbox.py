@@ -33,7 +33,6 @@ STATUS_GAP = timedelta(seconds=3)  # at most one status edit per game this often
 MAX_ATTEMPTS = 10
 BACKOFF_BASE = 2.0  # seconds before the first retry; doubled each time
 BACKOFF_CAP = 600.0
-CHANNEL_LANE = ("board", "reminder", "deadline", "planned", "notice")
 DM_LANE = ("nudge", "note")
 OPEN = ("pending", "running")
 
@@ -53,6 +52,8 @@ def _update() -> Any:
 
 
 def lane(kind: str) -> str:
+    """Where a row waits its turn: status edits, DMs (nudge, note), or the channel (board, planned,
+    notice: reminders, deadlines and stand-in pings are notices), in order."""
     return "status" if kind == "status" else "dm" if kind in DM_LANE else "channel"
 
 

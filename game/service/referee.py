@@ -201,13 +201,8 @@ class RefereeService:
             seed=0, dice_seed=dice_seed, status="active", initial_state=_encode_state(state),
         )
         seats = [Seat(game_id=0, player=key, display_name=name) for key, name in seat_keys(state).items()]
-        async with self.repo.session() as s, s.begin():
-            s.add(record)
-            await s.flush()
-            assert record.id is not None
-            for seat in seats:
-                seat.game_id = record.id
-                s.add(seat)
+        record = await self.repo.create_game(record, None, seats)
+        assert record.id is not None
         if self._on_create is not None:
             self._on_create(actor.guild_id, record.channel_id)
         return await self.info(record.id)

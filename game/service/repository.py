@@ -91,8 +91,12 @@ class Repository:
         self.session: async_sessionmaker[AsyncSession] = sessions(engine)
         self.snapshot_every = snapshot_every
 
-    async def create_game(self, record: GameRecord, state: Game, seats: Sequence[Seat]) -> GameRecord:
-        record.initial_state = encode_state(state)
+    async def create_game(self, record: GameRecord, state: Game | None, seats: Sequence[Seat]) -> GameRecord:
+        """The game and its seats, in one transaction. With an Oak & Iron `state`, its encoding is the
+        starting state and the picks it owes are noted; another system's record comes with its own
+        `initial_state` (game/service/referee.py)."""
+        if state is not None:
+            record.initial_state = encode_state(state)
         async with self.session() as s, s.begin():
             s.add(record)
             await s.flush()
@@ -100,7 +104,8 @@ class Repository:
             for seat in seats:
                 seat.game_id = record.id
                 s.add(seat)
-            await self._secrets(s, record.id, seats, state)
+            if state is not None:
+                await self._secrets(s, record.id, seats, state)
         return record
 
     async def load(self, game_id: int) -> Loaded | None:

@@ -8,22 +8,10 @@ import pytest
 from game import events as ev
 from game.errors import NotYourTurn, RulesError
 from game.service.game_service import Actor, GameService, NotSeated, SeatTaken, ServiceError
-from tests.helpers import S, scenario_text
+from tests.service.test_replay import short_game as started
 
 ANN, BOB, CAT, EVE = Actor("111", "g1"), Actor("222", "g1"), Actor("444", "g1"), Actor("333", "g1")
 GM = Actor("999", "g1", gm=True)
-
-
-async def started(service: GameService) -> int:
-    text = scenario_text([S("Kestrel", "Sloop", 14, 10, 90, "A"), S("Otter", "Sloop", 22, 26, 270, "B")],
-                         test_dice=False)
-    info = await service.create_game(ANN, "chan-1", scenario_text=text)
-    await service.join(ANN, info.id, "A", "Ann")
-    await service.join(BOB, info.id, "B", "Bob")
-    for line, who in (("pick A Effective Fire", ANN), ("pick B Take Courage", BOB), ("pick A Careful Aim", ANN),
-                      ("pick B Reload!", BOB)):
-        await service.submit(who, info.id, line)
-    return info.id
 
 
 async def test_a_side_changes_hands_and_the_log_keeps_who_played(service: GameService) -> None:

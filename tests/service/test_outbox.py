@@ -91,7 +91,7 @@ async def test_claims_keep_the_order_of_each_lane(service: GameService) -> None:
 
 async def test_what_cannot_work_is_given_up_and_frees_the_lane(service: GameService) -> None:
     gid = await started(service)
-    await service.repo.enqueue(gid, [Post("reminder", {}), Post("board", {})])
+    await service.repo.enqueue(gid, [Post("notice", {"text": "⏰ Reminder"}), Post("board", {})])
     row = await claim(service, gid)
     assert row is not None
     async with service.repo.session() as s, s.begin():

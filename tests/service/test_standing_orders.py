@@ -9,19 +9,11 @@ from game.ai.captain import Captain, deciders
 from game.errors import RulesError
 from game.model import Phase
 from game.notation import format_command
-from game.service.game_service import Actor, GameService, NotSeated, Outcome
+from game.service.game_service import GameService, NotSeated, Outcome
 from game.service.orders_service import OrderNote
 from game.standing import captain_orders
 from game.views import view_of
-
-ANN, BOB, EVE = Actor("111", "g1"), Actor("222", "g1"), Actor("333", "g1")
-
-
-async def new_game(service: GameService) -> int:
-    info = await service.create_game(ANN, "chan-1")
-    await service.join(ANN, info.id, "A", "Ann")
-    await service.join(BOB, info.id, "B", "Bob")
-    return info.id
+from tests.service.test_service import ANN, BOB, EVE, new_game
 
 
 async def give_orders(service: GameService, gid: int) -> None:
