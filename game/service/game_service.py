@@ -216,16 +216,17 @@ class GameService:
         self._fixed_dice: dict[int, deque[str]] = {}
         self._settings: dict[str, GuildSettings] = {}
         self._settings_read: dict[str, float] = {}  # when each guild's settings were read (shared database)
-        # what autocomplete asks on every keystroke, kept until this process changes it: a guild's
-        # interactions all reach the process holding its shard
+        # what autocomplete asks on every keystroke, kept until this process changes it (a process that
+        # shares the database with others reads what they may change again: self.shared)
         self._channels: Bounded = Bounded(10_000)  # (guild, channel) -> its unfinished game's id or None
         self._squadron_rows: Bounded = Bounded(1_000)  # (guild, owner) -> their saved squadrons
         self._options_at: Bounded = Bounded(2_000)  # (game, version, …) -> the options then
         self._rules: dict[str, RulesData] = {}
-        self._told: dict[tuple[int, str], int] = {}  # (game, player) -> log position a wait was told at
-        # game clocks and members' hours, read on every change of turn: kept like the guild settings
-        self._clocks: dict[int, Any] = {}
-        self._hours: dict[str, Any] = {}
+        self._told: Bounded = Bounded(10_000)  # (game, player) -> log position a wait was told at
+        # game clocks and members' hours, read on every change of turn: kept like the guild settings,
+        # and bounded like every per-game cache
+        self._clocks: Bounded = Bounded(10_000)
+        self._hours: Bounded = Bounded(10_000)
         # more concurrent transactions than the connection pool holds would only queue inside it
         self._db_slots = asyncio.Semaphore(max_db_concurrency)
         # with a database several processes write (PostgreSQL), a cached game is checked against the
