@@ -103,16 +103,20 @@ async def amain(rates: list[float]) -> None:
         await upgrade_to_head(url)
         engine = make_engine(url)
         try:
-            service = GameService(engine, seeds=SEED)
+            service = GameService(engine, seeds=SEED, outbox=True)  # as the bot: each command writes its posts
             t0 = time.perf_counter()
             ids = await seated_games(service, GAMES)
             print(f"{label}: {GAMES} games set up in {time.perf_counter() - t0:.0f} s, RSS {_rss_mb():.0f} MB")
             progress = dict.fromkeys(ids, 0)
             for rate in rates:
+                writer = service.repo.writer
+                batches, appends = writer.batches, writer.appends
                 r = await load(service, ids, script, rate, SECONDS, random.Random(int(rate)), progress)
+                grouped = (writer.appends - appends) / max(1, writer.batches - batches)
                 print(f"{label:10} offered {rate:5.0f}/s: served {r['per_s']:6.1f}/s ({r['served']:.0f}), "
                       f"submit p50 {r['submit_p50']:6.1f} ms p99 {r['submit_p99']:7.1f} ms, "
-                      f"interaction p50 {r['whole_p50']:6.1f} ms p99 {r['whole_p99']:7.1f} ms, RSS {r['rss']:4.0f} MB")
+                      f"interaction p50 {r['whole_p50']:6.1f} ms p99 {r['whole_p99']:7.1f} ms, RSS {r['rss']:4.0f} MB, "
+                      f"{grouped:.1f} commands per commit")
         finally:
             await engine.dispose()
             if base is not None:

@@ -179,19 +179,18 @@ def _in_reach(g: Game, ship: Ship, rules: RulesData) -> tuple[int, float]:
 def _closing_move(g: Game, ship: Ship, rules: RulesData) -> Option | None:
     """A move that brings a loaded broadside to bear within range when the plain move does not:
     tried through the engine itself (no die rolled for the game: these are the player's own trials)."""
-    from game.apply import apply_all
     from game.commands import Activate, Advance, Turn
-    from game.engine import decide
+    from game.engine import decide_and_apply
 
     def after(cmd: Activate) -> Game | None:
         try:
-            return apply_all(g, decide(g, cmd, SampledDice(random.Random(0)), rules))
+            return decide_and_apply(g, cmd, SampledDice(random.Random(0)), rules)[1]
         except RulesError:
             return None
 
     plain = after(Activate(ship.id, player=ship.controller))
     best = _in_reach(plain, plain.ship(ship.id), rules) if plain is not None and plain.ship(ship.id).on_table else (0, -99.0)
-    choice: tuple[tuple[int, float], Activate] | None = None
+    choice: tuple[tuple[int, float], Activate, Game] | None = None
     for when in ("start", "end"):
         for side in ("port", "starboard"):
             for degrees in (15.0, 30.0, 45.0):
@@ -201,16 +200,15 @@ def _closing_move(g: Game, ship: Ship, rules: RulesData) -> Option | None:
                     continue
                 score = _in_reach(moved, moved.ship(ship.id), rules)
                 if score[0] > best[0] and (choice is None or score > choice[0]):
-                    choice = (score, cmd)
+                    choice = (score, cmd, moved)
     if choice is None:
         return None
     from dataclasses import replace
 
     from game.notation import format_command
 
-    order = format_command(replace(choice[1], player=""))
-    moved = after(choice[1])
-    assert moved is not None
+    _, cmd, moved = choice
+    order = format_command(replace(cmd, player=""))
     return Option(ship.id, f"to bring guns to bear: `{order}` ({_bearing_text(moved, moved.ship(ship.id), rules)})", order)
 
 

@@ -41,7 +41,7 @@ class DeadlineResult:
 
 
 async def clock_plan(svc: GameService, loaded: Loaded, players: list[str]) -> tuple[Any, ...]:
-    """replan_in's arguments for the players the game now waits for."""
+    """Repository.append's `replan` for the players the game now waits for."""
     assert loaded.record.id is not None
     settings = await svc._guild_settings(loaded.record.guild_id)
     users = {s.player: s.user_id for s in loaded.seats if not s.is_ai}

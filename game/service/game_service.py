@@ -1253,9 +1253,9 @@ class GameService:
             replan = await self._clock_plan(loaded, sorted(deciders(new_state)))
         first = loaded.record.last_seq + 1
         posts = posts_for(loaded.seats, events, new_state, first, first + len(events) - 1) if self.outbox else []
-        async with self._db_slots:
-            first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan,
-                                                 seats, posts, written)
+        # no slot of _db_slots: appends queue in the group writer, which writes them together
+        first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan,
+                                             seats, posts, written)
         if new_state.phase is Phase.OVER and loaded.state.phase is not Phase.OVER:
             from game.service.leagues import game_ended  # a league records the result as the game ends
 

@@ -47,6 +47,7 @@ from game.service.errors import (
 )
 from game.service.models import EventRecord, GameRecord, ScheduledJob, Seat, utcnow
 from game.service.repository import Repository, VersionConflict
+from game.service.writer import clear_clock_jobs
 from game.systems import SYSTEMS, system
 from game.systems.base import GameSystem
 from game.systems.dice import DiceRolled
@@ -463,11 +464,7 @@ class RefereeService:
 async def _remind(s: AsyncSession, game_id: int, players: Sequence[str], hours: int, now: datetime) -> None:
     """A reminder for each seat the game now waits for, in the transaction of the command (the jobs
     survive a restart). No deadline: nobody may act for an absent seat in these games."""
-    await s.execute(
-        update(ScheduledJob)
-        .where(col(ScheduledJob.game_id) == game_id, col(ScheduledJob.status) == "pending",
-               col(ScheduledJob.kind) == "reminder")
-        .values(status="cancelled"))
+    await clear_clock_jobs(await s.connection(), [game_id], kinds=("reminder",))
     for player in players:
         s.add(ScheduledJob(game_id=game_id, kind="reminder", due_at=now + timedelta(hours=hours),
                            payload=json.dumps({"player": player})))

@@ -40,12 +40,18 @@ from game.service.models import (
     utcnow,
 )
 from game.service.outbox import Post, stage
+from game.service.writer import (
+    Append,
+    GroupWriter,
+    Picks,
+    VersionConflict,
+    clear_clock_jobs,
+    job_rows,
+    keep_picks,
+    plain_jobs,
+)
 
 log = logging.getLogger(__name__)
-
-
-class VersionConflict(Exception):
-    """Another writer changed the game since it was read."""
 
 
 class DuplicateRequest(ServiceError):
@@ -81,6 +87,16 @@ class Loaded:
     state: Game
 
 
+PICKING = (Phase.SETUP, Phase.INITIATIVE)
+__all__ = ["DuplicateRequest", "Loaded", "Repository", "VersionConflict"]
+
+
+def picks_owed(seats: Sequence[Seat], state: Game) -> Picks:
+    """The initiative picks the state owes, and who owes them."""
+    owed = frozenset(q.player for q in state.squadrons if not q.picked) if state.phase in PICKING else frozenset()
+    return Picks(owed, state.turn, {seat.player: seat.user_id for seat in seats})
+
+
 def status_of(state: Game) -> str:
     return "over" if state.phase is Phase.OVER else "active"
 
@@ -90,6 +106,7 @@ class Repository:
         self.engine = engine
         self.session: async_sessionmaker[AsyncSession] = sessions(engine)
         self.snapshot_every = snapshot_every
+        self.writer = GroupWriter(engine)  # every append goes through it (group commit)
 
     async def create_game(self, record: GameRecord, state: Game | None, seats: Sequence[Seat]) -> GameRecord:
         """The game and its seats, in one transaction. With an Oak & Iron `state`, its encoding is the
@@ -104,8 +121,8 @@ class Repository:
             for seat in seats:
                 seat.game_id = record.id
                 s.add(seat)
-            if state is not None:
-                await self._secrets(s, record.id, seats, state)
+            if state is not None and state.phase in PICKING:
+                await keep_picks(await s.connection(), record.id, picks_owed(seats, state), utcnow())
         return record
 
     async def load(self, game_id: int) -> Loaded | None:
@@ -225,7 +242,7 @@ class Repository:
         actor: str,
         request_id: str | None,
         response: dict[str, Any],
-        replan: tuple[Any, ...] | None = None,  # replan_in's arguments after the game id
+        replan: tuple[Any, ...] | None = None,  # (players, reminder hours, deadline hours, jobs or None)
         seats: Sequence[Seat] = (),
         posts: Sequence[Post] = (),
         written: list[int] | None = None,
@@ -233,6 +250,7 @@ class Repository:
         """Write the events of one accepted command (and the seats it changed), atomically, if the game
         is still at the version it was read at, with what the bot must post about them (`posts`, in the
         same transaction: a crash after the commit still delivers them; their row ids go to `written`).
+        The write goes through the group writer (game/service/writer.py): it returns once committed.
         Returns (first_seq, last_seq)."""
         rec = loaded.record
         assert rec.id is not None
@@ -240,40 +258,33 @@ class Repository:
         last = rec.last_seq + len(events)
         command = rec.commands + 1
         now = utcnow()
+        item = Append(
+            rec.id, rec.version,
+            {"last_seq": last, "commands": command, "updated_at": now, "status": status_of(new_state)},
+            [{"game_id": rec.id, "seq": first + i, "command": command, "type": type(e).__name__,
+              "payload": encode_event(e), "actor": actor, "request_id": request_id, "created_at": now}
+             for i, e in enumerate(events)],
+            request=None if not request_id else {
+                "request_id": request_id, "game_id": rec.id, "first_seq": first, "last_seq": last,
+                "response": json.dumps(response), "created_at": now},
+            seats=seats, posts=posts, now=now,
+        )
+        if last // self.snapshot_every > (first - 1) // self.snapshot_every:
+            item.snapshot = {"game_id": rec.id, "seq": last, "state": encode_state(new_state), "created_at": now}
+        if loaded.state.phase in PICKING or new_state.phase in PICKING:
+            item.picks = picks_owed(loaded.seats, new_state)
+        if replan is not None:
+            players, reminder_hours, deadline_hours, jobs = (*replan, None)[:4]
+            planned = jobs if jobs is not None else plain_jobs(players, reminder_hours, deadline_hours, now)
+            item.jobs = job_rows(rec.id, planned, now)
         try:
-            async with self.session() as s, s.begin():
-                result = await s.execute(
-                    update(GameRecord)
-                    .where(col(GameRecord.id) == rec.id, col(GameRecord.version) == rec.version)
-                    .values(
-                        version=rec.version + 1, last_seq=last, commands=command, updated_at=now,
-                        status=status_of(new_state),
-                    )
-                )
-                if result.rowcount != 1:
-                    raise VersionConflict(f"game {rec.id} changed since version {rec.version}")
-                if request_id:
-                    # the primary key is the check: a request carried out before fails here, and the
-                    # whole transaction with it (no look-up on the way in)
-                    await s.execute(insert(ProcessedRequest).values(
-                        request_id=request_id, game_id=rec.id, first_seq=first, last_seq=last,
-                        response=json.dumps(response), created_at=now,
-                    ))
-                # one statement for the command's events, however many there are
-                if events:
-                    await s.execute(insert(EventRecord), [
-                        {"game_id": rec.id, "seq": first + i, "command": command, "type": type(e).__name__,
-                         "payload": encode_event(e), "actor": actor, "request_id": request_id, "created_at": now}
-                        for i, e in enumerate(events)
-                    ])
-                await self._rest_of_append(s, loaded, new_state, first, last, now, replan, seats)
-                rows = await stage(s, rec.id, posts) if posts else []
+            await self.writer.write(item)
         except IntegrityError:
             if request_id and await self.processed(request_id) is not None:
                 raise DuplicateRequest(request_id) from None
             raise
         if written is not None:
-            written.extend(r.id for r in rows if r.id is not None)
+            written.extend(item.outbox_ids)
         rec.version += 1
         rec.last_seq = last
         rec.commands = command
@@ -281,58 +292,15 @@ class Repository:
         rec.status = status_of(new_state)
         return first, last
 
-    async def _rest_of_append(self, s: AsyncSession, loaded: Loaded, new_state: Game, first: int, last: int,
-                              now: datetime, replan: tuple[Any, ...] | None,
-                              seats: Sequence[Seat]) -> None:
-        rec = loaded.record
-        assert rec.id is not None
-        if last // self.snapshot_every > (first - 1) // self.snapshot_every:
-            s.add(Snapshot(game_id=rec.id, seq=last, state=encode_state(new_state), created_at=now))
-        picking = (Phase.SETUP, Phase.INITIATIVE)
-        if loaded.state.phase in picking or new_state.phase in picking:
-            await self._secrets(s, rec.id, loaded.seats, new_state)
-        for seat in seats:
-            await s.merge(seat)
-        if replan is not None:
-            from game.service.scheduler import replan_in
-
-            await replan_in(s, rec.id, *replan)
-
-    async def _secrets(self, s: AsyncSession, game_id: int, seats: Sequence[Seat], state: Game) -> None:
-        """Keep the table of owed initiative picks in step with the state."""
-        owed = {q.player for q in state.squadrons if not q.picked} if state.phase in (Phase.SETUP, Phase.INITIATIVE) else set()
-        open_rows = (
-            await s.execute(
-                select(PendingSecret).where(PendingSecret.game_id == game_id, col(PendingSecret.resolved_at).is_(None))
-            )
-        ).scalars().all()
-        for row in open_rows:
-            if row.player not in owed or row.turn != state.turn:
-                row.resolved_at = utcnow()
-                s.add(row)
-        have = {(r.player, r.turn) for r in open_rows if r.resolved_at is None}
-        users = {seat.player: seat.user_id for seat in seats}
-        for player in sorted(owed):
-            if (player, state.turn) not in have:
-                exists = (
-                    await s.execute(
-                        select(func.count()).select_from(PendingSecret).where(
-                            PendingSecret.game_id == game_id, PendingSecret.player == player,
-                            PendingSecret.turn == state.turn, PendingSecret.kind == "initiative_pick",
-                        )
-                    )
-                ).scalar_one()
-                if not exists:
-                    s.add(PendingSecret(game_id=game_id, player=player, user_id=users.get(player),
-                                        kind="initiative_pick", turn=state.turn))
-
     async def replan(self, game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int,
                      jobs: Sequence[tuple[str, datetime, dict[str, Any]]] | None = None) -> None:
         """A reminder and a deadline for these players (the game began, or its clock was reset)."""
-        from game.service.scheduler import replan_in
-
-        async with self.session() as s, s.begin():
-            await replan_in(s, game_id, players, reminder_hours, deadline_hours, jobs)
+        now = utcnow()
+        planned = jobs if jobs is not None else plain_jobs(players, reminder_hours, deadline_hours, now)
+        async with self.engine.begin() as conn:
+            await clear_clock_jobs(conn, [game_id])
+            if planned:
+                await conn.execute(insert(ScheduledJob), job_rows(game_id, planned, now))
 
     async def add_seat(self, seat: Seat) -> Seat:
         async with self.session() as s, s.begin():

@@ -6,12 +6,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, insert, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import and_, or_, select, update
 from sqlmodel import col
 
 from game.service.models import ScheduledJob, utcnow
@@ -30,32 +29,6 @@ async def schedule(repo: Repository, kind: str, due_at: datetime, game_id: int |
         await s.flush()
     assert job.id is not None
     return job.id
-
-
-async def replan_in(
-    s: AsyncSession, game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int,
-    jobs: Sequence[tuple[str, datetime, dict[str, Any]]] | None = None,
-) -> None:
-    """Cancel the game's pending reminders and deadlines; plan new ones for these players
-    (inside the transaction that commits the command). `jobs`, when given, are the new ones
-    (game/service/clock.py planned them from the game's clock and the players' hours)."""
-    now = utcnow()
-    await s.execute(
-        update(ScheduledJob)
-        .where(col(ScheduledJob.game_id) == game_id, col(ScheduledJob.status) == "pending",
-               col(ScheduledJob.kind).in_(("reminder", "deadline")))
-        .values(status="cancelled")
-    )
-    if jobs is None:
-        jobs = [(kind, now + timedelta(hours=hours), {"player": player})
-                for player in players for kind, hours in (("reminder", reminder_hours), ("deadline", deadline_hours))]
-    if jobs:
-        # one statement for the lot (the ORM's unit of work cost more than the rules' decision)
-        await s.execute(insert(ScheduledJob), [
-            {"game_id": game_id, "kind": kind, "due_at": due, "payload": json.dumps(payload), "status": "pending",
-             "attempts": 0, "last_error": "", "created_at": now}
-            for kind, due, payload in jobs
-        ])
 
 
 def _claimable(now: datetime) -> Any:
