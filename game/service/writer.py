@@ -111,6 +111,7 @@ class GroupWriter:
         self._task: asyncio.Task[None] | None = None
         self.batches = 0  # transactions written, and the appends in them (the benchmark prints both)
         self.appends = 0
+        self.split = 0  # batches that failed as a whole and were written again one by one
 
     async def write(self, item: Append) -> None:
         """Commit `item` (with whatever else is waiting); returns once it is committed."""
@@ -135,6 +136,7 @@ class GroupWriter:
                         raise
                     continue
                 log.info("a batch of %d appends failed (%s); writing each on its own", len(batch), type(exc).__name__)
+                self.split += 1
                 for one in batch:
                     try:
                         await self._batch([one])
