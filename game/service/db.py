@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,24 +18,42 @@ def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
+def _in_memory(url: str) -> bool:
+    return ":memory:" in url or url.rstrip("/") in ("sqlite+aiosqlite:", "sqlite:")
+
+
+def _with_pragmas(engine: Engine, url: str) -> None:
+    @event.listens_for(engine, "connect")
+    def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        if not _in_memory(url):
+            cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.close()
+
+
 def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
     if is_sqlite(url):
         engine = create_async_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, **kwargs)
-
-        @event.listens_for(engine.sync_engine, "connect")
-        def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-            cur = dbapi_conn.cursor()
-            if ":memory:" not in url and url.rstrip("/") != "sqlite+aiosqlite:":
-                cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA synchronous=NORMAL")
-            cur.close()
-
+        _with_pragmas(engine.sync_engine, url)
         return engine
     kwargs.setdefault("pool_size", 10)
     kwargs.setdefault("max_overflow", 20)
     return create_async_engine(url, **kwargs)
+
+
+def sqlite_writer(engine: AsyncEngine) -> Engine | None:
+    """A synchronous engine on the same SQLite file, for the group writer's own thread (None for
+    PostgreSQL, or a database in memory, which another connection would not see)."""
+    url = engine.url
+    if url.get_backend_name() != "sqlite" or _in_memory(url.render_as_string(hide_password=False)):
+        return None
+    sync_url = url.set(drivername="sqlite")
+    found = create_engine(sync_url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, pool_size=1, max_overflow=0)
+    _with_pragmas(found, sync_url.render_as_string())
+    return found
 
 
 def sessions(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

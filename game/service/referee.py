@@ -464,7 +464,7 @@ class RefereeService:
 async def _remind(s: AsyncSession, game_id: int, players: Sequence[str], hours: int, now: datetime) -> None:
     """A reminder for each seat the game now waits for, in the transaction of the command (the jobs
     survive a restart). No deadline: nobody may act for an absent seat in these games."""
-    await clear_clock_jobs(await s.connection(), [game_id], kinds=("reminder",))
+    await (await s.connection()).run_sync(clear_clock_jobs, [game_id], ("reminder",))
     for player in players:
         s.add(ScheduledJob(game_id=game_id, kind="reminder", due_at=now + timedelta(hours=hours),
                            payload=json.dumps({"player": player})))

@@ -122,7 +122,8 @@ class Repository:
                 seat.game_id = record.id
                 s.add(seat)
             if state is not None and state.phase in PICKING:
-                await keep_picks(await s.connection(), record.id, picks_owed(seats, state), utcnow())
+                conn = await s.connection()
+                await conn.run_sync(keep_picks, record.id, picks_owed(seats, state), utcnow())
         return record
 
     async def load(self, game_id: int) -> Loaded | None:
@@ -298,7 +299,7 @@ class Repository:
         now = utcnow()
         planned = jobs if jobs is not None else plain_jobs(players, reminder_hours, deadline_hours, now)
         async with self.engine.begin() as conn:
-            await clear_clock_jobs(conn, [game_id])
+            await conn.run_sync(clear_clock_jobs, [game_id])
             if planned:
                 await conn.execute(insert(ScheduledJob), job_rows(game_id, planned, now))
 

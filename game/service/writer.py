@@ -17,12 +17,13 @@ import asyncio
 import json
 import logging
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Table, delete, insert, select, tuple_, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy import Connection, Engine, Table, delete, insert, select, tuple_, update
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from game.service.models import (
     EventRecord,
@@ -95,18 +96,27 @@ def plain_jobs(players: Sequence[str], reminder_hours: int, deadline_hours: int,
             for player in players for kind, hours in (("reminder", reminder_hours), ("deadline", deadline_hours))]
 
 
-async def clear_clock_jobs(conn: AsyncConnection, game_ids: Sequence[int], kinds: Sequence[str] = CLOCK_KINDS) -> None:
+def clear_clock_jobs(conn: Connection, game_ids: Sequence[int], kinds: Sequence[str] = CLOCK_KINDS) -> None:
     """The games' reminders and deadlines go, done or not, before new ones are planned: the table
     holds only what is planned now (it used to gain two rows a command). A job a scheduler is running
     stays until it ends."""
-    await conn.execute(delete(JOBS).where(JOBS.c.game_id.in_(game_ids), JOBS.c.kind.in_(kinds),
-                                          JOBS.c.status != "running"))
+    conn.execute(delete(JOBS).where(JOBS.c.game_id.in_(game_ids), JOBS.c.kind.in_(kinds),
+                                    JOBS.c.status != "running"))
 
 
 class GroupWriter:
+    """Writes appends in batches. On SQLite the batch runs in one thread of its own on a plain
+    (synchronous) connection: one hop off the event loop per batch, where the async driver made a
+    hop per cursor call, and a wait for the write lock blocks that thread, never the loop. On
+    PostgreSQL it runs on the async connection (asyncpg's round trips are the cost there)."""
+
     def __init__(self, engine: AsyncEngine, max_batch: int = MAX_BATCH) -> None:
+        from game.service.db import sqlite_writer
+
         self.engine = engine
         self.max_batch = max_batch
+        self._sync: Engine | None = sqlite_writer(engine)
+        self._thread: ThreadPoolExecutor | None = None
         self._waiting: list[tuple[Append, asyncio.Future[None]]] = []
         self._task: asyncio.Task[None] | None = None
         self.batches = 0  # transactions written, and the appends in them (the benchmark prints both)
@@ -144,17 +154,14 @@ class GroupWriter:
                         _fail([one], alone)
 
     async def _batch(self, batch: list[tuple[Append, asyncio.Future[None]]]) -> None:
-        conflicts: set[int] = set()
-        async with self.engine.begin() as conn:
-            for item, _ in batch:
-                moved = await conn.execute(
-                    update(GAMES).where(GAMES.c.id == item.game_id, GAMES.c.version == item.version)
-                    .values(version=item.version + 1, **item.values))
-                if moved.rowcount != 1:
-                    conflicts.add(item.game_id)
-            live = [item for item, _ in batch if item.game_id not in conflicts]
-            if live:
-                await _rows(conn, live)
+        items = [item for item, _ in batch]
+        if self._sync is not None:
+            if self._thread is None:
+                self._thread = ThreadPoolExecutor(1, thread_name_prefix="qd-writer")
+            conflicts = await asyncio.get_running_loop().run_in_executor(self._thread, _in_transaction, self._sync, items)
+        else:
+            async with self.engine.begin() as conn:
+                conflicts = await conn.run_sync(write_batch, items)
         self.batches += 1
         self.appends += len(batch)
         for item, done in batch:
@@ -166,47 +173,67 @@ class GroupWriter:
                 done.set_result(None)
 
 
+def _in_transaction(engine: Engine, items: list[Append]) -> set[int]:
+    with engine.begin() as conn:
+        return write_batch(conn, items)
+
+
+def write_batch(conn: Connection, items: list[Append]) -> set[int]:
+    """The batch inside the caller's transaction: the games another writer moved on (their rows are
+    left out), after writing every other game's rows."""
+    conflicts: set[int] = set()
+    for item in items:
+        moved = conn.execute(update(GAMES).where(GAMES.c.id == item.game_id, GAMES.c.version == item.version)
+                             .values(version=item.version + 1, **item.values))
+        if moved.rowcount != 1:
+            conflicts.add(item.game_id)
+    live = [item for item in items if item.game_id not in conflicts]
+    if live:
+        _rows(conn, live)
+    return conflicts
+
+
 def _fail(batch: list[tuple[Append, asyncio.Future[None]]], exc: BaseException) -> None:
     for _, done in batch:
         if not done.done():
             done.set_exception(exc if isinstance(exc, Exception) else asyncio.CancelledError())
 
 
-async def _rows(conn: AsyncConnection, items: list[Append]) -> None:
+def _rows(conn: Connection, items: list[Append]) -> None:
     """Every row of the batch's commands, one statement per table (where a table has rows)."""
     requests = [i.request for i in items if i.request is not None]
     if requests:
         # the primary key is the check: a request carried out before fails here (no look-up first)
-        await conn.execute(insert(REQUESTS), requests)
+        conn.execute(insert(REQUESTS), requests)
     events = [row for i in items for row in i.events]
     if events:
-        await conn.execute(insert(EVENTS), events)
+        conn.execute(insert(EVENTS), events)
     snapshots = [i.snapshot for i in items if i.snapshot is not None]
     if snapshots:
-        await conn.execute(insert(SNAPSHOTS), snapshots)
+        conn.execute(insert(SNAPSHOTS), snapshots)
     for item in items:
         if item.picks is not None:
-            await keep_picks(conn, item.game_id, item.picks, item.now)
+            keep_picks(conn, item.game_id, item.picks, item.now)
         for seat in item.seats:
-            await conn.execute(update(SEATS).where(SEATS.c.id == seat.id).values(
+            conn.execute(update(SEATS).where(SEATS.c.id == seat.id).values(
                 user_id=seat.user_id, display_name=seat.display_name, is_ai=seat.is_ai, player=seat.player))
     replanned = [i for i in items if i.jobs is not None]
     if replanned:
-        await clear_clock_jobs(conn, [i.game_id for i in replanned])
+        clear_clock_jobs(conn, [i.game_id for i in replanned])
         jobs = [row for i in replanned for row in i.jobs or ()]
         if jobs:
-            await conn.execute(insert(JOBS), jobs)
-    await _stage(conn, [i for i in items if i.posts])
+            conn.execute(insert(JOBS), jobs)
+    _stage(conn, [i for i in items if i.posts])
 
 
-async def _stage(conn: AsyncConnection, items: list[Append]) -> None:
+def _stage(conn: Connection, items: list[Append]) -> None:
     """The outbox rows; a keyed row already written (a nudge per pick owed) is not written again."""
     if not items:
         return
     keyed = [(i.game_id, p.key) for i in items for p in i.posts if p.key is not None]
     seen: set[tuple[int, str]] = set()
     if keyed:
-        found = await conn.execute(select(OUTBOX.c.game_id, OUTBOX.c.key).where(
+        found = conn.execute(select(OUTBOX.c.game_id, OUTBOX.c.key).where(
             tuple_(OUTBOX.c.game_id, OUTBOX.c.key).in_(keyed)))
         seen = {(g, k) for g, k in found}
     rows, owners = [], []
@@ -223,28 +250,28 @@ async def _stage(conn: AsyncConnection, items: list[Append]) -> None:
             owners.append(item)
     if rows:
         # the ids come back in the order of the rows: each command learns which posts are its own
-        ids = (await conn.execute(insert(OUTBOX).returning(OUTBOX.c.id, sort_by_parameter_order=True), rows)).scalars()
+        ids = (conn.execute(insert(OUTBOX).returning(OUTBOX.c.id, sort_by_parameter_order=True), rows)).scalars()
         for owner, row_id in zip(owners, ids, strict=True):
             owner.outbox_ids.append(int(row_id))
 
 
-async def keep_picks(conn: AsyncConnection, game_id: int, picks: Picks, now: datetime | None) -> None:
+def keep_picks(conn: Connection, game_id: int, picks: Picks, now: datetime | None) -> None:
     """Keep the table of owed initiative picks in step with the state: rows no longer owed are
     resolved, and a row is added for each pick owed this turn that has none yet."""
-    open_rows = (await conn.execute(select(SECRETS.c.id, SECRETS.c.player, SECRETS.c.turn).where(
+    open_rows = (conn.execute(select(SECRETS.c.id, SECRETS.c.player, SECRETS.c.turn).where(
         SECRETS.c.game_id == game_id, SECRETS.c.resolved_at.is_(None)))).all()
     done = [rid for rid, player, turn in open_rows if player not in picks.owed or turn != picks.turn]
     if done:
-        await conn.execute(update(SECRETS).where(SECRETS.c.id.in_(done)).values(resolved_at=now))
+        conn.execute(update(SECRETS).where(SECRETS.c.id.in_(done)).values(resolved_at=now))
     have = {player for _, player, turn in open_rows if player in picks.owed and turn == picks.turn}
     missing = sorted(picks.owed - have)
     if not missing:
         return
     # a pick resolved earlier this turn (and owed again after an undo) keeps its row
-    noted = set((await conn.execute(select(SECRETS.c.player).where(
+    noted = set((conn.execute(select(SECRETS.c.player).where(
         SECRETS.c.game_id == game_id, SECRETS.c.turn == picks.turn, SECRETS.c.kind == "initiative_pick",
         SECRETS.c.player.in_(missing)))).scalars())
     rows = [{"game_id": game_id, "player": p, "user_id": picks.users.get(p), "kind": "initiative_pick",
              "turn": picks.turn, "created_at": now, "resolved_at": None} for p in missing if p not in noted]
     if rows:
-        await conn.execute(insert(SECRETS), rows)
+        conn.execute(insert(SECRETS), rows)
