@@ -25,8 +25,11 @@ from game.commands import Command
 from game.errors import RulesError
 from game.service.db import make_engine, upgrade_to_head
 from game.service.game_service import GameService
+from game.service.workers import Workers, default_size
 
 GAMES = int(os.environ.get("BENCH_GAMES", "1000"))
+# decisions and options run in the worker pool as in the bot (WORKERS, by default one per core, two at most)
+WORKERS = int(os.environ.get("BENCH_WORKERS", str(default_size())))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "15"))
 
 
@@ -94,7 +97,10 @@ async def load(service: GameService, ids: list[int], script: list[tuple[str, Com
 async def amain(rates: list[float]) -> None:
     script = command_script()
     pg = os.environ.get("BENCH_POSTGRES_URL") or os.environ.get("TEST_POSTGRES_URL")
-    print(f"{GAMES} live games, {SECONDS:.0f} s per rate, interactions = lookup + submit + view + options + roll")
+    print(f"{GAMES} live games, {SECONDS:.0f} s per rate, interactions = lookup + submit + view + options + roll, "
+          f"{WORKERS} worker processes (BENCH_WORKERS)")
+    workers = Workers(WORKERS)
+    workers.start()
     for label, base in [("SQLite", None)] + ([("PostgreSQL", pg)] if pg else []):
         if base is None:
             url, name = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db", ""
@@ -103,7 +109,8 @@ async def amain(rates: list[float]) -> None:
         await upgrade_to_head(url)
         engine = make_engine(url)
         try:
-            service = GameService(engine, seeds=SEED, outbox=True)  # as the bot: each command writes its posts
+            # as the bot: each command writes its posts, and the pool decides
+            service = GameService(engine, seeds=SEED, outbox=True, workers=workers)
             t0 = time.perf_counter()
             ids = await seated_games(service, GAMES)
             print(f"{label}: {GAMES} games set up in {time.perf_counter() - t0:.0f} s, RSS {_rss_mb():.0f} MB")
@@ -121,6 +128,7 @@ async def amain(rates: list[float]) -> None:
             await engine.dispose()
             if base is not None:
                 await _drop(base, name)
+    workers.close()
 
 
 def main(*rates_given: str) -> None:

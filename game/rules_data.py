@@ -198,6 +198,13 @@ class RulesData:
     terrain_shapes: Mapping[str, TerrainShape] = field(default_factory=dict)
     keywords: Mapping[str, Keyword] = field(default_factory=dict)
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        # the built-in data travels to a worker process as its name (the worker has it loaded): its
+        # pickle cost a millisecond each way, more than the decision it went with
+        if _BUILT_IN.get(self.system) is self:
+            return (_default_rules, (self.system,))
+        return super().__reduce_ex__(protocol)
+
     def band(self, name: str) -> RangeBand:
         for b in self.ranges:
             if b.name == name:
@@ -482,6 +489,10 @@ def load_rules(system: str = "oak_and_iron", override_dir: Path | None = None) -
     return rules_from_texts(system, texts)
 
 
+_BUILT_IN: dict[str, RulesData] = {}  # each system's built-in data, once loaded
+
+
 @lru_cache(maxsize=8)
 def _default_rules(system: str) -> RulesData:
-    return rules_from_texts(system, default_texts(system))
+    found = _BUILT_IN[system] = rules_from_texts(system, default_texts(system))
+    return found

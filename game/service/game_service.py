@@ -42,7 +42,7 @@ from game.errors import DiceNotAllowed, RulesError, UnknownName
 from game.fairness import Verification, commitment, new_seed, verify_log
 from game.model import Game, Phase
 from game.notation import format_command, parse
-from game.options import Options, options_for, public_options
+from game.options import Options
 from game.phases.preparation import drafted_game
 from game.replay import Frame, frames
 from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, rules_from_texts
@@ -66,7 +66,7 @@ from game.service.errors import (
     UndoRefused,
     WrongGuild,
 )
-from game.service.jobs import choose_job, decide_job
+from game.service.jobs import choose_job, decide_job, options_job, public_options_job
 from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
 from game.service.orders_service import OrderNote
 from game.service.outbox import Post
@@ -625,7 +625,8 @@ class GameService:
         found: Options | None = self._options_at.get(key)
         if found is None:
             rules = await self.rules_for(loaded.record)
-            found = self._options_at[key] = options_for(view_of(loaded.state, viewer, also=players), rules, ship)
+            found = self._options_at[key] = await self.workers.run(
+                options_job, view_of(loaded.state, viewer, also=players), rules, ship)
         return loaded.record.last_seq, found
 
     async def position(self, game_id: int) -> int:
@@ -668,7 +669,7 @@ class GameService:
         found: list[Options] | None = self._options_at.get(key)
         if found is None:
             rules = await self.rules_for(loaded.record)
-            found = [public_options(view_of(loaded.state, p), rules) for p in sorted(deciders(loaded.state))]
+            found = await self.workers.run(public_options_job, loaded.state, sorted(deciders(loaded.state)), rules)
             self._options_at[key] = found
         return found
 

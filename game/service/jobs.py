@@ -12,8 +12,9 @@ from game.commands import Command
 from game.dice import FairDice, ScriptedDice
 from game.engine import decide
 from game.model import Game
+from game.options import Options, options_for, public_options
 from game.rules_data import RulesData
-from game.views import View
+from game.views import View, view_of
 
 
 def decide_job(state: Game, cmd: Command, seed: str, fixed: Sequence[str], rules: RulesData) -> tuple[list[Any], int]:
@@ -26,6 +27,17 @@ def decide_job(state: Game, cmd: Command, seed: str, fixed: Sequence[str], rules
     dice = ScriptedDice(list(fixed), fallback=fallback)
     events = decide(state, cmd, dice, rules)
     return events, len(fixed) - len(dice.remaining)
+
+
+def options_job(view: View, rules: RulesData, ship: str | None) -> Options:
+    """What the viewer can do now: the closing moves are trial moves through the engine, the dearest
+    part of answering a command, so they run beside the decisions."""
+    return options_for(view, rules, ship)
+
+
+def public_options_job(state: Game, players: Sequence[str], rules: RulesData) -> list[Options]:
+    """The options of each waiting player that may be posted in the channel, each from their own view."""
+    return [public_options(view_of(state, p), rules) for p in players]
 
 
 def choose_job(view: View, player: str, judgement: int, rules: RulesData) -> Command:

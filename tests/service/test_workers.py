@@ -108,3 +108,32 @@ def test_settings_that_cannot_work_are_refused(monkeypatch: pytest.MonkeyPatch, 
     monkeypatch.setenv(name, value)
     with pytest.raises(SettingsError, match=said):
         Settings.from_env()
+
+
+def test_the_built_in_rules_travel_to_a_worker_as_their_name_and_imported_ones_whole(pool: Workers) -> None:
+    import pickle
+
+    from game.rules_data import default_texts, load_rules, rules_from_texts
+    from game.service.jobs import decide_job  # noqa: F401 - what the rules travel with
+
+    built_in = load_rules()
+    assert len(pickle.dumps(built_in)) < 200 and pickle.loads(pickle.dumps(built_in)) is built_in
+    texts = default_texts("oak_and_iron")
+    texts["ranges.toml"] = texts["ranges.toml"].replace("max = 12.0", "max = 14.0")
+    imported = rules_from_texts("oak_and_iron", texts)  # a guild's own data: not the built-in object
+    again = pickle.loads(pickle.dumps(imported))
+    assert again is not imported and again == imported and again.range_of("cannon") == 14.0
+    # and in a worker process, each is what the service holds
+    import asyncio
+
+    async def ranges() -> tuple[float, float]:
+        return (await pool.run(_longest_range, built_in), await pool.run(_longest_range, imported))
+
+    assert asyncio.run(ranges()) == (12.0, 14.0)
+
+
+def _longest_range(rules: object) -> float:
+    from game.rules_data import RulesData
+
+    assert isinstance(rules, RulesData)
+    return rules.ranges[-1].max
