@@ -39,8 +39,10 @@ def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
         engine = create_async_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, **kwargs)
         _with_pragmas(engine.sync_engine, url)
         return engine
-    kwargs.setdefault("pool_size", 10)
-    kwargs.setdefault("max_overflow", 20)
+    # connections are kept, not opened per burst: an overflow connection is closed when it is handed
+    # back, and opening one (asyncpg tries TLS first) cost more than the command that wanted it
+    kwargs.setdefault("pool_size", 25)
+    kwargs.setdefault("max_overflow", 5)
     return create_async_engine(url, **kwargs)
 
 
