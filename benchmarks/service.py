@@ -91,6 +91,7 @@ async def run(url: str, games: int, per_game: int, script: list[tuple[str, Comma
         "p99": latencies[int(len(latencies) * 0.99) - 1] * 1000,
         "rss": rss,
         "cpu_ms": cpu / max(1, len(latencies)) * 1000,
+        "grouped": service.repo.writer.appends / max(1, service.repo.writer.batches),
     }
 
 
@@ -137,7 +138,7 @@ async def amain() -> None:
             r = await run(url, games, per_game, script)
             print(f"{label:10} {games:5} games: {r['commands']:6.0f} commands, {r['per_s']:7.1f} commands/s, "
                   f"p50 {r['p50']:7.1f} ms, p99 {r['p99']:8.1f} ms, CPU {r['cpu_ms']:5.2f} ms/command, "
-                  f"process RSS {r['rss']:6.0f} MB")
+                  f"{r['grouped']:4.1f} per commit, process RSS {r['rss']:6.0f} MB")
             if base is not None:
                 await _drop(base, name)
 
