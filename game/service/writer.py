@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, delete, insert, select, tuple_, update
+from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from game.service.models import (
@@ -50,6 +50,18 @@ def _table(model: Any) -> Table:
 
 GAMES, EVENTS, SNAPSHOTS, REQUESTS = _table(GameRecord), _table(EventRecord), _table(Snapshot), _table(ProcessedRequest)
 JOBS, OUTBOX, SECRETS, SEATS = _table(ScheduledJob), _table(OutboxRow), _table(PendingSecret), _table(Seat)
+
+
+# the hot statements, built once: building a statement cost more than SQLite took to run it
+_MOVE_ON = (update(GAMES).where(GAMES.c.id == bindparam("w_id"), GAMES.c.version == bindparam("w_version"))
+            .values(version=bindparam("w_next"), last_seq=bindparam("w_last_seq"), commands=bindparam("w_commands"),
+                    updated_at=bindparam("w_updated_at"), status=bindparam("w_status")))
+_ADD_REQUESTS, _ADD_EVENTS, _ADD_SNAPSHOTS, _ADD_JOBS = insert(REQUESTS), insert(EVENTS), insert(SNAPSHOTS), insert(JOBS)
+_ADD_POSTS = insert(OUTBOX).returning(OUTBOX.c.id, sort_by_parameter_order=True)
+_KEYS_SEEN = select(OUTBOX.c.game_id, OUTBOX.c.key).where(
+    tuple_(OUTBOX.c.game_id, OUTBOX.c.key).in_(bindparam("keys", expanding=True)))
+_CLEAR_JOBS = delete(JOBS).where(JOBS.c.game_id.in_(bindparam("games", expanding=True)),
+                                 JOBS.c.kind.in_(bindparam("kinds", expanding=True)), JOBS.c.status != "running")
 
 
 class VersionConflict(Exception):
@@ -100,8 +112,7 @@ def clear_clock_jobs(conn: Connection, game_ids: Sequence[int], kinds: Sequence[
     """The games' reminders and deadlines go, done or not, before new ones are planned: the table
     holds only what is planned now (it used to gain two rows a command). A job a scheduler is running
     stays until it ends."""
-    conn.execute(delete(JOBS).where(JOBS.c.game_id.in_(game_ids), JOBS.c.kind.in_(kinds),
-                                    JOBS.c.status != "running"))
+    conn.execute(_CLEAR_JOBS, {"games": list(game_ids), "kinds": list(kinds)})
 
 
 class GroupWriter:
@@ -183,8 +194,8 @@ def write_batch(conn: Connection, items: list[Append]) -> set[int]:
     left out), after writing every other game's rows."""
     conflicts: set[int] = set()
     for item in items:
-        moved = conn.execute(update(GAMES).where(GAMES.c.id == item.game_id, GAMES.c.version == item.version)
-                             .values(version=item.version + 1, **item.values))
+        moved = conn.execute(_MOVE_ON, {"w_id": item.game_id, "w_version": item.version, "w_next": item.version + 1,
+                                        **{f"w_{k}": v for k, v in item.values.items()}})
         if moved.rowcount != 1:
             conflicts.add(item.game_id)
     live = [item for item in items if item.game_id not in conflicts]
@@ -204,13 +215,13 @@ def _rows(conn: Connection, items: list[Append]) -> None:
     requests = [i.request for i in items if i.request is not None]
     if requests:
         # the primary key is the check: a request carried out before fails here (no look-up first)
-        conn.execute(insert(REQUESTS), requests)
+        conn.execute(_ADD_REQUESTS, requests)
     events = [row for i in items for row in i.events]
     if events:
-        conn.execute(insert(EVENTS), events)
+        conn.execute(_ADD_EVENTS, events)
     snapshots = [i.snapshot for i in items if i.snapshot is not None]
     if snapshots:
-        conn.execute(insert(SNAPSHOTS), snapshots)
+        conn.execute(_ADD_SNAPSHOTS, snapshots)
     for item in items:
         if item.picks is not None:
             keep_picks(conn, item.game_id, item.picks, item.now)
@@ -222,7 +233,7 @@ def _rows(conn: Connection, items: list[Append]) -> None:
         clear_clock_jobs(conn, [i.game_id for i in replanned])
         jobs = [row for i in replanned for row in i.jobs or ()]
         if jobs:
-            conn.execute(insert(JOBS), jobs)
+            conn.execute(_ADD_JOBS, jobs)
     _stage(conn, [i for i in items if i.posts])
 
 
@@ -233,8 +244,7 @@ def _stage(conn: Connection, items: list[Append]) -> None:
     keyed = [(i.game_id, p.key) for i in items for p in i.posts if p.key is not None]
     seen: set[tuple[int, str]] = set()
     if keyed:
-        found = conn.execute(select(OUTBOX.c.game_id, OUTBOX.c.key).where(
-            tuple_(OUTBOX.c.game_id, OUTBOX.c.key).in_(keyed)))
+        found = conn.execute(_KEYS_SEEN, {"keys": keyed})
         seen = {(g, k) for g, k in found}
     rows, owners = [], []
     for item in items:
@@ -250,7 +260,7 @@ def _stage(conn: Connection, items: list[Append]) -> None:
             owners.append(item)
     if rows:
         # the ids come back in the order of the rows: each command learns which posts are its own
-        ids = (conn.execute(insert(OUTBOX).returning(OUTBOX.c.id, sort_by_parameter_order=True), rows)).scalars()
+        ids = conn.execute(_ADD_POSTS, rows).scalars()
         for owner, row_id in zip(owners, ids, strict=True):
             owner.outbox_ids.append(int(row_id))
 
