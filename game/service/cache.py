@@ -15,6 +15,7 @@ from typing import Any
 
 IDLE_SECONDS = 3600.0  # an unfinished game nobody touched for an hour
 FINISHED_SECONDS = 120.0  # a finished game: long enough for its last posts, /game verify and replay
+SHARED_TTL = 30.0  # seconds a guild's settings and a member's hours are kept when other processes may change them
 
 
 def in_use(lock: asyncio.Lock | None) -> bool:

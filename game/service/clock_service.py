@@ -5,6 +5,7 @@ ClockChanged event in the game's log. GameService's methods of the same names de
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ from game.errors import RulesError
 from game.model import Phase
 from game.service import orders_store as store
 from game.service.authority import Actor, as_seated, require_gm
+from game.service.cache import SHARED_TTL
 from game.service.clock import ACTION_TEXT, ACTIONS, AWAY_MODES, hours_of, plan_jobs, zone
 from game.service.errors import ServiceError
 from game.service.models import ScheduledJob, utcnow
@@ -47,11 +49,17 @@ async def clock_plan(svc: GameService, loaded: Loaded, players: list[str]) -> tu
     users = {s.player: s.user_id for s in loaded.seats if not s.is_ai}
     wanted = sorted({u for p, u in users.items() if u and p in players})
     clock = svc._clocks.get(loaded.record.id)
-    # with other processes on the database, one of them may have paused the clock or set hours: read again
-    if svc.shared or clock is None or any(u not in svc._hours for u in wanted):
+    # with other processes on the database, one of them may have set a member's hours: they are read
+    # again after SHARED_TTL, like the guild's settings. A game's clock changes only with a ClockChanged
+    # event, which moves the game's version, and a game read again from the database drops its clock
+    # (GameService._load): a plan made from a stale copy fails at its commit and is made again
+    now = time.monotonic()
+    stale = svc.shared and any(now - svc._hours_read.get(u, 0.0) > SHARED_TTL for u in wanted)
+    if clock is None or stale or any(u not in svc._hours for u in wanted):
         clock, found = await store.clocks_for(svc.repo, loaded.record.id, wanted)
         svc._clocks[loaded.record.id] = clock
         svc._hours.update({u: found.get(u) for u in wanted})
+        svc._hours_read.update(dict.fromkeys(wanted, now))
     members = {u: h for u in wanted if (h := svc._hours.get(u)) is not None}
     hours = hours_of(clock, settings.reminder_hours, settings.turn_deadline_hours)
     jobs = plan_jobs(utcnow(), players, users, clock, hours, members)
@@ -155,6 +163,7 @@ async def set_hours(svc: GameService, actor: Actor, time_zone: str | None = None
         clock.quiet_to = quiet_to
     await store.save_clock(svc.repo, clock)
     svc._hours[actor.user_id] = clock
+    svc._hours_read[actor.user_id] = time.monotonic()
     quiet = (f"quiet {clock.quiet_from}:00–{clock.quiet_to}:00" if clock.quiet_from is not None
              and clock.quiet_to is not None else "no quiet hours")
     return f"{clock.time_zone}, {quiet}"
@@ -172,6 +181,7 @@ async def set_away(svc: GameService, actor: Actor, until: datetime | None, mode:
     clock.away_until, clock.away_mode, clock.substitute = until, mode, substitute if mode == "substitute" else None
     await store.save_clock(svc.repo, clock)
     svc._hours[actor.user_id] = clock
+    svc._hours_read[actor.user_id] = time.monotonic()
     who = f"<@{actor.user_id}>" if actor.user_id.isdigit() else actor.user_id
     if until is None:
         detail = f"{who} is back: their clock runs again"

@@ -50,7 +50,7 @@ from game.scenario import builtin_scenarios, load_scenario_text
 from game.schema.common import MAX_NAME
 from game.service import clock_service, orders_service
 from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
-from game.service.cache import Bounded, GameCache
+from game.service.cache import SHARED_TTL, Bounded, GameCache
 from game.service.clock_service import DeadlineResult
 from game.service.errors import (
     AlreadyDecided,
@@ -82,7 +82,6 @@ from game.views import View, event_for, redact, view_of
 log = logging.getLogger(__name__)
 
 RETRIES = 5
-SHARED_TTL = 30.0  # seconds a guild's settings are kept when other processes may change them
 DRAFTED = "drafted"  # the scenario name of a game set up by the chapter-7 sequence
 
 __all__ = [
@@ -227,6 +226,7 @@ class GameService:
         # and bounded like every per-game cache
         self._clocks: Bounded = Bounded(10_000)
         self._hours: Bounded = Bounded(10_000)
+        self._hours_read: Bounded = Bounded(10_000)  # when each member's hours were read (shared database)
         # more concurrent transactions than the connection pool holds would only queue inside it
         self._db_slots = asyncio.Semaphore(max_db_concurrency)
         # with a database several processes write (PostgreSQL), a cached game is checked against the
@@ -1195,6 +1195,8 @@ class GameService:
             if loaded is None:
                 raise GameNotFound(f"There is no game #{game_id}.", "List this server's games with /game list.")
             self._cache[game_id] = loaded
+            if self.shared:
+                self._clocks.pop(game_id, None)  # another process may have changed it with the game
         if actor is not None and loaded.record.guild_id != actor.guild_id:
             raise WrongGuild("That game belongs to another server.", "Use a game of this server.")
         return loaded

@@ -87,3 +87,23 @@ async def test_two_processes_driving_one_computer_captain_play_each_move_once(tw
     assert commands == list(range(1, len(commands) + 1))
     alone = await two[0].state_for_audit(info.id)
     assert alone.log_position == logged[-1][0]
+
+
+async def test_a_clock_set_in_one_process_plans_the_deadlines_the_other_writes(two: list[GameService]) -> None:
+    from datetime import timedelta
+
+    from game.service.models import utcnow
+
+    first, second = two
+    gm = Actor("999", "g1", gm=True)
+    info = await first.create_game(ANN, "chan-1")
+    await first.join(ANN, info.id, "A", "Ann")
+    await first.join(BOB, info.id, "B", "Bob")
+    for member in (ANN, BOB):  # the second process holds both members' hours, fresh
+        await second.set_hours(member, time_zone="UTC")
+    await second.submit(BOB, info.id, "pick B Take Courage")  # and the game and its clock
+    await first.clock_settings(gm, info.id, deadline_hours=100)
+    # the second decides on its stale copy, fails at the commit, reads the game (and its clock) again
+    await second.submit(ANN, info.id, "pick A Effective Fire")
+    due = await second.repo.next_deadline(info.id)
+    assert due is not None and due - utcnow() > timedelta(hours=99)
