@@ -516,30 +516,101 @@ def directly_away(
 ) -> Pose | None:
     """The translation (no pivot) of up to `dist` that leaves the base farthest from `away_from`
     without touching anything. None when no move is possible (or, with require_full, when the
-    whole distance cannot be made in any direction)."""
+    whole distance cannot be made in any direction).
+
+    Every direction's whole move is tested at once (`_whole_moves`: the same test `sweep` makes of
+    it). Only a blocked direction needs the search for its point of contact, and that search is
+    spared when it cannot win: against a convex shape the gap along a straight move is a convex
+    function of the distance made, so a move stopped short leaves a gap no greater than the larger
+    of the gaps before and after the whole move."""
     obstacles = Obstacles({**obstacles.shapes, "__away_from__": away_from})
     centre = Point(hull.pose.point)
     ref = away_from.centroid
     base_dir = sub(hull.pose.point, (ref.x, ref.y))
     if directions is None:
         directions = [forward(a) for a in range(0, 360, 10)]
-    best: tuple[float, float, Pose] | None = None
     obstacles = obstacles.near(hull.polygon, dist)
-    for u in directions:
-        if dot(u, base_dir) < -EPS:
-            continue  # toward the other object: never the farthest from it
-        res = sweep(hull, [Translate(u[0] * dist, u[1] * dist)], obstacles, need_swept=False,
-                    find_contact=not require_full)
-        travelled = Point(res.final.point).distance(centre)
-        if travelled < EPS or (require_full and not res.completed):
+    # toward the other object: never the farthest from it
+    dirs = [u for u in directions if dot(u, base_dir) >= -EPS]
+    motions = [Translate(u[0] * dist, u[1] * dist) for u in dirs]
+    ends = [m.at(hull.pose, 1.0) for m in motions]
+    blocked = _whole_moves(hull, motions, ends, obstacles)
+    end_gaps = [float(g) for g in shapely.distance(shapely.polygons(
+        np.array([hull.at(e).corners for e in ends]).reshape(-1, 4, 2)), away_from)] if ends else []
+    keys: list[tuple[float, float, Pose] | None] = [None] * len(dirs)
+    for n, (u, end) in enumerate(zip(dirs, ends, strict=True)):
+        if blocked[n]:
             continue
-        gap = distance(hull.at(res.final).polygon, away_from)
+        if Point(end.point).distance(centre) < EPS:
+            continue
+        gap = distance(hull.at(end).polygon, away_from)
+        keys[n] = (round(gap, 6), dot(u, base_dir), end)
+    if not require_full:
+        convex = _is_convex(away_from)
+        start_gap = distance(hull.polygon, away_from)
+        top = max((k[0] for k in keys if k is not None), default=None)
+        for n, (u, motion) in enumerate(zip(dirs, motions, strict=True)):
+            if not blocked[n]:
+                continue
+            if convex and top is not None and max(start_gap, end_gaps[n]) < top - 2e-6:
+                continue  # stopped short, it cannot reach the greatest gap already found
+            res = sweep(hull, [motion], obstacles, need_swept=False, find_contact=True)
+            if Point(res.final.point).distance(centre) < EPS:
+                continue
+            gap = distance(hull.at(res.final).polygon, away_from)
+            keys[n] = (round(gap, 6), dot(u, base_dir), res.final)
+            top = keys[n][0] if top is None else max(top, keys[n][0])  # type: ignore[index]
+    best: tuple[float, float, Pose] | None = None
+    for key in keys:
         # prefer the greatest separation, then the direction straight along the line of centres
-        along = dot(u, base_dir)
-        key = (round(gap, 6), along)
-        if best is None or key > (best[0], best[1]):
-            best = (key[0], key[1], res.final)
+        if key is not None and (best is None or (key[0], key[1]) > (best[0], best[1])):
+            best = key
     return best[2] if best else None
+
+
+def _is_convex(shape: BaseGeometry) -> bool:
+    """A polygon without holes whose outline turns one way only (a base is)."""
+    if not isinstance(shape, Polygon) or shape.interiors:
+        return False
+    pts = list(shape.exterior.coords)[:-1]
+    turns = set()
+    for i in range(len(pts)):
+        (ax, ay), (bx, by), (cx, cy) = pts[i - 2], pts[i - 1], pts[i]
+        cross = (bx - ax) * (cy - by) - (by - ay) * (cx - bx)
+        if cross != 0:
+            turns.add(cross > 0)
+    return len(turns) <= 1
+
+
+def _whole_moves(hull: Hull, motions: Sequence[Translate], ends: Sequence[Pose], obstacles: Obstacles) -> list[bool]:
+    """For each straight move, whether `sweep` would find it blocked: some obstacle (by `sweep`'s
+    own filters: box of reach, distance within reach, then overlap of the swept area) shares more
+    than OVERLAP of area with the area passed over. All moves are tested against all obstacles in
+    one call to GEOS; the areas of overlap are only worked out for shapes that meet."""
+    if not motions:
+        return []
+    if not obstacles.shapes:
+        return [False] * len(motions)
+    ids = obstacles._ids
+    shapes = [obstacles.shapes[k] for k in ids]
+    gaps = shapely.distance(np.array(shapes, dtype=object), hull.polygon)
+    start_box = _corner_box(hull.corners)
+    swept = [_swept(hull, hull.at(e)) for e in ends]
+    meets = shapely.intersects(np.array(shapes, dtype=object)[None, :], np.array(swept, dtype=object)[:, None])
+    out = []
+    for n, motion in enumerate(motions):
+        reach = _reach(hull, [motion])
+        reach_box = (start_box[0] - reach - EPS, start_box[1] - reach - EPS,
+                     start_box[2] + reach + EPS, start_box[3] + reach + EPS)
+        hit = False
+        for j, (b, gap) in enumerate(zip(obstacles._boxes, gaps, strict=True)):
+            if not meets[n, j] or not _boxes_meet(b, reach_box) or not gap <= reach + EPS:
+                continue
+            if swept[n].intersection(shapes[j]).area > OVERLAP:
+                hit = True
+                break
+        out.append(hit)
+    return out
 
 
 # ---------------------------------------------------------------- sight and fire
