@@ -433,8 +433,11 @@ def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles, need_swep
         last_motion = j
         hit = None
         if candidates.shapes:
-            step_box = _corner_box([*hull.at(prev).corners, *hull.at(nxt).corners])
-            hit = candidates.first_overlap(_swept(hull.at(prev), hull.at(nxt)), box=step_box)
+            a, b = hull.at(prev), hull.at(nxt)
+            step_box = _corner_box([*a.corners, *b.corners])
+            # the step's area is only built when some obstacle's box meets the step's
+            if any(_boxes_meet(box, step_box) for box in candidates._boxes):
+                hit = candidates.first_overlap(_swept(a, b), box=step_box)
         if hit is not None and not find_contact:
             poses.append(prev)
             return SweepResult(tuple(poses), prev, hit, False, None, hull, reach_box)
@@ -549,17 +552,21 @@ def directly_away(
         convex = _is_convex(away_from)
         start_gap = distance(hull.polygon, away_from)
         top = max((k[0] for k in keys if k is not None), default=None)
-        for n, (u, motion) in enumerate(zip(dirs, motions, strict=True)):
-            if not blocked[n]:
-                continue
-            if convex and top is not None and max(start_gap, end_gaps[n]) < top - 2e-6:
-                continue  # stopped short, it cannot reach the greatest gap already found
-            res = sweep(hull, [motion], obstacles, need_swept=False, find_contact=True)
+        bound = [max(start_gap, g) for g in end_gaps]
+        # the most promising first: the greatest gap found early spares the searches of the rest
+        # (the order of the searches does not matter, the choice below keeps the directions' order)
+        order = [n for n in range(len(dirs)) if blocked[n]]
+        if convex:
+            order.sort(key=lambda n: -bound[n])
+        for n in order:
+            if convex and top is not None and bound[n] < top - 2e-6:
+                break  # stopped short, neither it nor any after it can reach the greatest gap found
+            res = sweep(hull, [motions[n]], obstacles, need_swept=False, find_contact=True)
             if Point(res.final.point).distance(centre) < EPS:
                 continue
-            gap = distance(hull.at(res.final).polygon, away_from)
-            keys[n] = (round(gap, 6), dot(u, base_dir), res.final)
-            top = keys[n][0] if top is None else max(top, keys[n][0])  # type: ignore[index]
+            gap = round(distance(hull.at(res.final).polygon, away_from), 6)
+            keys[n] = (gap, dot(dirs[n], base_dir), res.final)
+            top = gap if top is None else max(top, gap)
     best: tuple[float, float, Pose] | None = None
     for key in keys:
         # prefer the greatest separation, then the direction straight along the line of centres
