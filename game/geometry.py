@@ -444,8 +444,20 @@ def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles, need_swep
         if hit is not None:
             n = motion.steps()
             lo, hi = (i - 1) / n, i / n
+            if _overlapping(hull.at(prev), reachable):
+                below, above = -1.0, lo  # every area of the search holds the step's start: all overlap
+            elif isinstance(motion, Translate):
+                below, above = _bracket(hull, motion, pose, reachable)
+            else:
+                below, above = -1.0, 2.0
             for _ in range(30):
                 mid = (lo + hi) / 2
+                if mid <= below:  # told without GEOS: see _bracket
+                    lo = mid
+                    continue
+                if mid >= above:
+                    hi = mid
+                    continue
                 swept = _swept(hull.at(prev), hull.at(motion.at(pose, mid)))
                 if reachable.first_overlap(swept, CONTACT):
                     hi = mid
@@ -462,6 +474,91 @@ def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles, need_swep
     if motions:
         poses.append(pose)
     return SweepResult(tuple(poses), pose, None, True, done if need_swept else None, hull, reach_box)
+
+
+# far above the rounding of an area of overlap (about 1e-13 here), far below CONTACT
+MARGIN = 1e-12
+
+
+def _overlapping(start: Hull, obstacles: Obstacles) -> bool:
+    """The base already overlaps some obstacle by more than CONTACT (and a margin) where a step
+    begins: every area the search for the point of contact builds holds the base there (its
+    corners are among the area's), so every one overlaps and the search cannot leave the start."""
+    poly = start.polygon
+    return any(shapely.intersects(shape, poly) and poly.intersection(shape).area > CONTACT + MARGIN
+               for shape in obstacles.shapes.values())
+
+
+def _bracket(hull: Hull, motion: Translate, pose: Pose, reachable: Obstacles) -> tuple[float, float]:
+    """Fractions of a straight run, `below` and `above`, with the search for the point of contact
+    sure to find no overlap (more than CONTACT) at any fraction up to `below`, and overlap at any
+    from `above` on: the search then asks GEOS only about the fractions in between.
+
+    A straight run's swept areas are nested (the area to a fraction holds the area to any smaller
+    one), so the area of overlap grows with the fraction. Both ends are found by GEOS itself, on
+    the same areas the search builds, with margins far above rounding: the overlap at `below` is
+    under CONTACT and at `above` over it. Where they lie is only guessed, from the first contact
+    of the base's corners and edges with the outlines of the obstacles it does not already touch
+    (no guess, or a guess GEOS does not bear out, leaves the search as it was: -1 and 2)."""
+    start = hull.at(pose)
+    length = math.hypot(motion.dx, motion.dy)
+    first = _first_contact(start, motion, reachable)
+    if first is None or length < EPS:
+        return -1.0, 2.0
+
+    def overlaps(t: float) -> list[float]:
+        swept = _swept(start, hull.at(motion.at(pose, t)))
+        return [float(swept.intersection(shape).area) for shape in reachable.shapes.values()
+                if shapely.intersects(shape, swept)]
+
+    below, above = -1.0, 2.0
+    t = first - 1e-9 / length
+    if 0.0 < t < 1.0 and max(overlaps(t), default=0.0) < CONTACT - MARGIN:
+        below = t
+    for reach in (1e-5, 1e-3, 1e-1):
+        t = first + reach / length
+        if t >= 1.0:
+            break
+        if max(overlaps(t), default=0.0) > CONTACT + MARGIN:
+            above = t
+            break
+    return below, above
+
+
+def _first_contact(start: Hull, motion: Translate, obstacles: Obstacles) -> float | None:
+    """The fraction of a straight run at which the base first meets the outline of an obstacle it
+    does not touch at the start (a corner of either running into an edge of the other); None when
+    it meets none. Only a guess for _bracket: GEOS has the last word."""
+    v = np.array([motion.dx, motion.dy])
+    corners = np.array(start.corners)
+    edges = np.stack([corners, np.roll(corners, -1, axis=0)], axis=1)
+    shapes = np.array(list(obstacles.shapes.values()), dtype=object)
+    shapes = shapes[shapely.distance(shapes, start.polygon) > 1e-9]  # those already touching guess nothing
+    rings = shapely.get_rings(shapely.get_parts(shapes))
+    segs = []
+    for ring in rings:
+        pts = shapely.get_coordinates(ring)
+        segs.append(np.stack([pts[:-1], pts[1:]], axis=1))
+    if not segs:
+        return None
+    other = np.concatenate(segs)
+    best = [_ray_hits(corners, v, other), _ray_hits(other[:, 0, :], -v, edges)]
+    found = [b for b in best if b is not None]
+    return min(found) if found else None
+
+
+def _ray_hits(points: np.ndarray, v: np.ndarray, segs: np.ndarray) -> float | None:
+    """The least s in (1e-7, 1] with some point + s·v on some segment."""
+    p = points[:, None, :]
+    a, b = segs[None, :, 0, :], segs[None, :, 1, :]
+    e = b - a
+    w = a - p
+    denom = v[0] * e[..., 1] - v[1] * e[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = (w[..., 0] * e[..., 1] - w[..., 1] * e[..., 0]) / denom
+        u = (w[..., 0] * v[1] - w[..., 1] * v[0]) / denom
+    ok = (denom != 0) & (u >= 0) & (u <= 1) & (s > 1e-7) & (s <= 1)
+    return float(s[ok].min()) if ok.any() else None
 
 
 def _reach(hull: Hull, motions: Sequence[Motion]) -> float:
