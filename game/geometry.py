@@ -266,9 +266,14 @@ class SweepResult:
 
     def crosses(self, shape: BaseGeometry, eps: float) -> bool:
         """Whether the area passed over shares more than eps of area with the shape; a shape
-        outside the box around the path is told without uniting the area."""
+        outside the box around the path, or meeting none of the path's parts, is told without
+        uniting the area."""
         if not _boxes_meet(self.bounds, shape.bounds):
             return False
+        if self._parts is not None and "swept" not in self.__dict__:
+            pieces = [self._start.polygon, *(_swept(a, b) for a, b in self._parts)]
+            if not shapely.intersects(shape, np.array(pieces, dtype=object)).any():
+                return False
         return bool(shape.intersection(self.swept).area > eps)
 
 
