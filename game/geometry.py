@@ -266,9 +266,14 @@ class SweepResult:
 
     def crosses(self, shape: BaseGeometry, eps: float) -> bool:
         """Whether the area passed over shares more than eps of area with the shape; a shape
-        outside the box around the path is told without uniting the area."""
+        outside the box around the path, or meeting none of the path's parts, is told without
+        uniting the area."""
         if not _boxes_meet(self.bounds, shape.bounds):
             return False
+        if self._parts is not None and "swept" not in self.__dict__:
+            pieces = [self._start.polygon, *(_swept(a, b) for a, b in self._parts)]
+            if not shapely.intersects(shape, np.array(pieces, dtype=object)).any():
+                return False
         return bool(shape.intersection(self.swept).area > eps)
 
 
@@ -433,16 +438,31 @@ def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles, need_swep
         last_motion = j
         hit = None
         if candidates.shapes:
-            step_box = _corner_box([*hull.at(prev).corners, *hull.at(nxt).corners])
-            hit = candidates.first_overlap(_swept(hull.at(prev), hull.at(nxt)), box=step_box)
+            a, b = hull.at(prev), hull.at(nxt)
+            step_box = _corner_box([*a.corners, *b.corners])
+            # the step's area is only built when some obstacle's box meets the step's
+            if any(_boxes_meet(box, step_box) for box in candidates._boxes):
+                hit = candidates.first_overlap(_swept(a, b), box=step_box)
         if hit is not None and not find_contact:
             poses.append(prev)
             return SweepResult(tuple(poses), prev, hit, False, None, hull, reach_box)
         if hit is not None:
             n = motion.steps()
             lo, hi = (i - 1) / n, i / n
+            if _overlapping(hull.at(prev), reachable):
+                below, above = -1.0, lo  # every area of the search holds the step's start: all overlap
+            elif isinstance(motion, Translate):
+                below, above = _bracket(hull, motion, pose, reachable)
+            else:
+                below, above = -1.0, 2.0
             for _ in range(30):
                 mid = (lo + hi) / 2
+                if mid <= below:  # told without GEOS: see _bracket
+                    lo = mid
+                    continue
+                if mid >= above:
+                    hi = mid
+                    continue
                 swept = _swept(hull.at(prev), hull.at(motion.at(pose, mid)))
                 if reachable.first_overlap(swept, CONTACT):
                     hi = mid
@@ -459,6 +479,91 @@ def sweep(hull: Hull, motions: Sequence[Motion], obstacles: Obstacles, need_swep
     if motions:
         poses.append(pose)
     return SweepResult(tuple(poses), pose, None, True, done if need_swept else None, hull, reach_box)
+
+
+# far above the rounding of an area of overlap (about 1e-13 here), far below CONTACT
+MARGIN = 1e-12
+
+
+def _overlapping(start: Hull, obstacles: Obstacles) -> bool:
+    """The base already overlaps some obstacle by more than CONTACT (and a margin) where a step
+    begins: every area the search for the point of contact builds holds the base there (its
+    corners are among the area's), so every one overlaps and the search cannot leave the start."""
+    poly = start.polygon
+    return any(shapely.intersects(shape, poly) and poly.intersection(shape).area > CONTACT + MARGIN
+               for shape in obstacles.shapes.values())
+
+
+def _bracket(hull: Hull, motion: Translate, pose: Pose, reachable: Obstacles) -> tuple[float, float]:
+    """Fractions of a straight run, `below` and `above`, with the search for the point of contact
+    sure to find no overlap (more than CONTACT) at any fraction up to `below`, and overlap at any
+    from `above` on: the search then asks GEOS only about the fractions in between.
+
+    A straight run's swept areas are nested (the area to a fraction holds the area to any smaller
+    one), so the area of overlap grows with the fraction. Both ends are found by GEOS itself, on
+    the same areas the search builds, with margins far above rounding: the overlap at `below` is
+    under CONTACT and at `above` over it. Where they lie is only guessed, from the first contact
+    of the base's corners and edges with the outlines of the obstacles it does not already touch
+    (no guess, or a guess GEOS does not bear out, leaves the search as it was: -1 and 2)."""
+    start = hull.at(pose)
+    length = math.hypot(motion.dx, motion.dy)
+    first = _first_contact(start, motion, reachable)
+    if first is None or length < EPS:
+        return -1.0, 2.0
+
+    def overlaps(t: float) -> list[float]:
+        swept = _swept(start, hull.at(motion.at(pose, t)))
+        return [float(swept.intersection(shape).area) for shape in reachable.shapes.values()
+                if shapely.intersects(shape, swept)]
+
+    below, above = -1.0, 2.0
+    t = first - 1e-9 / length
+    if 0.0 < t < 1.0 and max(overlaps(t), default=0.0) < CONTACT - MARGIN:
+        below = t
+    for reach in (1e-5, 1e-3, 1e-1):
+        t = first + reach / length
+        if t >= 1.0:
+            break
+        if max(overlaps(t), default=0.0) > CONTACT + MARGIN:
+            above = t
+            break
+    return below, above
+
+
+def _first_contact(start: Hull, motion: Translate, obstacles: Obstacles) -> float | None:
+    """The fraction of a straight run at which the base first meets the outline of an obstacle it
+    does not touch at the start (a corner of either running into an edge of the other); None when
+    it meets none. Only a guess for _bracket: GEOS has the last word."""
+    v = np.array([motion.dx, motion.dy])
+    corners = np.array(start.corners)
+    edges = np.stack([corners, np.roll(corners, -1, axis=0)], axis=1)
+    shapes = np.array(list(obstacles.shapes.values()), dtype=object)
+    shapes = shapes[shapely.distance(shapes, start.polygon) > 1e-9]  # those already touching guess nothing
+    rings = shapely.get_rings(shapely.get_parts(shapes))
+    segs = []
+    for ring in rings:
+        pts = shapely.get_coordinates(ring)
+        segs.append(np.stack([pts[:-1], pts[1:]], axis=1))
+    if not segs:
+        return None
+    other = np.concatenate(segs)
+    best = [_ray_hits(corners, v, other), _ray_hits(other[:, 0, :], -v, edges)]
+    found = [b for b in best if b is not None]
+    return min(found) if found else None
+
+
+def _ray_hits(points: np.ndarray, v: np.ndarray, segs: np.ndarray) -> float | None:
+    """The least s in (1e-7, 1] with some point + s·v on some segment."""
+    p = points[:, None, :]
+    a, b = segs[None, :, 0, :], segs[None, :, 1, :]
+    e = b - a
+    w = a - p
+    denom = v[0] * e[..., 1] - v[1] * e[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = (w[..., 0] * e[..., 1] - w[..., 1] * e[..., 0]) / denom
+        u = (w[..., 0] * v[1] - w[..., 1] * v[0]) / denom
+    ok = (denom != 0) & (u >= 0) & (u <= 1) & (s > 1e-7) & (s <= 1)
+    return float(s[ok].min()) if ok.any() else None
 
 
 def _reach(hull: Hull, motions: Sequence[Motion]) -> float:
@@ -516,30 +621,105 @@ def directly_away(
 ) -> Pose | None:
     """The translation (no pivot) of up to `dist` that leaves the base farthest from `away_from`
     without touching anything. None when no move is possible (or, with require_full, when the
-    whole distance cannot be made in any direction)."""
+    whole distance cannot be made in any direction).
+
+    Every direction's whole move is tested at once (`_whole_moves`: the same test `sweep` makes of
+    it). Only a blocked direction needs the search for its point of contact, and that search is
+    spared when it cannot win: against a convex shape the gap along a straight move is a convex
+    function of the distance made, so a move stopped short leaves a gap no greater than the larger
+    of the gaps before and after the whole move."""
     obstacles = Obstacles({**obstacles.shapes, "__away_from__": away_from})
     centre = Point(hull.pose.point)
     ref = away_from.centroid
     base_dir = sub(hull.pose.point, (ref.x, ref.y))
     if directions is None:
         directions = [forward(a) for a in range(0, 360, 10)]
-    best: tuple[float, float, Pose] | None = None
     obstacles = obstacles.near(hull.polygon, dist)
-    for u in directions:
-        if dot(u, base_dir) < -EPS:
-            continue  # toward the other object: never the farthest from it
-        res = sweep(hull, [Translate(u[0] * dist, u[1] * dist)], obstacles, need_swept=False,
-                    find_contact=not require_full)
-        travelled = Point(res.final.point).distance(centre)
-        if travelled < EPS or (require_full and not res.completed):
+    # toward the other object: never the farthest from it
+    dirs = [u for u in directions if dot(u, base_dir) >= -EPS]
+    motions = [Translate(u[0] * dist, u[1] * dist) for u in dirs]
+    ends = [m.at(hull.pose, 1.0) for m in motions]
+    blocked = _whole_moves(hull, motions, ends, obstacles)
+    end_gaps = [float(g) for g in shapely.distance(shapely.polygons(
+        np.array([hull.at(e).corners for e in ends]).reshape(-1, 4, 2)), away_from)] if ends else []
+    keys: list[tuple[float, float, Pose] | None] = [None] * len(dirs)
+    for n, (u, end) in enumerate(zip(dirs, ends, strict=True)):
+        if blocked[n]:
             continue
-        gap = distance(hull.at(res.final).polygon, away_from)
+        if Point(end.point).distance(centre) < EPS:
+            continue
+        gap = distance(hull.at(end).polygon, away_from)
+        keys[n] = (round(gap, 6), dot(u, base_dir), end)
+    if not require_full:
+        convex = _is_convex(away_from)
+        start_gap = distance(hull.polygon, away_from)
+        top = max((k[0] for k in keys if k is not None), default=None)
+        bound = [max(start_gap, g) for g in end_gaps]
+        # the most promising first: the greatest gap found early spares the searches of the rest
+        # (the order of the searches does not matter, the choice below keeps the directions' order)
+        order = [n for n in range(len(dirs)) if blocked[n]]
+        if convex:
+            order.sort(key=lambda n: -bound[n])
+        for n in order:
+            if convex and top is not None and bound[n] < top - 2e-6:
+                break  # stopped short, neither it nor any after it can reach the greatest gap found
+            res = sweep(hull, [motions[n]], obstacles, need_swept=False, find_contact=True)
+            if Point(res.final.point).distance(centre) < EPS:
+                continue
+            gap = round(distance(hull.at(res.final).polygon, away_from), 6)
+            keys[n] = (gap, dot(dirs[n], base_dir), res.final)
+            top = gap if top is None else max(top, gap)
+    best: tuple[float, float, Pose] | None = None
+    for key in keys:
         # prefer the greatest separation, then the direction straight along the line of centres
-        along = dot(u, base_dir)
-        key = (round(gap, 6), along)
-        if best is None or key > (best[0], best[1]):
-            best = (key[0], key[1], res.final)
+        if key is not None and (best is None or (key[0], key[1]) > (best[0], best[1])):
+            best = key
     return best[2] if best else None
+
+
+def _is_convex(shape: BaseGeometry) -> bool:
+    """A polygon without holes whose outline turns one way only (a base is)."""
+    if not isinstance(shape, Polygon) or shape.interiors:
+        return False
+    pts = list(shape.exterior.coords)[:-1]
+    turns = set()
+    for i in range(len(pts)):
+        (ax, ay), (bx, by), (cx, cy) = pts[i - 2], pts[i - 1], pts[i]
+        cross = (bx - ax) * (cy - by) - (by - ay) * (cx - bx)
+        if cross != 0:
+            turns.add(cross > 0)
+    return len(turns) <= 1
+
+
+def _whole_moves(hull: Hull, motions: Sequence[Translate], ends: Sequence[Pose], obstacles: Obstacles) -> list[bool]:
+    """For each straight move, whether `sweep` would find it blocked: some obstacle (by `sweep`'s
+    own filters: box of reach, distance within reach, then overlap of the swept area) shares more
+    than OVERLAP of area with the area passed over. All moves are tested against all obstacles in
+    one call to GEOS; the areas of overlap are only worked out for shapes that meet."""
+    if not motions:
+        return []
+    if not obstacles.shapes:
+        return [False] * len(motions)
+    ids = obstacles._ids
+    shapes = [obstacles.shapes[k] for k in ids]
+    gaps = shapely.distance(np.array(shapes, dtype=object), hull.polygon)
+    start_box = _corner_box(hull.corners)
+    swept = [_swept(hull, hull.at(e)) for e in ends]
+    meets = shapely.intersects(np.array(shapes, dtype=object)[None, :], np.array(swept, dtype=object)[:, None])
+    out = []
+    for n, motion in enumerate(motions):
+        reach = _reach(hull, [motion])
+        reach_box = (start_box[0] - reach - EPS, start_box[1] - reach - EPS,
+                     start_box[2] + reach + EPS, start_box[3] + reach + EPS)
+        hit = False
+        for j, (b, gap) in enumerate(zip(obstacles._boxes, gaps, strict=True)):
+            if not meets[n, j] or not _boxes_meet(b, reach_box) or not gap <= reach + EPS:
+                continue
+            if swept[n].intersection(shapes[j]).area > OVERLAP:
+                hit = True
+                break
+        out.append(hit)
+    return out
 
 
 # ---------------------------------------------------------------- sight and fire

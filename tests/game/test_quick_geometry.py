@@ -4,6 +4,7 @@ tested against every obstacle within reach, the swept area always united."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -117,3 +118,72 @@ def test_broadside_path_quick_refusal_agrees_with_the_polygons(seed: int) -> Non
             for side in ("port", "starboard"):
                 exact = geo.broadside_path(firer, side).intersection(t.polygon).area > 1e-9
                 assert geo.in_broadside_path.__wrapped__(firer, side, t) == exact
+
+
+def reference_directly_away(hull: Hull, away_from: Polygon, dist: float, obstacles: Obstacles,
+                            require_full: bool) -> Pose | None:
+    """The start-of-issue search: every direction not toward the other swept in full, the point of
+    contact of every blocked one searched, the greatest gap then the straightest direction."""
+    obstacles = Obstacles({**obstacles.shapes, "__away_from__": away_from})
+    ref = away_from.centroid
+    base_dir = geo.sub(hull.pose.point, (ref.x, ref.y))
+    best = None
+    for angle in range(0, 360, 10):
+        u = geo.forward(angle)
+        if geo.dot(u, base_dir) < -geo.EPS:
+            continue
+        poses, hit, _ = reference_sweep(hull, [geo.Translate(u[0] * dist, u[1] * dist)], obstacles)
+        if require_full and hit is not None:
+            continue
+        final = poses[-1]
+        if math.hypot(final.x - hull.pose.x, final.y - hull.pose.y) < geo.EPS:
+            continue
+        key = (round(geo.distance(hull.at(final).polygon, away_from), 6), geo.dot(u, base_dir))
+        if best is None or key > best[0]:
+            best = (key, final)
+    return best[1] if best else None
+
+
+def in_contact(rng: random.Random) -> tuple[Hull, Hull, Obstacles]:
+    """A base and another run into it (just touching, or sharing a sliver of area around CONTACT,
+    as a collision leaves them), among other bases: the set-up of a push Directly Away."""
+    h = Hull(Pose(12, 12, rng.choice([0.0, 90.0, rng.uniform(0, 360)])), 1.2, 3.0)
+    angle, heading = math.radians(rng.uniform(0, 360)), rng.uniform(0, 360)
+
+    def other(d: float) -> Hull:
+        return Hull(Pose(12 + d * math.sin(angle), 12 + d * math.cos(angle), heading), 1.5, 3.5)
+
+    lo, hi = 0.0, 8.0
+    for _ in range(45):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if other(mid).polygon.intersects(h.polygon) else (lo, mid)
+    mover = other(rng.choice([hi, lo, lo - 1e-9, lo - 1e-8, lo - 3e-8, lo - 1e-7]))
+    shapes: dict[str, Polygon] = {"mover": mover.polygon}
+    for k in range(rng.randint(0, 8)):
+        o = Hull(Pose(rng.uniform(6, 18), rng.uniform(6, 18), rng.uniform(0, 360)), 1.0, 2.5).polygon
+        if not any(o.intersects(s) for s in [h.polygon, *shapes.values()]):
+            shapes[f"s{k}"] = o
+    return h, mover, Obstacles(shapes)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_directly_away_gives_exactly_what_the_plain_search_gives(seed: int) -> None:
+    rng = random.Random(seed)
+    h, mover, obstacles = in_contact(rng)
+    for full in (False, True):
+        want = reference_directly_away(h, mover.polygon, 1.0, obstacles, full)
+        assert geo.directly_away(h, mover.polygon, 1.0, obstacles, require_full=full) == want
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_sweep_from_contact_gives_exactly_what_the_plain_sweep_gives(seed: int) -> None:
+    """Runs and turns that start touching another base, or overlapping it by about CONTACT."""
+    rng = random.Random(1000 + seed)
+    h, _, obstacles = in_contact(rng)
+    run = geo.advance_motion(h, rng.uniform(0.5, 6), rng.choice(["bow", "stern", "port", "starboard"]))
+    turn = geo.pivot_motion(h, rng.choice(["port", "starboard"]), rng.choice([10.0, 45.0, 90.0]))
+    for motions in ([run], [turn], [turn, geo.advance_motion(h.at(geo.end_pose(h.pose, turn)), 3.0)]):
+        poses, hit, swept = reference_sweep(h, motions, obstacles)
+        res = geo.sweep(h, motions, obstacles, need_swept=True)
+        assert (res.poses, res.hit) == (poses, hit)
+        assert res.swept.equals_exact(swept, 0.0)
