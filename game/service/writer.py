@@ -194,6 +194,7 @@ def write_batch(conn: Connection, items: list[Append]) -> set[int]:
     left out), after writing every other game's rows."""
     conflicts: set[int] = set()
     for item in items:
+        item.outbox_ids.clear()  # an attempt that failed at its commit may have filled them
         moved = conn.execute(_MOVE_ON, {"w_id": item.game_id, "w_version": item.version, "w_next": item.version + 1,
                                         **{f"w_{k}": v for k, v in item.values.items()}})
         if moved.rowcount != 1:
