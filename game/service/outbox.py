@@ -16,8 +16,6 @@ after a `FOR UPDATE SKIP LOCKED` read on PostgreSQL (SQLite ignores it and seria
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -60,24 +58,6 @@ def lane(kind: str) -> str:
 def backoff(attempts: int) -> timedelta:
     """How long before the next try after `attempts` failed ones."""
     return timedelta(seconds=min(BACKOFF_CAP, BACKOFF_BASE * 2 ** max(0, attempts - 1)))
-
-
-async def stage(s: AsyncSession, game_id: int, posts: Sequence[Post]) -> list[OutboxRow]:
-    """Add the rows inside the caller's transaction (their ids come with the commit); a keyed row
-    already written is not written again."""
-    keys = [p.key for p in posts if p.key is not None]
-    seen = set((await s.execute(select(col(OutboxRow.key)).where(
-        col(OutboxRow.game_id) == game_id, col(OutboxRow.key).in_(keys)))).scalars()) if keys else set()
-    rows = []
-    for post in posts:
-        if post.key is not None:
-            if post.key in seen:
-                continue
-            seen.add(post.key)
-        row = OutboxRow(game_id=game_id, kind=post.kind, payload=json.dumps(post.payload), key=post.key)
-        s.add(row)
-        rows.append(row)
-    return rows
 
 
 def _due(now: datetime) -> Any:

@@ -39,7 +39,7 @@ from game.service.models import (
     Snapshot,
     utcnow,
 )
-from game.service.outbox import Post, stage
+from game.service.outbox import Post
 from game.service.writer import (
     Append,
     GroupWriter,
@@ -49,6 +49,7 @@ from game.service.writer import (
     job_rows,
     keep_picks,
     plain_jobs,
+    stage_posts,
 )
 
 log = logging.getLogger(__name__)
@@ -461,6 +462,7 @@ class Repository:
 
     async def enqueue(self, game_id: int, posts: Sequence[Post]) -> list[int]:
         """Outbox rows that report no new event (the board on /game status, a reminder): on their own."""
-        async with self.session() as s, s.begin():
-            rows = await stage(s, game_id, posts)
-        return [r.id for r in rows if r.id is not None]
+        now = utcnow()
+        async with self.engine.begin() as conn:
+            ids = await conn.run_sync(stage_posts, [(game_id, p, now) for p in posts])
+        return [i for i in ids if i is not None]

@@ -238,32 +238,39 @@ def _rows(conn: Connection, items: list[Append]) -> None:
     _stage(conn, [i for i in items if i.posts])
 
 
-def _stage(conn: Connection, items: list[Append]) -> None:
-    """The outbox rows; a keyed row already written (a nudge per pick owed) is not written again."""
-    if not items:
-        return
-    keyed = [(i.game_id, p.key) for i in items for p in i.posts if p.key is not None]
+def stage_posts(conn: Connection, posts: Sequence[tuple[int, Post, datetime | None]]) -> list[int | None]:
+    """Outbox rows for (game, post, time) triples, in the caller's transaction, one statement: the id of
+    each, in the order given. A keyed row already written (a nudge per pick owed) is not written again:
+    its id is None."""
+    keyed = [(game_id, p.key) for game_id, p, _ in posts if p.key is not None]
     seen: set[tuple[int, str]] = set()
     if keyed:
-        found = conn.execute(_KEYS_SEEN, {"keys": keyed})
-        seen = {(g, k) for g, k in found}
-    rows, owners = [], []
-    for item in items:
-        now = item.now
-        for post in item.posts:
-            if post.key is not None:
-                if (item.game_id, post.key) in seen:
-                    continue
-                seen.add((item.game_id, post.key))
-            rows.append({"game_id": item.game_id, "kind": post.kind, "payload": json.dumps(post.payload),
-                         "key": post.key, "status": "pending", "attempts": 0, "next_try_at": now,
-                         "locked_until": None, "last_error": "", "created_at": now, "done_at": None})
-            owners.append(item)
+        seen = {(g, k) for g, k in conn.execute(_KEYS_SEEN, {"keys": keyed})}
+    rows, written = [], []
+    for n, (game_id, post, now) in enumerate(posts):
+        if post.key is not None:
+            if (game_id, post.key) in seen:
+                continue
+            seen.add((game_id, post.key))
+        rows.append({"game_id": game_id, "kind": post.kind, "payload": json.dumps(post.payload),
+                     "key": post.key, "status": "pending", "attempts": 0, "next_try_at": now,
+                     "locked_until": None, "last_error": "", "created_at": now, "done_at": None})
+        written.append(n)
+    ids: list[int | None] = [None] * len(posts)
     if rows:
-        # the ids come back in the order of the rows: each command learns which posts are its own
-        ids = conn.execute(_ADD_POSTS, rows).scalars()
-        for owner, row_id in zip(owners, ids, strict=True):
-            owner.outbox_ids.append(int(row_id))
+        # the ids come back in the order of the rows
+        for n, row_id in zip(written, conn.execute(_ADD_POSTS, rows).scalars(), strict=True):
+            ids[n] = int(row_id)
+    return ids
+
+
+def _stage(conn: Connection, items: list[Append]) -> None:
+    """The batch's outbox rows; each command learns which are its own."""
+    owners = [i for i in items for _ in i.posts]
+    ids = stage_posts(conn, [(i.game_id, p, i.now) for i in items for p in i.posts])
+    for owner, row_id in zip(owners, ids, strict=True):
+        if row_id is not None:
+            owner.outbox_ids.append(row_id)
 
 
 def keep_picks(conn: Connection, game_id: int, picks: Picks, now: datetime | None) -> None:
