@@ -40,13 +40,19 @@ def dms(fake: FakeDiscord) -> list[Sent]:
     return [r for r in fake.requests if r.in_channel and r.path.split("/")[4] in fake.dm_channels.values()]
 
 
-async def test_an_archived_thread_game_gets_its_reminder_and_deadline(harness: Any) -> None:
-    bot, fake = harness
+async def thread_game(bot: Any, fake: Any) -> tuple[dict[str, Any], int]:
+    """A game in its own thread, both sides taken: the thread and its id."""
     await dispatch(bot, command(ANN, "game", "create", thread=True), fake)
     [thread] = fake.threads()
     tid = int(thread["id"])
     await dispatch(bot, command(ANN, "game", "join", side="A", channel_id=tid), fake)
     await dispatch(bot, command(BOB, "game", "join", side="B", channel_id=tid), fake)
+    return thread, tid
+
+
+async def test_an_archived_thread_game_gets_its_reminder_and_deadline(harness: Any) -> None:
+    bot, fake = harness
+    thread, tid = await thread_game(bot, fake)
     fake.archive(tid)
     assert bot.get_channel(tid) is None  # what `_ping` used to look for: not cached, so the notice was lost
     ran = await run_due(bot.service.repo, {"reminder": bot._remind, "deadline": bot._deadline},
@@ -65,11 +71,7 @@ async def test_an_archived_thread_game_gets_its_reminder_and_deadline(harness: A
 
 async def test_a_ping_to_a_locked_thread_is_recorded_not_retried_forever(harness: Any) -> None:
     bot, fake = harness
-    await dispatch(bot, command(ANN, "game", "create", thread=True), fake)
-    [thread] = fake.threads()
-    tid = int(thread["id"])
-    await dispatch(bot, command(ANN, "game", "join", side="A", channel_id=tid), fake)
-    await dispatch(bot, command(BOB, "game", "join", side="B", channel_id=tid), fake)
+    _, tid = await thread_game(bot, fake)
     fake.archive(tid, locked=True)
     await run_due(bot.service.repo, {"reminder": bot._remind}, now=utcnow() + timedelta(hours=13))
     [*_, ping] = [r for r in await rows(bot) if r.kind == "notice"]
