@@ -48,7 +48,6 @@ from game.service.writer import (
     clear_clock_jobs,
     job_rows,
     keep_picks,
-    plain_jobs,
     stage_posts,
 )
 
@@ -244,7 +243,7 @@ class Repository:
         actor: str,
         request_id: str | None,
         response: dict[str, Any],
-        replan: tuple[Any, ...] | None = None,  # (players, reminder hours, deadline hours, jobs or None)
+        replan: tuple[Any, ...] | None = None,  # job_rows' arguments between the game and the time
         seats: Sequence[Seat] = (),
         posts: Sequence[Post] = (),
         written: list[int] | None = None,
@@ -276,9 +275,8 @@ class Repository:
         if loaded.state.phase in PICKING or new_state.phase in PICKING:
             item.picks = picks_owed(loaded.seats, new_state)
         if replan is not None:
-            players, reminder_hours, deadline_hours, jobs = (*replan, None)[:4]
-            planned = jobs if jobs is not None else plain_jobs(players, reminder_hours, deadline_hours, now)
-            item.jobs = job_rows(rec.id, planned, now)
+            players, reminder_hours, deadline_hours, jobs = replan
+            item.jobs = job_rows(rec.id, players, reminder_hours, deadline_hours, jobs, now)
         try:
             await self.writer.write(item)
         except IntegrityError:
@@ -298,11 +296,11 @@ class Repository:
                      jobs: Sequence[tuple[str, datetime, dict[str, Any]]] | None = None) -> None:
         """A reminder and a deadline for these players (the game began, or its clock was reset)."""
         now = utcnow()
-        planned = jobs if jobs is not None else plain_jobs(players, reminder_hours, deadline_hours, now)
+        planned = job_rows(game_id, players, reminder_hours, deadline_hours, jobs, now)
         async with self.engine.begin() as conn:
             await conn.run_sync(clear_clock_jobs, [game_id])
             if planned:
-                await conn.execute(insert(ScheduledJob), job_rows(game_id, planned, now))
+                await conn.execute(insert(ScheduledJob), planned)
 
     async def add_seat(self, seat: Seat) -> Seat:
         async with self.session() as s, s.begin():

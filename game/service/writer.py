@@ -95,17 +95,16 @@ class Append:
     outbox_ids: list[int] = field(default_factory=list)  # filled by the write
 
 
-def job_rows(game_id: int, jobs: Sequence[tuple[str, datetime, dict[str, Any]]], now: datetime) -> list[dict[str, Any]]:
+def job_rows(game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int,
+             jobs: Sequence[tuple[str, datetime, dict[str, Any]]] | None, now: datetime) -> list[dict[str, Any]]:
+    """The rows of a game's new plan: `jobs` as the game's clock planned them (game/service/clock.py),
+    or, with none, a reminder and a deadline per player after the given hours."""
+    if jobs is None:
+        jobs = [(kind, now + timedelta(hours=hours), {"player": player})
+                for player in players for kind, hours in (("reminder", reminder_hours), ("deadline", deadline_hours))]
     return [{"game_id": game_id, "kind": kind, "due_at": due, "payload": json.dumps(payload), "status": "pending",
              "attempts": 0, "last_error": "", "created_at": now, "locked_until": None}
             for kind, due, payload in jobs]
-
-
-def plain_jobs(players: Sequence[str], reminder_hours: int, deadline_hours: int,
-               now: datetime) -> list[tuple[str, datetime, dict[str, Any]]]:
-    """A reminder and a deadline per player, when the game has no clock of its own planning them."""
-    return [(kind, now + timedelta(hours=hours), {"player": player})
-            for player in players for kind, hours in (("reminder", reminder_hours), ("deadline", deadline_hours))]
 
 
 def clear_clock_jobs(conn: Connection, game_ids: Sequence[int], kinds: Sequence[str] = CLOCK_KINDS) -> None:
