@@ -130,3 +130,19 @@ async def test_a_lone_command_writes_its_posts_and_its_plan(service: GameService
     written = await count(service, OutboxRow, OutboxRow.game_id == gid) - before
     assert len(out.posts) == written and (written > 0) == outbox
     assert await service.repo.overdue_players(gid, utcnow() + timedelta(days=30)) == {"B"}
+
+
+async def test_a_row_the_database_refuses_fails_its_own_command_only(service: GameService) -> None:
+    # a request id longer than its column: PostgreSQL refuses the row (SQLite keeps whatever it is given)
+    ids = await games(service, 4)
+    loaded = [await service._load(gid) for gid in ids]
+    writer = service.repo.writer
+    split = writer.split
+    results = await asyncio.gather(*(
+        service.repo.append(lo, [ev.CardPicked("A", CARDS["A"])], lo.state, "1", "x" * 150 if i == 0 else f"ok{i}", {})
+        for i, lo in enumerate(loaded)), return_exceptions=True)
+    assert not [r for r in results[1:] if isinstance(r, BaseException)]
+    refused = service.repo.engine.dialect.name == "postgresql"
+    assert isinstance(results[0], Exception) == refused and writer.split - split == int(refused)
+    for gid, stored in zip(ids, [0 if refused else 1, 1, 1, 1], strict=True):
+        assert await count(service, EventRecord, EventRecord.game_id == gid) == stored
