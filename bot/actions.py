@@ -95,6 +95,28 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
         log.warning("interaction %s expired before the answer", interaction.id)
 
 
+async def deliver(interaction: discord.Interaction, game_id: int) -> None:
+    """What the service wrote to the outbox for this game goes out now (the courier retries what fails)."""
+    courier = getattr(interaction.client, "courier", None)
+    if courier is not None:
+        await courier.drain(game_id)
+
+
+async def post_here(interaction: discord.Interaction, content: str, **kwargs: Any) -> bool:
+    """A public answer, as a message of the interaction's channel or thread. A deferral's visibility is
+    kept by its first answer (Discord's "Create Followup Message"), so a command that may refuse
+    privately defers privately and posts what everyone may read like this. False if Discord refused
+    it (the caller tells the user privately)."""
+    # by id, as the courier reaches a game's channel: works for a thread the cache does not hold
+    channel = interaction.client.get_partial_messageable(interaction.channel_id or 0, guild_id=interaction.guild_id)
+    try:
+        await channel.send(fit(content), allowed_mentions=discord.AllowedMentions.none(), **kwargs)
+    except discord.HTTPException as exc:
+        log.warning("could not post in channel %s: %s", interaction.channel_id, exc)
+        return False
+    return True
+
+
 async def act(interaction: discord.Interaction, action: Action, done: str = "✅ Done.", publish_result: bool = True,
               game_id: int | None = None, retire: Retire | None = None) -> Outcome | None:
     """`retire` takes the components off the message they were pressed on, once the decision they

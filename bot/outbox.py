@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.limits import fit
-from bot.publish import nudge, post_account, post_board, update_status
+from bot.publish import created_text, nudge, post_account, post_board, update_status
 from game.service import outbox
 from game.service.game_service import Actor, GameService
 from game.service.models import OutboxRow, utcnow
@@ -115,6 +115,9 @@ class Courier:
                 await post_account(channel, logged)  # the newest board shows the game; this one tells its part
             else:
                 await post_board(channel, self.service, row.game_id, logged)
+        elif row.kind == "created":  # where the game is played, for every player and spectator to read
+            await channel.send(created_text(info, str(payload.get("system") or "oak_and_iron")),
+                               allowed_mentions=discord.AllowedMentions.none())
         elif row.kind == "status":
             await update_status(channel, self.service, row.game_id)
         elif row.kind == "nudge":

@@ -18,7 +18,8 @@ from game.account import account
 from game.phases.common import choice_hint
 from game.phases.preparation import what_now as setup_what_now
 from game.roll_text import reroll_offer
-from game.service.game_service import Actor, GameService
+from game.service.game_service import Actor, GameInfo, GameService
+from game.systems import system
 from game.views import View, event_for
 from render.options import RenderOptions
 from render.overlays import deployment_zones, last_attacks, last_move
@@ -90,6 +91,28 @@ def waiting_text(view: View, seats: Sequence[tuple[str, str | None, str, bool]],
     else:
         what = f"activate a ship ({g.phase.value} phase)"
     return f"➡️ {' and '.join(parts)}: {what}.", users
+
+
+def created_text(info: GameInfo, system_name: str) -> str:
+    """A new game's announcement in its channel or thread: what it is, how to take a side, and the
+    SHA-256 of its secret dice seed, which everyone can compare with the seed shown at the end."""
+    name = discord.utils.escape_markdown(info.name)
+    free = [p for p, user, _, ai in info.seats if not user and not ai]
+    if system_name != "oak_and_iron":
+        head = f"⚓ **{name}** (game #{info.id}, {system(system_name).title}) is set up here."
+        how = ("Take a seat with `/ref join` (the referee's too); then play with `/ref do` and give secret orders "
+               "with `/ref order`.")
+        seats = f"Seats: {', '.join(p for p, *_ in info.seats)}."
+    else:
+        head = f"⚓ **{name}** (game #{info.id}) is set up here."
+        bring = " with one of your saved squadrons (`squadron:`)" if info.phase == "preparation" else ""
+        how = (f"Take a side with `/game join`{bring} (or give one to the computer captain with `ai: True`)."
+               if free else "")
+        seats = "Sides: " + ", ".join(p if p in free else f"{p}: {discord.utils.escape_markdown(fit(n, 40))}"
+                                      for p, _, n, _ in info.seats) + "."
+    seed = (f"🎲 The dice come from a secret seed whose SHA-256 is `{info.dice_commitment}`; the seed is shown "
+            "when the game ends, and `/game verify` then recomputes every roll.")
+    return fit("\n".join(x for x in (f"{head} {seats} {how}".strip(), seed) if x))
 
 
 async def post_board(channel: discord.abc.Messageable, service: GameService, game_id: int,

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import actor_of, defer, game_here, refusal, reply, service_of
+from bot.actions import actor_of, defer, deliver, game_here, refusal, reply, service_of
 from bot.limits import fit
 from game.account import account
 from game.errors import RulesError
@@ -99,9 +99,9 @@ class ClockCog(commands.GroupCog, name="clock", description="A game's deadlines;
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
+        await deliver(interaction, gid)  # the change is in the game's log, and posted with it for everyone
         text = "\n".join(account(e) for e in outcome.events if account(e))
-        await interaction.followup.send(fit(text or "⏱️ Done."), ephemeral=False,
-                                        allowed_mentions=discord.AllowedMentions.none())
+        await reply(interaction, fit(text or "⏱️ Done."))
 
 
 async def deadline_job(bot: Any, job: ScheduledJob) -> None:

@@ -18,7 +18,9 @@ from bot.actions import (
     channel_key,
     choices,
     defer,
+    deliver,
     game_here,
+    post_here,
     refusal,
     reply,
     service_of,
@@ -32,6 +34,8 @@ from game.scenario import builtin_scenarios
 from game.service.game_service import DRAFTED, Actor, GameService
 
 MAX_SCENARIO_BYTES = 200_000
+NOT_POSTED = ("❌ I could not post it in this channel (I need View Channel, Send Messages and Attach Files; in a "
+              "thread, Send Messages in Threads).")
 GAMES_PER_PAGE = 8  # each line is cut to 230 characters, so a page always fits one message
 SEAT_NAME_IN_LIST = 24  # four of Discord's 32-character names and the game still fit one line
 
@@ -99,14 +103,10 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         except Exception:
             await self._unmake(made)  # then the error handler apologises
             raise
-        where = f"<#{info.channel_id}>" if thread_id else "this channel"
-        sides = ", ".join(p for p, *_ in info.seats)
-        bring = " with one of your saved squadrons (`squadron:`)" if info.phase == "preparation" else ""
-        msg = (f"⚓ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}) is set up in {where}. "
-               f"Sides: {sides}. Take a side with `/game join`{bring} (or give one to the computer captain with "
-               f"`ai: True`).\n🎲 The dice come from a secret seed whose SHA-256 is `{info.dice_commitment}`; the seed "
-               "is shown when the game ends, and `/game verify` then recomputes every roll.")
-        await interaction.followup.send(msg, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+        await deliver(interaction, info.id)  # the announcement, with the dice commitment, for everyone there
+        where = f"in <#{info.channel_id}>" if thread_id else "here"
+        await reply(interaction, f"✅ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}) is set up and "
+                                 f"announced {where}.")
 
     @staticmethod
     async def _unmake(thread: discord.Thread | None) -> None:
@@ -194,6 +194,8 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                            ai="Give the side to the computer captain", side="Which side (a GM may hand over any)")
     async def handover(self, interaction: discord.Interaction, member: discord.Member | None = None,
                        ai: bool = False, side: str | None = None) -> None:
+        if not await defer(interaction):  # a follow-up, even a refusal, needs the interaction acknowledged
+            return
         if member is not None and ai:
             await reply(interaction, "❌ Hand the side to a member or to the computer captain, not both.")
             return
@@ -252,7 +254,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
 
     @app_commands.command(description="Recompute every roll of this channel's finished game from its revealed seed")
     async def verify(self, interaction: discord.Interaction) -> None:
-        if not await defer(interaction, ephemeral=False):
+        if not await defer(interaction):  # a refusal is private; the verification is posted for everyone
             return
         service = service_of(interaction)
         try:
@@ -267,12 +269,12 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                 "match the one posted when the game began. The attached log lets anyone check it again with "
                 "`quarterdeck verify --file`.")
         data = json.dumps(log_file, ensure_ascii=False).encode()
-        await interaction.followup.send(text, file=discord.File(io.BytesIO(data), filename=f"game-{gid}-log.json"),
-                                        allowed_mentions=discord.AllowedMentions.none())
+        posted = await post_here(interaction, text, file=discord.File(io.BytesIO(data), filename=f"game-{gid}-log.json"))
+        await reply(interaction, "🎲 Posted here for everyone." if posted else NOT_POSTED)
 
     @app_commands.command(description="The whole game as an animated board, one frame per command (and its log once over)")
     async def replay(self, interaction: discord.Interaction) -> None:
-        if not await defer(interaction, ephemeral=False):
+        if not await defer(interaction):  # a refusal is private; the replay is posted for everyone
             return
         service = service_of(interaction)
         try:
@@ -307,8 +309,10 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             if i == len(batches) - 1 and log_file is not None:
                 data = json.dumps(log_file, ensure_ascii=False).encode()
                 batch = [*batch, discord.File(io.BytesIO(data), filename=f"game-{gid}-log.json")]
-            await interaction.followup.send(text if i == 0 else f"🎞️ Game #{gid}, continued.", files=batch,
-                                            allowed_mentions=discord.AllowedMentions.none())
+            if not await post_here(interaction, text if i == 0 else f"🎞️ Game #{gid}, continued.", files=batch):
+                await reply(interaction, NOT_POSTED)
+                return
+        await reply(interaction, "🎞️ Posted here for everyone.")
 
 
 _replaying: set[int] = set()  # games whose replay is being drawn: one at a time each

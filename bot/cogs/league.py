@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import actor_of, choices, defer, refusal, reply, service_of
+from bot.actions import actor_of, choices, defer, post_here, refusal, reply, service_of
 from bot.cogs.game import MAX_SCENARIO_BYTES, scenario_names
 from bot.cogs.squadron import saved_names
 from bot.limits import fit, fit_lines, thread_name
@@ -116,12 +116,13 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             await reply(interaction, refusal(exc))
             return
         what = f"drafted {info.size} games" if info.size else f"{_esc(info.scenario, 64)} games"
-        await interaction.followup.send(
-            f"🏆 **{_esc(info.name, 64)}** is open for registration: {what}, "
+        posted = await post_here(
+            interaction, f"🏆 **{_esc(info.name, 64)}** is open for registration: {what}, "
             f"{'Swiss rounds' if info.format == 'swiss' else 'a round robin'}, {info.round_hours} hours a round. "
             f"Register with `/league join name: {fit(info.name, 64)}`"
-            f"{' squadron: YOUR LIST' if info.size else ''}; its games are ranked.",
-            allowed_mentions=discord.AllowedMentions.none())
+            f"{' squadron: YOUR LIST' if info.size else ''}; its games are ranked.")
+        await reply(interaction, f"✅ {_esc(info.name, 64)} is created" + (
+            " and announced here." if posted else ", but I could not announce it here (I need Send Messages)."))
 
     @app_commands.command(description="Register for a league (a GM may enter a computer captain)")
     @app_commands.describe(name="The league", squadron="Drafted leagues: the saved squadron you bring",

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import UNEXPECTED, actor_of, channel_key, choices, defer, refusal, reply, service_of
+from bot.actions import UNEXPECTED, actor_of, channel_key, choices, defer, deliver, refusal, reply, service_of
 from bot.limits import fit, fit_lines, thread_name
 from game.errors import RulesError
 from game.service.authority import Actor
@@ -104,9 +104,7 @@ async def publish(interaction: discord.Interaction, outcome: RefOutcome) -> None
     if not lines:
         return
     await service_of(interaction).enqueue(outcome.game_id, "notice", {"text": fit_lines(lines, MORE), "users": users})
-    courier = getattr(interaction.client, "courier", None)
-    if courier is not None:
-        await courier.drain(outcome.game_id)
+    await deliver(interaction, outcome.game_id)
 
 
 Call = Callable[[RefereeService, Actor, int], Awaitable[Any]]
@@ -179,12 +177,10 @@ async def create_game(interaction: discord.Interaction, system_name: str, setup:
     except discord.Forbidden:
         await reply(interaction, "❌ I may not create threads here (I need Create Public Threads).")
         return
-    seats = ", ".join(n for n, _, _ in info.seats)
-    msg = (f"⚓ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}, {info.title}) is set up. "
-           f"Seats: {seats}. Take one with `/ref join` (the referee's too); then play with `/ref do` and give "
-           f"secret orders with `/ref order`.\n🎲 The dice come from a secret seed whose SHA-256 is "
-           f"`{info.dice_commitment}`.")
-    await interaction.followup.send(fit(msg), ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+    await deliver(interaction, info.id)  # the announcement, with the dice commitment, for everyone there
+    where = f"in <#{info.channel_id}>" if thread_id else "here"
+    await reply(interaction, f"✅ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}, {info.title}) is set "
+                             f"up and announced {where}.")
 
 
 async def lookup(interaction: discord.Interaction, table: str, row: str, column: str = "",

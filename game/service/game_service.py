@@ -237,7 +237,8 @@ class GameService:
     def referee(self) -> RefereeService:
         """The referee-assistant systems' games (game/service/referee.py), on the same storage and
         the same source of secret dice seeds."""
-        return RefereeService(self.repo, self._new_seed, on_create=lambda guild, channel: self._channels.pop(
+        return RefereeService(self.repo, self._new_seed, announcement=self._announcement,
+                              on_create=lambda guild, channel: self._channels.pop(
             (guild, channel), None))  # "no game here", if it was kept, is no longer true
 
     # ------------------------------------------------------------------ game data per guild
@@ -445,7 +446,7 @@ class GameService:
             status="open", initial_state="", data_version=version,
         )
         seats = [Seat(game_id=0, player=p, display_name=f"Player {p}") for p in state.players]
-        record = await self.repo.create_game(record, state, seats)
+        record = await self.repo.create_game(record, state, seats, self._announcement(state.system))
         assert record.id is not None
         self._channels.pop((actor.guild_id, record.channel_id), None)
         return await self.info(record.id)
@@ -1159,6 +1160,11 @@ class GameService:
         loaded = await self._load(game_id)
         loaded.record.status_message_id = message_id
         await self.repo.set_status_message(game_id, message_id)
+
+    def _announcement(self, system: str) -> list[Post]:
+        """A new game is announced where it is played, with the SHA-256 of its dice seed, for every
+        player and spectator to compare with the seed revealed at the end."""
+        return [Post("created", {"system": system})] if self.outbox else []
 
     async def announce(self, game_id: int) -> list[int]:
         """Put the board (with no new account), the status and the owed pick nudges in the outbox: the

@@ -46,6 +46,7 @@ from game.service.errors import (
     WrongGuild,
 )
 from game.service.models import EventRecord, GameRecord, ScheduledJob, Seat, utcnow
+from game.service.outbox import Post
 from game.service.repository import Repository, VersionConflict
 from game.service.writer import clear_clock_jobs
 from game.systems import SYSTEMS, system
@@ -132,7 +133,8 @@ class RefInfo:
     result: str = ""
 
     def users_of(self, names: Sequence[str]) -> list[str]:
-        return [u for n, u, _ in self.seats if n in names and u]
+        """The members holding these seats, each once."""
+        return list(dict.fromkeys(u for n, u, _ in self.seats if n in names and u))
 
 
 @dataclass(frozen=True)
@@ -167,9 +169,11 @@ class _Cache:
 
 class RefereeService:
     def __init__(self, repo: Repository, seeds: Callable[[], str] = new_seed,
-                 on_create: Callable[[str, str], object] | None = None) -> None:
+                 on_create: Callable[[str, str], object] | None = None,
+                 announcement: Callable[[str], Sequence[Post]] = lambda system: ()) -> None:
         self.repo = repo
         self._new_seed = seeds
+        self._announcement = announcement  # the outbox rows that announce a new game (none without a bot)
         self._on_create = on_create  # told (guild, channel) of each game made, for a channel cache elsewhere
         self._cache = _Cache()
         # on a database several processes write (PostgreSQL), a cached game is checked against the
@@ -202,7 +206,7 @@ class RefereeService:
             seed=0, dice_seed=dice_seed, status="active", initial_state=_encode_state(state),
         )
         seats = [Seat(game_id=0, player=key, display_name=name) for key, name in seat_keys(state).items()]
-        record = await self.repo.create_game(record, None, seats)
+        record = await self.repo.create_game(record, None, seats, self._announcement(system_name))
         assert record.id is not None
         if self._on_create is not None:
             self._on_create(actor.guild_id, record.channel_id)

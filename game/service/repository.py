@@ -108,10 +108,11 @@ class Repository:
         self.snapshot_every = snapshot_every
         self.writer = GroupWriter(engine)  # every append goes through it (group commit)
 
-    async def create_game(self, record: GameRecord, state: Game | None, seats: Sequence[Seat]) -> GameRecord:
-        """The game and its seats, in one transaction. With an Oak & Iron `state`, its encoding is the
-        starting state and the picks it owes are noted; another system's record comes with its own
-        `initial_state` (game/service/referee.py)."""
+    async def create_game(self, record: GameRecord, state: Game | None, seats: Sequence[Seat],
+                          posts: Sequence[Post] = ()) -> GameRecord:
+        """The game and its seats, in one transaction, with the outbox rows that announce it. With an
+        Oak & Iron `state`, its encoding is the starting state and the picks it owes are noted; another
+        system's record comes with its own `initial_state` (game/service/referee.py)."""
         if state is not None:
             record.initial_state = encode_state(state)
         async with self.session() as s, s.begin():
@@ -121,9 +122,11 @@ class Repository:
             for seat in seats:
                 seat.game_id = record.id
                 s.add(seat)
+            conn = await s.connection()
             if state is not None and state.phase in PICKING:
-                conn = await s.connection()
                 await conn.run_sync(keep_picks, record.id, picks_owed(seats, state), utcnow())
+            if posts:
+                await conn.run_sync(stage_posts, [(record.id, p, utcnow()) for p in posts])
         return record
 
     async def load(self, game_id: int) -> Loaded | None:

@@ -129,6 +129,7 @@ class Table:
 
         self.fake.listeners.append(listen)
         try:
+            self.fake.receive(payload)
             self.bot._connection.parse_interaction_create(payload)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(answered, settle)
@@ -208,6 +209,11 @@ class Table:
     def public(self, since: int = 0) -> list[Item]:
         return [Item("channel", item_text(s, self.drawn), s) for s in self.fake.requests[since:]
                 if _is_public(self.fake, s)]
+
+    def seen_by(self, user: tuple[int, str], since: int = 0) -> str:
+        """The text of every channel message this member could read, posted since `since`."""
+        return "\n".join(r.content for r in self.fake.requests[since:] if r.in_channel and _is_public(self.fake, r)
+                         and r.message is not None and r.message in self.fake.visible_to(user[0]))
 
     def dms_to(self, user: tuple[int, str], since: int = 0) -> list[Item]:
         return [Item("dm", item_text(s, self.drawn), s) for s in self.fake.requests[since:]

@@ -15,7 +15,17 @@ import pytest
 from cli.main import main as quarterdeck
 from game.fairness import ROLL_EVENTS
 from game.model import Phase
-from tests.adversary.eyes import ANN, EVE, SEEDS, Table, answer_text, assert_no_pings, item_text, last_answer
+from tests.adversary.eyes import (
+    ANN,
+    BOB,
+    EVE,
+    SEEDS,
+    Table,
+    answer_text,
+    assert_no_pings,
+    item_text,
+    last_answer,
+)
 from tests.bot.fake_discord import command
 from tests.helpers import S, scenario_text
 
@@ -27,9 +37,11 @@ GAMES = [("short", SHORT)] + ([("quickstart", None)] if os.environ.get("QD_LONG"
 
 async def play_out(t: Table, text: str | None) -> str:
     """Create the game, seat a computer captain on each side and let them play to the end; the
-    creation answer is returned."""
+    creation's announcement as a spectator read it is returned."""
     files = {"file": t.fake.attach("short.toml", text.encode())} if text else None
-    created = answer_text(await t.cmd(ANN, "game", "create", attachments=files))
+    mark = t.mark()
+    await t.cmd(ANN, "game", "create", attachments=files)
+    created = t.seen_by(EVE, mark)
     await t.cmd(ANN, "game", "join", side="A", ai=True)
     await t.cmd(ANN, "game", "join", side="B", ai=True, settle=300)  # the captains play it out now
     for _ in range(10):  # a long game may need a nudge after the bot's hundred steps per interaction
@@ -58,8 +70,10 @@ async def test_a_finished_game_proves_its_dice(table: Table, tmp_path: Path, cap
     assert len(rolls) > 5, "a game with dice"
 
     payload = command(EVE, "game", "verify")  # anyone may check, in the open
-    answer = last_answer(await t.send(EVE, payload), payload["token"])
-    assert not answer.ephemeral
+    sent = await t.send(EVE, payload)
+    assert "Posted here" in answer_text(last_answer(sent, payload["token"]))
+    [answer] = [r for r in sent if r.in_channel]
+    assert answer.message in t.fake.visible_to(BOB[0])  # for everyone in the channel
     assert answer_text(answer).startswith(f"✅ All {len(rolls)} rolls") and published in answer_text(answer)
     (filename, body), = answer.files
     assert filename == "game-1-log.json"

@@ -13,8 +13,9 @@ async def test_only_a_gm_runs_a_league_and_each_member_registers_once_with_their
     t = table
     answer = await t.cmd(EVE, "league", "create", name="Spring", scenario="drafted")
     assert "Only a GM may create a league" in answer.content
+    mark = t.mark()
     answer = await t.cmd(ANN, "league", "create", permissions=GM, name="Spring", scenario="drafted", size="skirmish")
-    assert "open for registration" in answer.content
+    assert "announced here" in answer.content and "open for registration" in t.seen_by(EVE, mark)
     await t.cmd(ANN, "squadron", "save", attachments={"file": t.fake.attach("a.toml", DUTCH)})
 
     answer = await t.cmd(EVE, "league", "join", name="Spring", squadron="Zeeland Admiralty")

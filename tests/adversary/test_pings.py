@@ -17,8 +17,9 @@ async def test_names_that_look_like_mentions_are_echoed_without_a_ping(table: Ta
     t = table
     text = scenario_text([S("Kestrel", "Sloop", 14, 10, 90, "A"), S("Otter", "Sloop", 22, 26, 270, "B")],
                          test_dice=False).replace('name = "test"', f'name = "{LOUD}"')
+    mark = t.mark()
     created = await t.cmd(ANN, "game", "create", attachments={"file": t.fake.attach("loud.toml", text.encode())})
-    assert LOUD in answer_text(created) and not created.ephemeral
+    assert LOUD in answer_text(created) and LOUD in t.seen_by(BOB, mark)
     await t.cmd(HERE, "game", "join", side="A")
     await t.cmd(BOB, "game", "join", side="B")
     await pick_via_menu(t, HERE, "Down!")

@@ -36,8 +36,9 @@ async def test_only_an_unseated_gm_changes_a_games_clock(table: Table) -> None:
             a = await t.cmd(user, "clock", sub, permissions=perms, **values)
             assert a.ephemeral and answer_text(a).startswith("❌"), (user[1], perms, sub, answer_text(a))
     assert await clock_events(t) == []
+    mark = t.mark()
     a = await t.cmd(GUS, "clock", "pause")
-    assert "paused" in answer_text(a) and not a.ephemeral
+    assert "paused" in answer_text(a) and "Clock (paused" in t.seen_by(EVE, mark)  # the GM is told, and everyone
     # outside a game's channel a GM changes nothing
     a = await t.cmd(GUS, "clock", "resume", channel_id=OTHER_CHANNEL_ID)
     assert answer_text(a).startswith("❌"), answer_text(a)

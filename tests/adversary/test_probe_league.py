@@ -15,8 +15,10 @@ async def test_hostile_league_names_are_refused_or_shown_without_pings(table: Ta
         a = answer_text(await t.cmd(ANN, "league", "create", permissions=MANAGE_GUILD, name=name))
         assert a.startswith("❌") and len(a) <= 2000 and UNEXPECTED not in a, (name[:20], a[:200])
     for name in ("@everyone <@&555555555555555555>", "*" * 64, "𝕮𝖚𝖕 " * 12 + "‮x"):
+        mark = t.mark()
         a = await t.cmd(ANN, "league", "create", permissions=MANAGE_GUILD, name=name)
-        assert "open for registration" in answer_text(a) and len(answer_text(a)) <= 2000, answer_text(a)[:200]
+        assert "announced here" in answer_text(a) and len(answer_text(a)) <= 2000, answer_text(a)[:200]
+        assert "open for registration" in t.seen_by(EVE, mark)
         a = answer_text(await t.cmd(EVE, "league", "join", name=name))
         assert "is registered" in a and UNEXPECTED not in a, a[:200]
         a = answer_text(await t.cmd(EVE, "league", "show", name=name, page=10_000))
@@ -85,7 +87,7 @@ async def test_standings_and_autocomplete_with_strange_names(table: Table) -> No
     await Leagues(t.service).create(Actor("42", "999", gm=True), "1", "Secret Other Server Cup")
     odd = [(444444444444444401, "💥" * 32), (444444444444444402, "\u202e" + "ש" * 31),
            (444444444444444403, "<@111111111111111111>"), (444444444444444404, "@everyone")]
-    assert "open" in answer_text(await t.cmd(ANN, "league", "create", permissions=MANAGE_GUILD, name="Odd"))
+    assert "announced" in answer_text(await t.cmd(ANN, "league", "create", permissions=MANAGE_GUILD, name="Odd"))
     for user in odd:
         assert "is registered" in answer_text(await t.cmd(user, "league", "join", name="Odd"))
     mark = t.mark()

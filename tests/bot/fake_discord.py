@@ -17,6 +17,20 @@ import discord
 from aiohttp import web
 
 from tests.bot import discord_limits as limits
+from tests.bot.discord_protocol import (
+    CHANNEL_MESSAGE,
+    DEFERRED_MESSAGE,
+    DEFERRED_UPDATE,
+    EPHEMERAL,
+    LOADING,
+    RESPONSE_DEADLINE,
+    TOKEN_LIFETIME,
+    UPDATE_MESSAGE,
+    Interaction,
+    Message,
+    notified_users,
+)
+from tests.bot.discord_ratelimits import TEST_SCALE, RateLimits
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
@@ -49,6 +63,8 @@ class Sent:
     files: list[tuple[str, bytes]] = field(default_factory=list)
     query: dict[str, str] = field(default_factory=dict)
     response_message_id: str = ""  # for an interaction callback or a channel post: the message Discord made of it
+    status: int = 0  # what the fake answered
+    message: Message | None = None  # the message the request made or edited, as Discord keeps it
 
     @property
     def content(self) -> str:
@@ -56,8 +72,12 @@ class Sent:
 
     @property
     def ephemeral(self) -> bool:
+        """Whether what this request made is seen by its interaction's user alone: the message's own
+        flag as Discord kept it (a follow-up filling a deferral keeps the deferral's), else the flag asked."""
+        if self.message is not None:
+            return self.message.ephemeral
         flags = self.payload.get("flags") or (self.payload.get("data") or {}).get("flags") or 0
-        return bool(int(flags) & 64)
+        return bool(int(flags) & EPHEMERAL)
 
     @property
     def in_channel(self) -> bool:
@@ -142,12 +162,15 @@ class Budget:
 class FakeDiscord:
     """Discord's REST API as far as the bot uses it, answering as Discord does when a request breaks
     a documented limit (tests/bot/discord_limits.py: 400 with code 50035 and the fields at fault;
-    413 for files over the upload limit), a rate limit (429 with `retry_after`), names an unknown
-    channel or message (404, codes 10003 and 10008), or lacks a permission (403: 50013, or 50007 for
-    a closed DM). Each refusal for a broken limit is kept in `violations`: the shared fixtures fail
-    the test at teardown unless it said it expected it (`expect_violation`)."""
+    413 for files over the upload limit), a rate limit (tests/bot/discord_ratelimits.py: buckets,
+    the global limit, 429 with `retry_after`), the interaction protocol (tests/bot/discord_protocol.py:
+    3 s to acknowledge, a follow-up only after that, the first one after a deferral filling it, tokens
+    that expire), names an unknown channel or message (404, codes 10003 and 10008), or lacks a
+    permission (403: 50013, or 50007 for a closed DM). Each refusal for a broken limit is kept in
+    `violations`: the shared fixtures fail the test at teardown unless it said it expected it
+    (`expect_violation`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, rate_scale: float = TEST_SCALE) -> None:
         self.requests: list[Sent] = []
         self.violations: list[Violation] = []
         self.expected: list[str] = []  # substrings of the violations a test provokes on purpose
@@ -161,12 +184,15 @@ class FakeDiscord:
                      "nsfw": False, "parent_id": None, "permission_overwrites": []}
             for c in (CHANNEL_ID, OTHER_CHANNEL_ID)
         }
-        self.messages: dict[str, str] = {}  # message id -> channel id, for the ones the bot made
-        self.acknowledged: set[str] = set()  # interactions already answered
+        self.messages: dict[str, Message] = {}  # every message there is, by id
+        self.interactions: dict[str, Interaction] = {}  # by token: the interactions Discord sent the bot
+        self.notified: list[tuple[str, str]] = []  # (message id, user id): each ping a new message gave
+        self.skew = 0.0  # seconds the fake's clock runs ahead of the machine's (`advance`)
+        self.rates = RateLimits(scale=rate_scale, clock=self.now)
         self.budgets: list[Budget] = []
         self.failures: list[Failure] = []
         self.max_upload = limits.UPLOAD
-        self.expired: set[str] = set()
+        self.expired: set[str] = set()  # interaction ids answered too late, whatever the clock says
         self.uploads: dict[str, bytes] = {}
         self.listeners: list[Callable[[Sent], None]] = []  # told of each request as it arrives
         self.sync_status = 200  # what a slash-command sync answers (500: Discord is down)
@@ -174,6 +200,26 @@ class FakeDiscord:
         self.port = 0
 
     # -------------------------------------------------------------- what a test arranges
+
+    def now(self) -> float:
+        return time.monotonic() + self.skew
+
+    def advance(self, seconds: float) -> None:
+        """Time passes for Discord (tokens age, rate-limit windows end) without the test waiting."""
+        self.skew += seconds
+
+    def receive(self, payload: dict[str, Any], age: float = 0.0) -> None:
+        """Discord sends the bot this interaction (`age` seconds ago: a gateway that delivered it late).
+        A component's message is one Discord has, whoever made it."""
+        message = payload.get("message")
+        if message is not None and message["id"] not in self.messages:
+            self.messages[message["id"]] = Message(
+                message["id"], str(payload["channel_id"]), message.get("content") or "", int(message.get("flags") or 0),
+                list(message.get("components") or []), [])
+        self.interactions[payload["token"]] = Interaction(
+            str(payload["id"]), payload["token"], str((payload.get("member") or {}).get("user", {}).get("id")
+                                                      or (payload.get("user") or {}).get("id")),
+            str(payload["channel_id"]), self.now() - age, message_id=message["id"] if message else None)
 
     def expect_violation(self, match: str) -> None:
         """A test that provokes a refusal on purpose: violations whose text contains `match` are fine."""
@@ -186,7 +232,8 @@ class FakeDiscord:
 
     def rate_limit(self, prefix: str, limit: int, window: float = 0.05, method: str | None = None) -> Budget:
         """From now on, `limit` requests per `window` seconds to paths starting with `prefix`
-        (e.g. f"/channels/{CHANNEL_ID}/messages"); more are answered 429."""
+        (e.g. f"/channels/{CHANNEL_ID}/messages"); more are answered 429 as a limit on a shared
+        resource, which the bot could not have known of."""
         budget = Budget("/api/v10" + prefix, limit, window, method, started=time.monotonic())
         self.budgets.append(budget)
         return budget
@@ -253,30 +300,30 @@ class FakeDiscord:
         self.requests.append(sent)
         for listener in self.listeners:
             listener(sent)
-        limited = self._rate_limited(sent)
-        if limited is not None:
-            return limited
-        for failure in self.failures:
-            failed = failure.take(sent.method, sent.path)
-            if failed is not None:
-                return failed
-        refused = self._check(sent, payload)
-        return refused if refused is not None else self.answer(sent)
+        response, scope = self._respond(sent, payload)
+        sent.status = response.status
+        self.rates.answered(response.status, sent.path, scope)
+        return response
 
-    def _rate_limited(self, sent: Sent) -> web.Response | None:
+    def _respond(self, sent: Sent, payload: Any) -> tuple[web.Response, str | None]:
+        """The answer, and the scope of a 429 (a refusal on a shared resource is not held against the bot)."""
+        path = sent.path.removeprefix("/api/v10")
         now = time.monotonic()
         for budget in self.budgets:
             wait = budget.take(sent.method, sent.path, now)
             if wait is not None:
-                # discord.py retries a 429 only if it came through Discord's proxy (`Via`), after retry_after
-                return _json({"message": "You are being rate limited.", "retry_after": round(wait, 3), "global": False},
-                             429, {"Via": "1.1 google", "Retry-After": str(max(1, round(wait))),
-                                   "X-RateLimit-Limit": str(budget.limit), "X-RateLimit-Remaining": "0",
-                                   "X-RateLimit-Reset": f"{time.time() + wait:.3f}",
-                                   "X-RateLimit-Reset-After": f"{wait:.3f}",
-                                   "X-RateLimit-Bucket": f"fake-{abs(hash(budget.prefix)):x}",
-                                   "X-RateLimit-Scope": "shared"})
-        return None
+                verdict = self.rates.shared_refusal(wait)
+                return _json(verdict.refused, 429, verdict.headers), verdict.scope
+        verdict = self.rates.check(sent.method, path)
+        if verdict.refused is not None:
+            return _json(verdict.refused, 429, verdict.headers), verdict.scope
+        for failure in self.failures:
+            failed = failure.take(sent.method, sent.path)
+            if failed is not None:
+                return failed, None
+        response = self._check(sent, payload) or self.answer(sent)
+        response.headers.update(verdict.headers)
+        return response, None
 
     def _check(self, sent: Sent, payload: Any) -> web.Response | None:
         """Discord's own checks of a request before it does anything: the upload limit, then the
@@ -303,22 +350,56 @@ class FakeDiscord:
         self.violations.append(violation)
         return _error(400, 50035, "Invalid Form Body", errors)
 
-    def _message(self, channel_id: str, payload: dict[str, Any], files: list[tuple[str, bytes]],
-                 message_id: str | None = None) -> dict[str, Any]:
-        data = payload.get("data", payload)
-        message_id = message_id or snowflake()
-        self.messages[message_id] = channel_id
+    # -------------------------------------------------------------- messages
+
+    def _new_message(self, channel_id: str, body: dict[str, Any], files: list[tuple[str, bytes]],
+                     interaction: Interaction | None = None, flags: int | None = None) -> Message:
+        """A message Discord makes, and the pings it gives: in a new message only, never in an edit."""
+        flags = int(body.get("flags") or 0) if flags is None else flags
+        message = Message(snowflake(), channel_id, str(body.get("content") or ""), flags,
+                          list(body.get("components") or []), list(files), token=interaction.token if interaction else None)
+        if message.ephemeral and interaction is not None:
+            message.ephemeral_to = interaction.user_id
+        message.shown.append(message.content)
+        self.messages[message.id] = message
+        if not message.ephemeral and channel_id not in self.dm_channels.values():
+            for user in notified_users(message.content, body.get("allowed_mentions")):
+                self.notified.append((message.id, user))
+        return message
+
+    @staticmethod
+    def _edit(message: Message, body: dict[str, Any], files: list[tuple[str, bytes]]) -> Message:
+        """An edit changes the fields it carries; the ephemeral flag of a message never changes, and an
+        edit pings nobody."""
+        if "content" in body:
+            message.content = str(body.get("content") or "")
+        if "components" in body:
+            message.components = list(body.get("components") or [])
+        if "attachments" in body or files:
+            kept = {str(a.get("id")) for a in body.get("attachments") or []}
+            message.files = [f for i, f in enumerate(message.files) if f"{message.id}{i:02d}" in kept] + list(files)
+        message.flags &= ~LOADING
+        message.edits += 1
+        message.shown.append(message.content)
+        return message
+
+    def _message_json(self, message: Message) -> dict[str, Any]:
         return {
-            "id": message_id, "channel_id": channel_id, "author": BOT_USER,
-            "content": data.get("content") or "", "timestamp": datetime.now(UTC).isoformat(),
-            "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
+            "id": message.id, "channel_id": message.channel_id, "author": BOT_USER,
+            "content": message.content, "timestamp": datetime.now(UTC).isoformat(),
+            "edited_timestamp": datetime.now(UTC).isoformat() if message.edits else None, "tts": False,
+            "mention_everyone": False, "mentions": [], "mention_roles": [],
             "attachments": [
-                {"id": snowflake(), "filename": name, "size": len(body), "url": f"https://cdn.invalid/{name}",
-                 "proxy_url": f"https://cdn.invalid/{name}"} for name, body in files
+                {"id": f"{message.id}{i:02d}", "filename": name, "size": len(body), "url": f"https://cdn.invalid/{name}",
+                 "proxy_url": f"https://cdn.invalid/{name}"} for i, (name, body) in enumerate(message.files)
             ],
-            "embeds": [], "pinned": False, "type": 0, "flags": data.get("flags") or 0,
-            "components": data.get("components") or [],
+            "embeds": [], "pinned": False, "type": 0, "flags": message.flags, "components": message.components,
         }
+
+    def _answer_message(self, sent: Sent, message: Message, status: int = 200) -> web.Response:
+        sent.message = message
+        sent.response_message_id = message.id
+        return _json(self._message_json(message), status)
 
     def _refuse_channel(self, channel_id: str, sent: Sent) -> web.Response | None:
         """Why Discord would refuse a post or an edit in this channel, if it would."""
@@ -337,6 +418,80 @@ class FakeDiscord:
             meta["archived"] = False  # a post reopens an archived thread that is not locked
         return None
 
+    # -------------------------------------------------------------- the interaction protocol
+
+    def _callback(self, sent: Sent, interaction_id: str, token: str) -> web.Response:
+        """The initial response: within 3 s, once (interactions-receiving-and-responding.mdx)."""
+        found = self.interactions.get(token)
+        if found is None or found.id != interaction_id or found.invalidated:
+            return _error(404, 10062, "Unknown interaction")
+        if found.response is not None:
+            return _error(400, 40060, "Interaction has already been acknowledged.")
+        if interaction_id in self.expired or self.now() - found.received > RESPONSE_DEADLINE:
+            found.invalidated = True  # "If the 3 second deadline is exceeded, the token will be invalidated."
+            return _error(404, 10062, "Unknown interaction")
+        kind = int(sent.payload.get("type") or 0)
+        data = sent.payload.get("data") or {}
+        found.response = kind
+        message: Message | None = None
+        if kind == CHANNEL_MESSAGE:
+            message = self._new_message(found.channel_id, data, sent.files, found)
+        elif kind == DEFERRED_MESSAGE:  # "Bot is thinking…": a message to fill, private if the defer said so
+            message = self._new_message(found.channel_id, {}, [], found, flags=(int(data.get("flags") or 0) & EPHEMERAL)
+                                        | LOADING)
+            found.loading = True
+        elif kind in (DEFERRED_UPDATE, UPDATE_MESSAGE) and found.message_id in self.messages:
+            message = self.messages[found.message_id]
+            if kind == UPDATE_MESSAGE:
+                self._edit(message, data, sent.files)
+        if message is not None:
+            found.original = message.id
+            sent.message, sent.response_message_id = message, message.id
+        if sent.query.get("with_response") not in ("1", "true", "True"):
+            return web.Response(status=204)
+        body: dict[str, Any] = {
+            "interaction": {"id": interaction_id, "type": 2 if found.message_id is None else 3,
+                            "response_message_id": found.original, "response_message_loading": found.loading,
+                            "response_message_ephemeral": bool(message is not None and message.ephemeral)},
+            "resource": {"type": kind},
+        }
+        if message is not None and kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE, UPDATE_MESSAGE):
+            body["resource"]["message"] = self._message_json(message)
+        return _json(body)
+
+    def _webhook(self, sent: Sent, token: str, rest: list[str]) -> web.Response:
+        """Follow-ups and edits under an interaction's token."""
+        found = self.interactions.get(token)
+        if found is not None and self.now() - found.received > TOKEN_LIFETIME:
+            return _error(401, 50027, "Invalid Webhook Token")
+        if found is None or found.invalidated or found.response is None:
+            return _error(404, 10015, "Unknown Webhook")  # not acknowledged (yet): there is no webhook
+        method, payload = sent.method, sent.payload
+        if not rest and method == "POST":
+            original = self.messages.get(found.original or "")
+            if found.loading and original is not None:
+                # the first follow-up after a deferral fills the loading message, keeping its visibility
+                found.loading = False
+                return self._answer_message(sent, self._edit(original, payload, sent.files))
+            return self._answer_message(sent, self._new_message(found.channel_id, payload, sent.files, found))
+        if len(rest) == 2 and rest[0] == "messages":
+            target = found.original if rest[1] == "@original" else rest[1]
+            message = self.messages.get(target or "")
+            if message is None or (rest[1] != "@original" and message.token != token):
+                return _error(404, 10008, "Unknown Message")
+            if method == "PATCH":
+                if rest[1] == "@original":
+                    found.loading = False
+                return self._answer_message(sent, self._edit(message, payload, sent.files))
+            if method == "DELETE":
+                self.messages.pop(message.id, None)
+                return web.Response(status=204)
+            if method == "GET":
+                return _json(self._message_json(message))
+        return _json({"message": f"fake Discord has no route {method} {sent.path}", "code": 0}, status=404)
+
+    # -------------------------------------------------------------- routes
+
     def answer(self, sent: Sent) -> web.Response:
         path, method = sent.path.removeprefix("/api/v10"), sent.method
         parts = path.strip("/").split("/")
@@ -354,28 +509,10 @@ class FakeDiscord:
             guild = parts[3] if len(parts) > 3 and parts[2] == "guilds" else None
             return _json([{**cmd, "id": snowflake(), "application_id": str(APP_ID), "version": snowflake(),
                            **({"guild_id": guild} if guild else {})} for cmd in sent.payload["items"]])
-        if parts[0] == "interactions" and parts[-1] == "callback":
-            interaction_id = parts[1]
-            if interaction_id in self.expired:
-                return _error(404, 10062, "Unknown interaction")
-            if interaction_id in self.acknowledged:
-                return _error(400, 40060, "Interaction has already been acknowledged.")
-            self.acknowledged.add(interaction_id)
-            kind = sent.payload.get("type")
-            data = sent.payload.get("data") or {}
-            message_id = snowflake()
-            sent.response_message_id = message_id
-            flags = int(data.get("flags") or 0)
-            body: dict[str, Any] = {
-                "interaction": {"id": interaction_id, "type": 2, "response_message_id": message_id,
-                                "response_message_loading": kind == 5, "response_message_ephemeral": bool(flags & 64)},
-                "resource": {"type": kind},
-            }
-            if kind in (4, 5):
-                body["resource"]["message"] = self._message(str(CHANNEL_ID), sent.payload, sent.files, message_id)
-            return _json(body)
-        if parts[0] == "webhooks":
-            return _json(self._message(str(CHANNEL_ID), sent.payload, sent.files))
+        if parts[0] == "interactions" and parts[-1] == "callback" and len(parts) == 4:
+            return self._callback(sent, parts[1], parts[2])
+        if parts[0] == "webhooks" and len(parts) >= 3:
+            return self._webhook(sent, parts[2], parts[3:])
         if parts[:2] == ["users", "@me"] and parts[-1] == "channels":
             recipient = str(sent.payload.get("recipient_id"))
             channel_id = self.dm_channels.setdefault(recipient, snowflake())
@@ -391,16 +528,16 @@ class FakeDiscord:
             refused = self._refuse_channel(parts[1], sent)
             if refused is not None:
                 return refused
-            message = self._message(parts[1], sent.payload, sent.files)
-            sent.response_message_id = message["id"]
-            return _json(message)
+            return self._answer_message(sent, self._new_message(parts[1], sent.payload, sent.files))
         if parts[0] == "channels" and parts[-2] == "messages" and method == "PATCH":
             refused = self._refuse_channel(parts[1], sent)
             if refused is not None:
                 return refused
-            if self.messages.get(parts[-1]) != parts[1]:
+            message = self.messages.get(parts[-1])
+            # an ephemeral message is reached only through its interaction's token
+            if message is None or message.channel_id != parts[1] or message.ephemeral:
                 return _error(404, 10008, "Unknown Message")
-            return _json(self._message(parts[1], sent.payload, sent.files, parts[-1]))
+            return self._answer_message(sent, self._edit(message, sent.payload, sent.files))
         if parts[0] == "channels" and parts[-1] == "threads" and method == "POST":
             parent = self.channels.get(parts[1])
             if parent is None:
@@ -413,7 +550,7 @@ class FakeDiscord:
                       "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
                                           "archive_timestamp": datetime.now(UTC).isoformat(), "locked": False}}
             self.channels[thread["id"]] = thread
-            return _json(thread)
+            return _json(thread, 201)  # resources-channel.mdx, Start Thread without Message: "201 Created"
         return _json({"message": f"fake Discord has no route {method} {path}", "code": 0}, status=404)
 
     def attach(self, filename: str, body: bytes) -> dict[str, Any]:
@@ -429,15 +566,28 @@ class FakeDiscord:
     def channel_messages(self) -> list[Sent]:
         return [r for r in self.requests if r.in_channel]
 
+    @property
+    def invalid_requests(self) -> int:
+        """401, 403 and 429 answers in the last ten minutes: Discord bans an IP at 10,000."""
+        return self.rates.invalid_in_ten_minutes()
+
+    def pinged(self, user_id: int | str) -> int:
+        """How many new messages notified this user."""
+        return sum(1 for _, user in self.notified if user == str(user_id))
+
     def public_texts(self) -> list[str]:
-        """Everything anyone in the channel could read: channel posts and non-ephemeral answers."""
-        out = [r.content for r in self.channel_messages()]
-        out += [r.content for r in self.requests if r.method == "PATCH" and "/channels/" in r.path]
-        for r in self.requests:
-            if (r.path.startswith("/api/v10/webhooks/") or "/callback" in r.path) and not r.ephemeral:
-                data = r.payload.get("data", r.payload)
-                out.append(str(data.get("content") or ""))
-        return out
+        """Everything anyone in the server could read at some moment: each text every message there
+        showed that was not ephemeral (an edited message counts with each of its versions)."""
+        dms = set(self.dm_channels.values())
+        return [text for m in self.messages.values() if not m.ephemeral and m.channel_id not in dms for text in m.shown]
+
+    def visible_to(self, user_id: int | str) -> list[Message]:
+        """The messages this user could see: the server's, their own ephemeral answers, their DMs."""
+        dm = self.dm_channels.get(str(user_id))
+        dms = set(self.dm_channels.values())
+        return [m for m in self.messages.values()
+                if (m.channel_id not in dms and (not m.ephemeral or m.ephemeral_to == str(user_id)))
+                or m.channel_id == dm]
 
 
 # ---------------------------------------------------------------- interactions
@@ -511,6 +661,7 @@ def component(user: tuple[int, str], custom_id: str, message_id: str, component_
 async def dispatch(bot: discord.Client, payload: dict[str, Any], fake: FakeDiscord, settle: float = 5.0) -> list[Sent]:
     """Feed the payload to discord.py as the gateway would, and wait until the bot has answered."""
     before = len(fake.requests)
+    fake.receive(payload)
     bot._connection.parse_interaction_create(payload)  # type: ignore[attr-defined]
     deadline = asyncio.get_running_loop().time() + settle
     token = payload["token"]
@@ -520,7 +671,7 @@ async def dispatch(bot: discord.Client, payload: dict[str, Any], fake: FakeDisco
         mine = [r for r in fake.requests[before:] if token in r.path]
         # (an edit of the interaction's own message, which comes first, is not its answer)
         followups = [r for r in mine if r.path.startswith("/api/v10/webhooks/") and r.method == "POST"]
-        answered = any(r.payload.get("type") == 4 for r in mine if "/callback" in r.path)
+        answered = any(r.payload.get("type") in (4, 8) for r in mine if "/callback" in r.path)
         if followups or answered:
             await asyncio.sleep(0.01)  # the answer is the interaction's last request; this only settles it
             break

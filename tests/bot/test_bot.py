@@ -32,9 +32,17 @@ def last_followup(sent: list[Sent]) -> Sent:
     return found[-1]
 
 
+def announcement(sent: list[Sent]) -> Sent:
+    """The new game's announcement: a message of the channel, for everyone there."""
+    found = [r for r in sent if r.in_channel and "is set up here" in r.content]
+    assert len(found) == 1 and not found[0].ephemeral, [(r.method, r.path, r.content[:60]) for r in sent]
+    return found[0]
+
+
 async def setup_game(bot: QuarterdeckBot, fake: FakeDiscord) -> list[Sent]:
     sent = await dispatch(bot, command(ANN, "game", "create"), fake)
-    assert "is set up" in last_followup(sent).content and not last_followup(sent).ephemeral
+    assert "SHA-256" in announcement(sent).content
+    assert "is set up" in last_followup(sent).content and last_followup(sent).ephemeral
     await dispatch(bot, command(ANN, "game", "join", side="A"), fake)
     return await dispatch(bot, command(BOB, "game", "join", side="B"), fake)
 

@@ -19,7 +19,7 @@ from game.commands import (
 from game.model import Phase
 from game.notation import format_command
 from tests.bot.fake_discord import FakeDiscord, command, dispatch
-from tests.bot.test_bot import ANN, BOB, act_as, last_followup
+from tests.bot.test_bot import ANN, BOB, act_as, announcement, last_followup
 
 HAND = ("Down!", "Careful Aim", "Take Courage", "Effective Fire", "Reload!", "Favorable Wind", "Adjust Position")
 DUTCH = ("Zeeland", "Dutch", "Cornelis Evertsen the Youngest", [
@@ -82,7 +82,7 @@ async def test_two_built_squadrons_set_up_a_drafted_game_and_play_it_to_a_result
     assert "Zeeland** — Dutch skirmish, 5 ships, 100 pts" in last_followup(sent).content
 
     sent = await dispatch(bot, command(ANN, "game", "create", scenario="drafted", size="skirmish"), fake)
-    assert "saved squadrons" in last_followup(sent).content
+    assert "saved squadrons" in announcement(sent).content
     sent = await dispatch(bot, command(ANN, "game", "join", side="A"), fake)
     assert "join with one of your saved squadrons" in last_followup(sent).content  # a drafted game needs a list
     await dispatch(bot, command(ANN, "game", "join", side="A", squadron="Zeeland"), fake)

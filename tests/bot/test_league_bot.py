@@ -24,7 +24,9 @@ async def test_an_eight_player_swiss_league_of_computer_captains_to_final_standi
     upload = fake.attach("short.toml", SHORT)
     sent = await dispatch(bot, command(ANN, "league", "create", permissions=GM, attachments={"file": upload},
                                        name="Autumn Cup", scenario="one-turn"), fake)
-    assert "open for registration" in last_followup(sent).content
+    assert "announced here" in last_followup(sent).content and last_followup(sent).ephemeral
+    [told] = [r for r in sent if r.in_channel]
+    assert "open for registration" in told.content and not told.ephemeral
     for _ in range(8):
         sent = await dispatch(bot, command(ANN, "league", "join", permissions=GM, name="Autumn Cup", ai=True), fake)
         assert "is registered" in last_followup(sent).content

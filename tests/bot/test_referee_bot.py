@@ -37,7 +37,9 @@ class Table:
 
     async def start(self, system: str, seats: dict[User, str]) -> None:
         created = await self.send(ANN, "game", "create", system=system)
-        assert "is set up" in created.content and not created.ephemeral, created.content
+        assert "is set up" in created.content and created.ephemeral, created.content  # to its creator
+        [told] = [r for r in self.fake.channel_messages() if "is set up here" in r.content]  # to everyone
+        assert "SHA-256" in told.content and not told.ephemeral
         for user, seat in seats.items():
             joined = await self.ok(user, "join", seat=seat)
             assert f"You hold the seat of {seat}" in joined.content

@@ -22,7 +22,8 @@ async def test_replay_in_discord_before_and_after_the_end(harness: Any) -> None:
     await pick(bot, fake, ANN, "Down!")
     await pick(bot, fake, BOB, "Take Courage")
     sent = await dispatch(bot, command(BOB, "game", "replay"), fake, settle=60)
-    answer = last_followup(sent)
+    assert "Posted here" in last_followup(sent).content
+    [answer] = [r for r in sent if r.in_channel]  # for everyone in the channel
     assert not answer.ephemeral and "Game #1" in answer.content and "once the game is over" in answer.content
     names = [name for name, _ in answer.files]
     assert names == ["game-1-replay.gif"]
@@ -35,9 +36,9 @@ async def test_replay_in_discord_before_and_after_the_end(harness: Any) -> None:
     ended = await dispatch(bot, command(ANN, "game", "concede"), fake)
     assert any("/game replay" in r.content for r in ended if r.in_channel)  # the last post offers it
     sent = await dispatch(bot, command(ANN, "game", "replay"), fake, settle=60)
-    answer = last_followup(sent)
+    [answer] = [r for r in sent if r.in_channel]
     names = [name for name, _ in answer.files]
     assert names == ["game-1-replay.gif", "game-1-log.json"]
     log_file = json.loads(answer.files[1][1])
     assert log_file["format"] == "quarterdeck-log/1" and "quarterdeck replay" in answer.content
-    assert len(followups(sent)) == 1
+    assert len(followups(sent)) == 1 and last_followup(sent).ephemeral

@@ -58,7 +58,8 @@ async def test_one_player_answers_when_pinged_the_other_gives_standing_orders(ha
     bot, fake = harness
     await setup_game(bot, fake)
     sent = await dispatch(bot, command(EVE, "clock", "settings", on_deadline="captain", deadline_hours=24, **GM), fake)
-    assert "⏱️ Clock (settings" in last_followup(sent).content and not last_followup(sent).ephemeral
+    assert "⏱️ Clock (settings" in last_followup(sent).content  # to the GM, and to everyone with the board:
+    assert any("⏱️ Clock (settings" in r.content and not r.ephemeral for r in sent if r.in_channel)
     refused = await dispatch(bot, command(ANN, "clock", "pause"), fake)
     assert last_followup(refused).ephemeral and "Only a GM" in last_followup(refused).content
     service = bot.service

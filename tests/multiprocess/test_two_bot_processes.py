@@ -47,8 +47,9 @@ class BotProcess:
         line = await asyncio.wait_for(self.proc.stdout.readline(), 60)
         assert line.strip() == b"ready", line
 
-    def feed(self, payload: dict[str, Any]) -> None:
+    def feed(self, fake: FakeDiscord, payload: dict[str, Any]) -> None:
         assert self.proc is not None and self.proc.stdin is not None
+        fake.receive(payload)  # Discord sends it now: the 3 seconds to acknowledge it start here
         self.proc.stdin.write(json.dumps(payload).encode() + b"\n")
 
     async def kill(self) -> None:
@@ -82,7 +83,7 @@ async def answered(fake: FakeDiscord, payload: dict[str, Any], before: int, sett
 
 async def send(proc: BotProcess, fake: FakeDiscord, payload: dict[str, Any]) -> list[Sent]:
     before = len(fake.requests)
-    proc.feed(payload)
+    proc.feed(fake, payload)
     return await answered(fake, payload, before)
 
 
@@ -163,7 +164,7 @@ async def test_a_game_alternating_between_two_processes_survives_one_being_kille
             if not killed and n >= 12 and not isinstance(cmd, PickCard | KeepRoll | UseFortune | Reroll):
                 # mid-turn: the process is killed while it handles a move, then started again
                 payload = command(USERS[player], "order", line=format_command(cmd).split(": ", 1)[-1])
-                proc.feed(payload)
+                proc.feed(fake, payload)
                 await asyncio.sleep(0.3)
                 await proc.kill()
                 killed = True
