@@ -35,9 +35,20 @@ def account_text(events: Sequence[Any], limit: int = MAX_ACCOUNT) -> str:
     lines = [faces(account(e)) for e in events if not isinstance(e, ev.CardPicked | ev.ActivePlayer)]
     lines = [line for line in lines if line]
     text = "\n".join(lines)
-    if len(text) > limit:
-        text = text[: max(0, limit - 20)].rsplit("\n", 1)[0] + "\n… (see /log)"
-    return text
+    if len(text) <= limit:
+        return text
+    # the newest lines lead to the board they are posted with (moves played in a burst, one post)
+    head = "… (earlier: /log)"
+    kept: list[str] = []
+    used = len(head)
+    for line in reversed(lines):
+        if used + 1 + len(line) > limit:
+            break
+        kept.append(line)
+        used += 1 + len(line)
+    if not kept:  # one line longer than the whole: its end
+        return fit(f"{head}\n…{lines[-1][-max(1, limit - len(head) - 2):]}", limit)
+    return "\n".join([head, *reversed(kept)])
 
 
 def options_text(lines: Sequence[str], limit: int = MAX_OPTIONS) -> str:
@@ -66,15 +77,17 @@ def waiting_text(view: View, seats: Sequence[tuple[str, str | None, str, bool]],
     g = view.game
     if g.winner or g.phase.value == "over":
         return f"🏁 **Game over**: player {g.winner} wins ({g.result}).", []
-    users: list[int] = []
+    # a member holding two squadrons of a fleet battle is named (and pinged) once, with both sides
+    held: dict[str, list[str]] = {}
     parts = []
     for player in sorted(due):
         user = seat_user(seats, player)
         if user and user.isdigit():
-            users.append(int(user))
-            parts.append(f"<@{user}> (player {player})")
+            held.setdefault(user, []).append(player)
         else:
             parts.append(f"player {player}")
+    parts = [f"<@{user}> (player{'s' if len(ps) > 1 else ''} {' and '.join(ps)})" for user, ps in held.items()] + parts
+    users = [int(user) for user in held]
     if not parts:
         return "", []
     if g.phase.value == "preparation":

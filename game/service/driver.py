@@ -18,18 +18,28 @@ log = logging.getLogger(__name__)
 Step = Callable[[int], Awaitable[object]]
 
 
+PACE = 5.0  # seconds between posts while captains play on: Discord allows a channel about 5 messages in 5 s
+
+
 class Driver:
-    def __init__(self, service: GameService, limit: int = 200) -> None:
+    def __init__(self, service: GameService, limit: int = 200, pace: float = PACE) -> None:
         self.service = service
         self.limit = limit
+        # what the captains play in a burst goes out once they stop, and every `pace` seconds meanwhile:
+        # the courier tells the moves since the last post in one post under the newest board
+        self.pace = pace
         # one driver per game in this process: two would decide for the same captain on the same state
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def advance(self, game_id: int, after_step: Step | None = None) -> int:
         """Play every computer captain's and planned move now due, one command at a time; `after_step`
-        runs after each (the courier delivers what it wrote). Returns how many commands were played."""
+        (the courier delivers what they wrote) runs when they stop, and every `pace` seconds while they
+        go on. Returns how many commands were played."""
         lock = self._locks.setdefault(game_id, asyncio.Lock())
         played = 0
+        loop = asyncio.get_running_loop()
+        posted = loop.time()
+        owed = False  # steps played since `after_step` last ran
         async with lock:
             for _ in range(self.limit):
                 try:
@@ -50,12 +60,15 @@ class Driver:
                             "user": note.user_id, "player": note.player, "text": note.text})
                 acted = [x for x in standing if not isinstance(x, OrderNote)]
                 if not ai and not planned and not acted:
-                    if standing and after_step is not None:
-                        await after_step(game_id)  # the notes of orders that wait
+                    owed = owed or bool(standing)  # the notes of orders that wait
                     break
                 played += len(ai) + len(planned) + len(acted)
-                if after_step is not None:
+                owed = True
+                if after_step is not None and loop.time() - posted >= self.pace:
                     await after_step(game_id)
+                    posted, owed = loop.time(), False
+            if owed and after_step is not None:
+                await after_step(game_id)
         return played
 
     async def advance_all(self, after_step: Step | None = None) -> int:

@@ -16,6 +16,7 @@ after a `FOR UPDATE SKIP LOCKED` read on PostgreSQL (SQLite ignores it and seria
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -133,8 +134,46 @@ async def claim(s: AsyncSession, game_id: int, now: datetime) -> OutboxRow | Non
             .values(status="running", attempts=row.attempts + 1, locked_until=now + LEASE))
         if claimed.rowcount == 1:  # type: ignore[attr-defined]
             row.status, row.attempts, row.locked_until = "running", row.attempts + 1, now + LEASE
+            if row.kind == "board":
+                await _absorb(s, row)
             return row
     return None
+
+
+async def _absorb(s: AsyncSession, head: OutboxRow) -> None:
+    """The board rows that follow a claimed board row directly in the channel lane (the moves of
+    computer captains, played one after another) join it: one post tells them all, under the newest
+    board, instead of a post each (Discord allows a channel about five messages in five seconds). The
+    head's range of events grows to cover theirs, so a failed post is retried with all of them."""
+    later = (await s.execute(
+        select(OutboxRow).where(col(OutboxRow.game_id) == head.game_id, col(OutboxRow.id) > head.id,
+                                col(OutboxRow.status) == "pending").order_by(col(OutboxRow.id))
+    )).scalars()
+    joined: list[OutboxRow] = []
+    for row in later:
+        if lane(row.kind) != "channel":
+            continue
+        if row.kind != "board":
+            break  # a notice keeps its place between the boards around it
+        joined.append(row)
+    taken: list[OutboxRow] = []
+    for row in joined:  # one by one: a row another claimer changed ends the run, which stays in order
+        done = await s.execute(_update().where(col(OutboxRow.id) == row.id, col(OutboxRow.status) == "pending")
+                               .values(status="superseded"))
+        if done.rowcount != 1:  # type: ignore[attr-defined]
+            break
+        taken.append(row)
+    if taken:
+        head.payload = json.dumps(merged_range([json.loads(head.payload), *(json.loads(r.payload) for r in taken)]))
+        await s.execute(_update().where(col(OutboxRow.id) == head.id).values(payload=head.payload))
+
+
+def merged_range(payloads: list[dict[str, Any]]) -> dict[str, Any]:
+    """The events of several board rows, first to last (a board with no new events has no range)."""
+    ranged = [p for p in payloads if "first" in p]
+    if not ranged:
+        return {}
+    return {"first": min(int(p["first"]) for p in ranged), "last": max(int(p["last"]) for p in ranged)}
 
 
 async def delivered(s: AsyncSession, row: OutboxRow, now: datetime) -> None:

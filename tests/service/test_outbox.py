@@ -22,8 +22,14 @@ ANN, BOB = Actor("1", "g"), Actor("2", "g")
 
 
 async def started(service: GameService) -> int:
+    """A game with both sides taken, whose announcement (written with the game) has gone out."""
     service.outbox = True
     info = await service.create_game(ANN, "c1")
+    created = await claim(service, info.id)
+    assert created is not None and created.kind == "created"
+    assert json.loads(created.payload) == {"system": "oak_and_iron"}
+    async with service.repo.session() as s, s.begin():
+        await outbox.delivered(s, created, utcnow())
     await service.join(ANN, info.id, "A", "Ann")
     await service.join(BOB, info.id, "B", "Bob")
     return info.id
@@ -41,7 +47,7 @@ async def claim(service: GameService, game_id: int, now: object = None) -> Outbo
 
 async def test_a_command_writes_its_posts_with_its_events(service: GameService) -> None:
     gid = await started(service)
-    assert await rows(service, gid) == []  # taking seats posts nothing by itself: the bot announces the start
+    assert [r.kind for r in await rows(service, gid)] == ["created"]  # taking seats posts nothing by itself
     await service.announce(gid)
     await service.announce(gid)  # /game status again: the board again, but each pick is nudged once
     kinds = [r.kind for r in await rows(service, gid)]
@@ -66,12 +72,12 @@ async def test_a_write_that_loses_the_race_leaves_no_rows(service: GameService) 
 
 async def test_claims_keep_the_order_of_each_lane(service: GameService) -> None:
     gid = await started(service)
-    await service.repo.enqueue(gid, [Post("board", {}), Post("board", {}), Post("status", {}),
+    await service.repo.enqueue(gid, [Post("board", {}), Post("notice", {"text": "⏰"}), Post("status", {}),
                                      Post("nudge", {"user": "1", "player": "A", "turn": 1}, key="n")])
     first = await claim(service, gid)
     assert first is not None and first.kind == "board" and first.attempts == 1
     taken = [await claim(service, gid), await claim(service, gid), await claim(service, gid)]
-    # the second board waits for the first; the status and the nudge do not
+    # the notice waits for the board; the status and the nudge do not
     assert [r.kind if r else None for r in taken] == ["status", "nudge", None]
     now = utcnow()
     async with service.repo.session() as s, s.begin():
@@ -86,7 +92,27 @@ async def test_claims_keep_the_order_of_each_lane(service: GameService) -> None:
     async with service.repo.session() as s, s.begin():
         await outbox.delivered(s, third, now)
     nxt = await claim(service, gid, now + timedelta(seconds=13) + outbox.LEASE)
-    assert nxt is not None and nxt.kind == "board" and nxt.id != first.id
+    assert nxt is not None and nxt.kind == "notice"
+
+
+async def test_boards_in_a_row_go_out_as_one_post_and_a_notice_keeps_its_place(service: GameService) -> None:
+    gid = await started(service)
+    await service.repo.enqueue(gid, [Post("board", {"first": 5, "last": 6}), Post("board", {"first": 7, "last": 7}),
+                                     Post("status", {}), Post("board", {"first": 8, "last": 9}),
+                                     Post("notice", {"text": "⏰"}), Post("board", {"first": 10, "last": 10})])
+    head = await claim(service, gid)
+    assert head is not None and head.kind == "board"
+    assert json.loads(head.payload) == {"first": 5, "last": 9}  # the status lane between them is no matter
+    stored = {r.id: r for r in await rows(service, gid)}
+    assert json.loads(stored[head.id].payload) == {"first": 5, "last": 9}  # a retry tells all three too
+    boards = [r for r in stored.values() if r.kind == "board"]
+    assert [r.status for r in boards] == ["running", "superseded", "superseded", "pending"]
+    async with service.repo.session() as s, s.begin():
+        await outbox.delivered(s, head, utcnow())
+    nxt = [await claim(service, gid), await claim(service, gid)]
+    assert [r.kind if r else None for r in nxt] == ["status", "notice"]
+    assert outbox.merged_range([{}, {"first": 3, "last": 4}]) == {"first": 3, "last": 4}
+    assert outbox.merged_range([{}, {}]) == {}
 
 
 async def test_what_cannot_work_is_given_up_and_frees_the_lane(service: GameService) -> None:
