@@ -61,6 +61,7 @@ class BoardCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(description="The board as you see it (privately); zoom on a ship if you like")
+    @app_commands.describe(ship="Zoom on this ship (default: the whole table)")
     @app_commands.autocomplete(ship=ship_names)
     async def board(self, interaction: discord.Interaction, ship: str | None = None) -> None:
         if not await defer(interaction):

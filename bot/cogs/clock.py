@@ -48,6 +48,7 @@ class ClockCog(commands.GroupCog, name="clock", description="A game's deadlines;
         await self._logged(interaction, lambda a, g: self._svc(interaction).pause_clock(a, g, False))
 
     @app_commands.command(description="GM: push this game's deadline back")
+    @app_commands.describe(hours="How many hours later")
     async def extend(self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 720]) -> None:
         await self._logged(interaction, lambda a, g: self._svc(interaction).extend_clock(a, g, hours))
 

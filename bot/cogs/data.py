@@ -34,6 +34,7 @@ class DataCog(commands.GroupCog, name="data", description="This server's game da
                                                                           filename="quarterdeck-data.zip"))
 
     @app_commands.command(name="import", description="Replace one data file for this server's new games (GM)")
+    @app_commands.describe(file="One TOML file of the /data export zip, edited")
     async def import_file(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         if not await defer(interaction):
             return

@@ -245,6 +245,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         await act(interaction, approve, done="↩️ Undone.")
 
     @app_commands.command(name="gm-role", description="The role whose members may act for absent players, undo and end games")
+    @app_commands.describe(role="The server's GM role")
     @app_commands.default_permissions(manage_guild=True)
     async def gm_role(self, interaction: discord.Interaction, role: discord.Role) -> None:
         async def set_role(service: GameService, actor: Actor, gid: int) -> None:

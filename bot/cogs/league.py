@@ -142,11 +142,13 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         await reply(interaction, f"✅ {_esc(entry.name)} is registered for {_esc(name, 64)}{bringing}.")
 
     @app_commands.command(description="Close registration and begin the first round (GM)")
+    @app_commands.describe(name="The league")
     @app_commands.autocomplete(name=league_names)
     async def start(self, interaction: discord.Interaction, name: str) -> None:
         await self._rounds(interaction, name, first=True)
 
     @app_commands.command(name="round", description="Close this round and pair the next, or end the league (GM)")
+    @app_commands.describe(name="The league")
     @app_commands.autocomplete(name=league_names)
     async def next_round(self, interaction: discord.Interaction, name: str) -> None:
         await self._rounds(interaction, name, first=False)

@@ -240,6 +240,7 @@ class RefereeCog(commands.GroupCog, name="ref",
             await reply(interaction, "\n".join(lines)[-1900:] or "Nothing has happened yet.")
 
     @app_commands.command(description="A ship's log, as you may read it")
+    @app_commands.describe(ship="The ship")
     @app_commands.autocomplete(ship=ship_names)
     async def ship(self, interaction: discord.Interaction, ship: app_commands.Range[str, 1, 100]) -> None:
         async def read(ref: RefereeService, actor: Actor, gid: int) -> str:

@@ -68,15 +68,18 @@ class SetupCog(commands.GroupCog, name="setup", description="Set up a drafted ga
         self.bot = bot
 
     @app_commands.command(description="Choose to be the attacker (drafts first) or the defender (wins ties on turn 10)")
+    @app_commands.describe(role="Attacker or defender")
     async def role(self, interaction: discord.Interaction, role: Literal["attacker", "defender"]) -> None:
         await self._send(interaction, f"role {role}")
 
     @app_commands.command(description="Take one of the drawn setting, deployment or advantage cards")
+    @app_commands.describe(card="One of the cards drawn (the list shows them)")
     @app_commands.autocomplete(card=offered_cards)
     async def draft(self, interaction: discord.Interaction, card: str) -> None:
         await self._send(interaction, f"draft {card}")
 
     @app_commands.command(description="Add a terrain piece to the pool, as your setting card allows")
+    @app_commands.describe(kind="A kind of terrain your setting card allows")
     @app_commands.autocomplete(kind=terrain_kinds)
     async def terrain(self, interaction: discord.Interaction, kind: str) -> None:
         await self._send(interaction, f"terrain {kind}")

@@ -81,6 +81,7 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
         self.bot = bot
 
     @app_commands.command(description="Check a squadron list (TOML) against every building rule and keep it")
+    @app_commands.describe(file="Your squadron list (TOML; the format is in docs/squadron-format.md)")
     async def save(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         if not await defer(interaction):
             return
@@ -130,11 +131,13 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
         await self._edit(interaction, squadron, lambda sq: with_ship(sq, entry, flagship))
 
     @app_commands.command(description="Take a ship out of a squadron you are building")
+    @app_commands.describe(squadron="Your squadron", ship="The ship to take out")
     @app_commands.autocomplete(squadron=saved_names, ship=list_ships)
     async def drop(self, interaction: discord.Interaction, squadron: str, ship: str) -> None:
         await self._edit(interaction, squadron, lambda sq: without_ship(sq, ship))
 
     @app_commands.command(description="Add a card to (or remove one from) the squadron's initiative hand")
+    @app_commands.describe(squadron="Your squadron", card="An initiative card", action="Add the card, or remove it")
     @app_commands.autocomplete(squadron=saved_names, card=hand_cards)
     async def hand(self, interaction: discord.Interaction, squadron: str, card: str,
                    action: Literal["add", "remove"] = "add") -> None:
@@ -142,6 +145,7 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
         await self._edit(interaction, squadron, lambda sq: change(sq, card))
 
     @app_commands.command(description="Points, ships, hand and what a squadron still needs")
+    @app_commands.describe(squadron="Your squadron")
     @app_commands.autocomplete(squadron=saved_names)
     async def check(self, interaction: discord.Interaction, squadron: str) -> None:
         await self._edit(interaction, squadron, lambda sq: sq)
@@ -168,6 +172,7 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
                                          "(the format is in docs/squadron-format.md).")
 
     @app_commands.command(description="Download one of your saved squadron lists")
+    @app_commands.describe(squadron="Your squadron")
     @app_commands.autocomplete(squadron=saved_names)
     async def show(self, interaction: discord.Interaction, squadron: str) -> None:
         if not await defer(interaction):

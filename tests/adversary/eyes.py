@@ -261,6 +261,7 @@ def last_answer(sent: list[Sent], token: str) -> Sent:
     mine = [r for r in sent if token in r.path and (r.path.startswith("/api/v10/webhooks/")
                                                    or (r.payload.get("type") == 4))]
     assert mine, [(r.method, r.path) for r in sent]
+    assert mine[-1].status < 300, f"Discord refused the answer ({mine[-1].status}): {mine[-1].content[:200]}"
     return mine[-1]
 
 

@@ -27,8 +27,11 @@ def followups(sent: list[Sent]) -> list[Sent]:
 
 
 def last_followup(sent: list[Sent]) -> Sent:
+    """The interaction's last answer, which Discord must have taken (a follow-up sent before the
+    interaction was acknowledged, or after its token expired, never reaches the user)."""
     found = followups(sent)
     assert found, [(r.method, r.path) for r in sent]
+    assert found[-1].status < 300, f"Discord refused the answer ({found[-1].status}): {found[-1].content[:200]}"
     return found[-1]
 
 

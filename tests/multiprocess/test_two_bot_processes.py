@@ -25,6 +25,7 @@ from game.service.db import make_engine
 from game.service.game_service import GameService
 from game.service.models import OutboxRow, utcnow
 from tests.bot.fake_discord import FakeDiscord, Sent, command, component
+from tests.bot.test_bot import last_followup
 from tests.service.conftest import pg_database
 
 pytestmark = pytest.mark.skipif(not os.environ.get("TEST_POSTGRES_URL"), reason="needs PostgreSQL (TEST_POSTGRES_URL)")
@@ -85,12 +86,6 @@ async def send(proc: BotProcess, fake: FakeDiscord, payload: dict[str, Any]) -> 
     before = len(fake.requests)
     proc.feed(fake, payload)
     return await answered(fake, payload, before)
-
-
-def last_followup(sent: list[Sent]) -> Sent:
-    found = [r for r in sent if r.path.startswith("/api/v10/webhooks/") and r.method == "POST"]
-    assert found, [(r.method, r.path) for r in sent]
-    return found[-1]
 
 
 async def lease_runs_out(service: GameService) -> None:
