@@ -21,7 +21,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy game render
+	$(BIN)/mypy game render bot cli
 
 pytest: $(STAMP)
 	$(BIN)/pytest

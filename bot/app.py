@@ -46,11 +46,12 @@ class QuarterdeckBot(commands.AutoShardedBot):
                  run_scheduler: bool = True, shard_count: int | None = None,
                  shard_ids: tuple[int, ...] | None = None, force_sync: bool = False) -> None:
         # nothing the bot posts pings anyone unless that message names them (the player to act)
+        # without shard ids, discord.py runs every shard the count (or Discord) says
+        shards: dict[str, Any] = {"shard_ids": list(shard_ids)} if shard_ids is not None else {}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(), help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), shard_count=shard_count,
-                         shard_ids=list(shard_ids) if shard_ids is not None else None,
                          # a longer rate limit is raised, not slept through: the courier retries the post then
-                         max_ratelimit_timeout=30.0)
+                         max_ratelimit_timeout=30.0, **shards)
         service.outbox = True  # every command writes what to post, and the courier posts it
         self.service = service
         self.driver = Driver(service)

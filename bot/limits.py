@@ -8,6 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 MAX_CONTENT = 2000  # a message's text
+MAX_FILES = 10  # files in one message
+MAX_REQUEST = 25 * 1024 * 1024  # bytes one message may carry, whatever a file's own limit
+DEFAULT_UPLOAD = 10 * 1024 * 1024  # bytes a file, in a server without boosts
 MAX_THREAD_NAME = 100
 MAX_RULES_HINT = 900  # of an error's "what is allowed" part, when the whole does not fit
 ELLIPSIS = "…"
@@ -50,3 +53,17 @@ def fit_lines(lines: Sequence[str], more: str = "", limit: int = MAX_CONTENT, li
 
 def thread_name(text: str) -> str:
     return fit(" ".join(text.split()), MAX_THREAD_NAME) or "Oak & Iron"
+
+
+def file_batches(sizes: Sequence[int], room: int = MAX_REQUEST - 1_000_000, most: int = MAX_FILES) -> list[list[int]]:
+    """The indexes of files, in order, grouped into messages of at most `most` files and `room` bytes
+    (a file larger than the room goes alone)."""
+    out: list[list[int]] = []
+    used = 0
+    for i, size in enumerate(sizes):
+        if not out or len(out[-1]) >= most or used + size > room:
+            out.append([])
+            used = 0
+        out[-1].append(i)
+        used += size
+    return out

@@ -28,7 +28,7 @@ from bot.actions import (
 from bot.cogs.referee import create_game as create_referee_game
 from bot.cogs.referee import setup_names
 from bot.cogs.squadron import saved_names
-from bot.limits import fit, fit_lines, thread_name
+from bot.limits import DEFAULT_UPLOAD, MAX_REQUEST, file_batches, fit, fit_lines, thread_name
 from game.errors import RulesError
 from game.scenario import builtin_scenarios
 from game.service.game_service import DRAFTED, Actor, GameService
@@ -287,8 +287,11 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                 raise RulesError("Nothing has happened in this game yet.", "Replay it after the first moves.")
             _replaying.add(gid)
             try:
-                # a few MB under the limit leaves room for the log file and the request itself
-                limit = max(1_000_000, int(interaction.filesize_limit) - 1_500_000)
+                # the replay is posted by the bot in the channel: the server's limit, not the member's
+                # (with Nitro), and never beyond what one request may carry; a few MB under it leaves
+                # room for the log file and the request itself
+                server = interaction.guild.filesize_limit if interaction.guild is not None else DEFAULT_UPLOAD
+                limit = max(1_000_000, min(server, MAX_REQUEST) - 1_500_000)
                 from render.pooled import replay_gifs_async  # draws in a worker process
 
                 gifs = await replay_gifs_async(shown, limit, rules)
@@ -305,12 +308,13 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             text += " The log plays back with `quarterdeck replay FILE` (boards into a folder) and checks with `quarterdeck verify --file`."
         else:
             text += " The log file comes with the replay once the game is over."
-        batches = [files[i:i + 9] for i in range(0, len(files), 9)] or [[]]  # Discord takes 10 files a message
-        for i, batch in enumerate(batches):
-            if i == len(batches) - 1 and log_file is not None:
-                data = json.dumps(log_file, ensure_ascii=False).encode()
-                batch = [*batch, discord.File(io.BytesIO(data), filename=f"game-{gid}-log.json")]
-            if not await post_here(interaction, text if i == 0 else f"🎞️ Game #{gid}, continued.", files=batch):
+        bodies = list(gifs)
+        if log_file is not None:
+            bodies.append(json.dumps(log_file, ensure_ascii=False).encode())
+            files.append(discord.File(io.BytesIO(bodies[-1]), filename=f"game-{gid}-log.json"))
+        for i, batch in enumerate(file_batches([len(b) for b in bodies])):
+            if not await post_here(interaction, text if i == 0 else f"🎞️ Game #{gid}, continued.",
+                                   files=[files[n] for n in batch]):
                 await reply(interaction, NOT_POSTED)
                 return
         await reply(interaction, "🎞️ Posted here for everyone.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal, cast
 
 import discord
 from discord import app_commands
@@ -204,7 +204,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
                               discord.AllowedMentions.none())
             if humans:
                 await service.announce(p.game_id)  # the board and the status, through the outbox
-                await self.bot.courier.drain(p.game_id)
+                await cast(Any, self.bot).courier.drain(p.game_id)
             else:
                 ended = (await service.info(p.game_id)).status == "over"
                 await thread.send("🏁 The computer captains have played it out." if ended else

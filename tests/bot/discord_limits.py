@@ -27,7 +27,8 @@ CUSTOM_ID, BUTTON_LABEL = 100, 80
 CHOICES, CHOICE_TEXT = 25, 100
 FILES = 10
 MENTIONS = 100  # users (and roles) one message may allow to be pinged
-UPLOAD = 10_000_000  # bytes; the fake's interactions announce this `attachment_size_limit`
+UPLOAD = 10 * 1024 * 1024  # bytes a file, with no boost: "The default limit is `10 MiB`"
+REQUEST = 25 * 1024 * 1024  # "The maximum request size when sending a message is **25 MiB**"
 THREAD_NAME = 100
 COMMAND_NAME, COMMAND_DESCRIPTION, COMMAND_OPTIONS = 32, 100, 25
 COMMAND_NAME_PATTERN = re.compile(r"^[-_\w]{1,32}$")
@@ -149,8 +150,10 @@ def _component(errors: Errors, at: tuple[str | int, ...], item: dict[str, Any], 
 
 
 def upload_too_large(files: Sequence[tuple[str, bytes]], limit: int = UPLOAD) -> bool:
-    """Discord answers 413 (code 40005) when a message's files add up to more than the upload limit."""
-    return sum(len(body) for _, body in files) > limit
+    """Discord answers 413 (code 40005) to a file over the upload limit, which "applies to each file in
+    a request" and depends on the server's boost tier (reference.mdx, "Uploading Files"), or to files
+    adding up to more than a request may carry (resources-message.mdx, Create Message)."""
+    return any(len(body) > limit for _, body in files) or sum(len(body) for _, body in files) > REQUEST
 
 
 # ---------------------------------------------------------------------- interactions, threads, commands

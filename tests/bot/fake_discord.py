@@ -186,6 +186,7 @@ class FakeDiscord:
         }
         self.messages: dict[str, Message] = {}  # every message there is, by id
         self.interactions: dict[str, Interaction] = {}  # by token: the interactions Discord sent the bot
+        self.thread_activity: dict[str, float] = {}  # thread id -> when its last message came (fake clock)
         self.notified: list[tuple[str, str]] = []  # (message id, user id): each ping a new message gave
         self.skew = 0.0  # seconds the fake's clock runs ahead of the machine's (`advance`)
         self.rates = RateLimits(scale=rate_scale, clock=self.now)
@@ -401,9 +402,19 @@ class FakeDiscord:
         sent.response_message_id = message.id
         return _json(self._message_json(message), status)
 
+    def _channel(self, channel_id: str) -> dict[str, Any] | None:
+        """The channel as it is now: "Threads automatically archive after a period of inactivity"
+        (topics-threads.mdx), here exactly their `auto_archive_duration` minutes after their last message."""
+        channel = self.channels.get(channel_id)
+        meta = channel.get("thread_metadata") if channel is not None else None
+        if meta is not None and not meta["archived"] and \
+                self.now() - self.thread_activity.get(channel_id, 0.0) > meta["auto_archive_duration"] * 60:
+            meta["archived"], meta["archive_timestamp"] = True, datetime.now(UTC).isoformat()
+        return channel
+
     def _refuse_channel(self, channel_id: str, sent: Sent) -> web.Response | None:
         """Why Discord would refuse a post or an edit in this channel, if it would."""
-        channel = self.channels.get(channel_id)
+        channel = self._channel(channel_id)
         if channel is None:
             return _error(404, 10003, "Unknown Channel")
         recipient = next((u for u, c in self.dm_channels.items() if c == channel_id), None)
@@ -416,6 +427,8 @@ class FakeDiscord:
             if meta["locked"]:
                 return _error(400, 50083, "Thread is archived")
             meta["archived"] = False  # a post reopens an archived thread that is not locked
+        if meta is not None:
+            self.thread_activity[channel_id] = self.now()
         return None
 
     # -------------------------------------------------------------- the interaction protocol
@@ -522,7 +535,7 @@ class FakeDiscord:
         if parts[0] == "users" and method == "GET":
             return _json(user_json(int(parts[1]), f"user{parts[1]}"))
         if parts[0] == "channels" and len(parts) == 2 and method in ("GET", "DELETE"):
-            found = self.channels.get(parts[1]) if method == "GET" else self.channels.pop(parts[1], None)
+            found = self._channel(parts[1]) if method == "GET" else self.channels.pop(parts[1], None)
             return _json(found) if found is not None else _error(404, 10003, "Unknown Channel")
         if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
             refused = self._refuse_channel(parts[1], sent)
@@ -550,6 +563,7 @@ class FakeDiscord:
                       "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
                                           "archive_timestamp": datetime.now(UTC).isoformat(), "locked": False}}
             self.channels[thread["id"]] = thread
+            self.thread_activity[thread["id"]] = self.now()
             return _json(thread, 201)  # resources-channel.mdx, Start Thread without Message: "201 Created"
         return _json({"message": f"fake Discord has no route {method} {path}", "code": 0}, status=404)
 

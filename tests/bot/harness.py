@@ -1,7 +1,7 @@
 """The real bot on the fake Discord, over a fresh SQLite database: shared by the bot tests and the
 adversary suite (which also chooses where each game's secret dice seed comes from). A test fails
 if the bot sent anything Discord would refuse for breaking one of its limits, unless the test said
-it expected that (`fake.expect_violation`)."""
+it expected that (`fake.expect_violation`), or ran into a rate limit the headers had told it of."""
 
 from __future__ import annotations
 
@@ -36,6 +36,8 @@ async def running_bot(tmp_path: Path, seeds: Callable[[], str] | None = None) ->
         await engine.dispose()
         discord.http.Route.BASE = old_base
         await fake.stop()
-    # reached only when the test itself passed: a request Discord would have refused fails it
+    # reached only when the test itself passed: a request Discord would have refused fails it, and so
+    # does a 429 for a limit the answers' headers had told of (a test's own `fake.rate_limit` is shared)
     broken = fake.unexpected_violations()
     assert not broken, "Discord would have refused (400 Invalid Form Body):\n" + "\n".join(map(str, broken))
+    assert not fake.rates.refused, f"rate limited by Discord: {fake.rates.refused[:5]}"

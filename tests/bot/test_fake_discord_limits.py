@@ -178,3 +178,10 @@ async def test_files_over_the_upload_limit_are_refused(harness: Any) -> None:
         await channel.send(file=discord.File(io.BytesIO(b"x" * 1001), filename="big.png"))
     assert (refused.value.status, refused.value.code) == (413, 40005)
     await channel.send(file=discord.File(io.BytesIO(b"x" * 1000), filename="fits.png"))
+    # the limit is a file's, not the message's; the message's own is 25 MiB
+    await channel.send(files=[discord.File(io.BytesIO(b"x" * 1000), filename=f"{i}.png") for i in range(3)])
+    fake.max_upload = limits.REQUEST  # a boosted server
+    with pytest.raises(discord.HTTPException) as request:
+        await channel.send(files=[discord.File(io.BytesIO(b"x" * (limits.REQUEST // 2 + 1)), filename=f"{i}.png")
+                                  for i in range(2)])
+    assert (request.value.status, request.value.code) == (413, 40005)

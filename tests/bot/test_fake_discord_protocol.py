@@ -164,6 +164,20 @@ async def test_a_thread_is_created_with_201(client: Any) -> None:
     assert status == 201 and thread["parent_id"] == str(CHANNEL_ID)
 
 
+async def test_a_quiet_thread_archives_itself_and_a_post_reopens_it(client: Any) -> None:
+    """"Threads automatically archive after a period of inactivity" (topics-threads.mdx)."""
+    fake, c = client
+    _, thread, _ = await c.call("POST", f"/channels/{CHANNEL_ID}/threads", {"name": "game", "type": 11})
+    fake.advance(thread["thread_metadata"]["auto_archive_duration"] * 60 - 10)
+    await c.call("POST", f"/channels/{thread['id']}/messages", {"content": "still here"})
+    fake.advance(thread["thread_metadata"]["auto_archive_duration"] * 60 - 10)
+    assert (await c.call("GET", f"/channels/{thread['id']}"))[1]["thread_metadata"]["archived"] is False
+    fake.advance(20)
+    assert (await c.call("GET", f"/channels/{thread['id']}"))[1]["thread_metadata"]["archived"] is True
+    assert (await c.call("POST", f"/channels/{thread['id']}/messages", {"content": "back"}))[0] == 200
+    assert (await c.call("GET", f"/channels/{thread['id']}"))[1]["thread_metadata"]["archived"] is False
+
+
 async def test_per_route_buckets_send_headers_and_refuse_beyond_them(client: Any) -> None:
     fake, c = client
     fake.rates.scale = 1.0  # Discord's own windows: 5 messages in 5 s in one channel

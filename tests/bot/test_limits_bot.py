@@ -135,3 +135,14 @@ async def test_a_rate_limit_on_the_channel_only_delays_the_board(harness: Any) -
         await asyncio.sleep(0.1)
     assert any("📋" in r.content and r.response_message_id for r in fake.channel_messages())
 
+
+
+def test_files_go_in_messages_of_ten_and_within_a_request() -> None:
+    from bot.limits import MAX_REQUEST, file_batches
+
+    assert file_batches([1] * 23) == [list(range(10)), list(range(10, 20)), [20, 21, 22]]
+    big = MAX_REQUEST // 3
+    # a replay's GIFs, each near the server's limit, never make a request Discord refuses (413)
+    assert file_batches([big, big, big, 5]) == [[0, 1], [2, 3]]
+    assert file_batches([MAX_REQUEST * 2, 1]) == [[0], [1]]
+    assert file_batches([]) == []
