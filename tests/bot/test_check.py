@@ -16,6 +16,7 @@ How Discord computes a member's permissions in a channel, which the fake does on
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ from tests.bot.fake_discord import BOT_ID, CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_I
 from tests.bot.fake_guilds import EVERYONE
 from tests.seeds import counting_seeds
 
+ROOT = Path(__file__).resolve().parents[2]
 ANN, BOB = Actor("111", str(GUILD_ID)), Actor("222", str(GUILD_ID))
 P = discord.Permissions
 
@@ -312,3 +314,28 @@ async def test_the_fake_computes_what_discord_py_computes(world: World, overwrit
     finally:
         await client.close()
     assert computed.value == servers.permissions(CHANNEL_ID)
+
+
+async def test_the_output_in_the_hosting_guide_is_what_the_check_says(world: World) -> None:
+    """docs/hosting.md shows the check's output on this arrangement, captured against this fake."""
+    servers = world.fake.servers
+    servers.add_guild(800000000000000005, "Harbour Watch")
+    signals = servers.add_channel(GUILD_ID, "signals", 700000000000000011)
+    await world.game(CHANNEL_ID, over=True)  # 1
+    await world.game(CHANNEL_ID)  # 2
+    first = servers.add_thread(OTHER_CHANNEL_ID, "Oak & Iron: Quickstart", 1100000000000000001)
+    await world.game(OTHER_CHANNEL_ID, first)  # 3
+    await world.service.referee.create_game(ANN, str(signals), "wsim")  # 4
+    gone = servers.add_thread(OTHER_CHANNEL_ID, "Oak & Iron: Skirmish", 1100000000000000002)
+    await world.game(OTHER_CHANNEL_ID, gone, over=True)  # 5
+    world.fake.delete_channel(gone)
+    servers.overwrite(signals, servers.bot_role(GUILD_ID), deny=P(attach_files=True).value)
+    deny(world.fake, OTHER_CHANNEL_ID, send_messages_in_threads=True)
+
+    code, lines = await world.check()
+
+    guide = (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
+    shown = re.search(r"```text\n\$ \.venv/bin/python -m bot --check\n(.*?)\n\$ echo \$\?\n(\d+)\n```", guide, re.S)
+    assert shown is not None, "the guide shows the command, its output and its exit status"
+    assert lines == shown.group(1).splitlines()
+    assert code == int(shown.group(2)) == 1
