@@ -8,10 +8,9 @@ How Discord computes a member's permissions in a channel, which the fake does on
   allows), the member's own overwrite. discord.py: abc.GuildChannel.permissions_for.
 - "Implicit Permissions": without Send Messages, no Attach Files (or Embed Links, Mention Everyone,
   TTS); without View Channel, nothing in the channel. discord.py: GuildChannel._apply_implicit_permissions.
-- "Inherited Permissions (Threads)" and /work/shared/discord-api/docs/topics-threads.mdx, "Permissions":
-  a thread has its parent's permissions, except that Send Messages has no effect there and Send
-  Messages in Threads takes its place. discord.py: Thread.permissions_for (the implicit rule on Send
-  Messages in Threads)."""
+- "Inherited Permissions (Threads)", and the page topics/threads, "Permissions": a thread has its
+  parent's permissions, except that Send Messages has no effect there and Send Messages in Threads
+  takes its place. discord.py: Thread.permissions_for (the implicit rule on Send Messages in Threads)."""
 
 from __future__ import annotations
 
