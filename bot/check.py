@@ -190,16 +190,17 @@ def _check_place(place: Place, me: discord.Member, report: Report) -> None:
         cannot = [f for f in (*TO_OPEN_THREADS, "send_messages_in_threads") if not getattr(here, f)]
         if cannot and not missing:
             note = f" (a game started with `thread: True` would need {_names(cannot)} too)"
-    games = [g for g in place.games] + [g for _, gs in place.threads for g in gs]
-    label = f"#{place.channel.name} ({_games_text(games, threaded={g.game_id for _, gs in place.threads for g in gs})})"
+    in_threads = [g for _, gs in place.threads for g in gs]
+    label = f"#{place.channel.name} ({_games_text(place.games + in_threads, {g.game_id for g in in_threads})})"
     if missing:
-        report.place(False, f"{label}: missing {_names(missing)}{_why(missing, me, place.channel)}")
+        report.place(False, f"{label}: missing {_names(missing)}{_why(missing, me)}")
     else:
         report.place(True, f"{label}: every permission the games need{note}")
     for thread, gs in place.threads:
         if thread.locked and thread.archived and _live(gs) and not thread.permissions_for(me).manage_threads:
+            # the thread was counted with its channel: this line is one more problem, not one more channel
             report.place(False, f"#{place.channel.name} › {thread.name} ({_games_text(gs)}): archived and locked by "
-                                "a moderator: the bot cannot post there until a moderator unlocks it")
+                                "a moderator: the bot cannot post there until a moderator unlocks it", channels=0)
 
 
 async def _fetch(guild: discord.Guild, channel_id: int) -> tuple[discord.abc.GuildChannel | discord.Thread | None, str]:
@@ -227,7 +228,7 @@ async def _parent(guild: discord.Guild, thread: discord.Thread) -> tuple[discord
     return fetched, ""
 
 
-def _why(missing: Sequence[str], me: discord.Member, channel: discord.abc.GuildChannel) -> str:
+def _why(missing: Sequence[str], me: discord.Member) -> str:
     """Where to fix it: the channel's own settings deny what the bot's roles grant, or no role grants it."""
     granted = me.guild_permissions
     if all(getattr(granted, f) for f in missing):
@@ -249,9 +250,9 @@ def _live(games: Sequence[GameChannel]) -> bool:
     return any(not g.over for g in games)
 
 
-def _games_text(games: Sequence[GameChannel], threaded: set[int] | frozenset[int] = frozenset()) -> str:
+def _games_text(games: Sequence[GameChannel], threaded: set[int] | None = None) -> str:
     ids = sorted({g.game_id for g in games})
-    text = ", ".join(f"#{i}" + (" in a thread" if i in threaded else "") for i in ids)
+    text = ", ".join(f"#{i}" + (" in a thread" if i in (threaded or ()) else "") for i in ids)
     return ("game " if len(ids) == 1 else "games ") + text
 
 

@@ -220,8 +220,12 @@ async def test_a_locked_thread_stops_its_game(world: World) -> None:
     game = await world.game(OTHER_CHANNEL_ID, thread)
     code, lines = await world.check()
     assert code == 1
-    assert (f"  ❌ #harbour › Oak & Iron: Quickstart (game #{game}): archived and locked by a moderator: the bot "
-            "cannot post there until a moderator unlocks it") in lines
+    assert lines[3:] == [
+        f"  ✅ #harbour (game #{game} in a thread): every permission the games need",
+        f"  ❌ #harbour › Oak & Iron: Quickstart (game #{game}): archived and locked by a moderator: the bot "
+        "cannot post there until a moderator unlocks it",
+        "❌ 1 problem in 1 game channel: docs/hosting.md, \"Checking the bot's permissions\" says what to do.",
+    ]
 
 
 async def test_a_server_the_bot_was_removed_from(world: World) -> None:
