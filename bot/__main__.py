@@ -1,4 +1,6 @@
-"""`python -m bot`: the Discord bot with DISCORD_TOKEN; without one, the offline table."""
+"""`python -m bot`: the Discord bot with DISCORD_TOKEN; without one, the offline table.
+`python -m bot --check`: whether the token works and the bot may do what it needs in every game
+channel (bot/check.py); `--sync`: sync the slash commands even if they look unchanged."""
 
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"Quarterdeck cannot start: {exc}", file=sys.stderr)
         return 2
+    if "--check" in args:
+        return check(settings)
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations report problems, not progress
     if not settings.discord_token:
@@ -26,6 +30,27 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_table(None, None, sys.stdin, sys.stdout, sys.stdin.isatty(), db=settings.database_url)
     return asyncio.run(run_bot(settings, force_sync="--sync" in args))
+
+
+def check(settings: Settings) -> int:
+    """The check's report on stdout; what stops it from running at all, on stderr like any start."""
+    if not settings.discord_token.strip():
+        print("Quarterdeck cannot check: no DISCORD_TOKEN is set (see .env.example); the check needs the bot's token.",
+              file=sys.stderr)
+        return 2
+    from bot.check import run_check
+
+    # the report is the output: the log shows only what went wrong (rate limits, Discord's errors), and
+    # not the warnings about voice libraries that discord.py writes when a client is made
+    debug = settings.log_level == "DEBUG"
+    logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if not debug:
+        logging.getLogger("discord.client").setLevel(logging.ERROR)
+    try:
+        return asyncio.run(run_check(settings, sys.stdout))
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stdout)
+        return 2
 
 
 async def run_bot(settings: Settings, force_sync: bool = False) -> int:

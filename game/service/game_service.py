@@ -154,6 +154,19 @@ class MyGame:
 
 
 @dataclass(frozen=True)
+class GameChannel:
+    """Where one game of a Discord server is played, for `python -m bot --check`. `channel_id` is the
+    place the game posts in: its thread for a game in a thread (the thread's parent channel is not
+    stored; Discord tells it)."""
+
+    game_id: int
+    guild_id: str
+    channel_id: str
+    thread_id: str | None
+    over: bool
+
+
+@dataclass(frozen=True)
 class PlanRefused:
     """A planned order that could not be carried out: said privately to whoever planned it."""
 
@@ -569,6 +582,13 @@ class GameService:
         """One page of the guild's games (unfinished first, newest first) and how many there are."""
         records, total = await self.repo.games_page(guild_id, per_page, (max(1, page) - 1) * per_page)
         return [await self.info(r.id) for r in records if r.id is not None], total
+
+    async def game_channels(self) -> list[GameChannel]:
+        """Every channel and thread that has or had a game, of every system (Oak & Iron and the
+        referee-assistant ones share the games table), by server and channel; games of the offline
+        table are in no server and left out."""
+        return [GameChannel(i, guild, channel, thread, status == "over")
+                for i, guild, channel, thread, status in await self.repo.game_places(LOCAL_GUILD)]
 
     async def game_in_channel(self, guild_id: str, channel_id: str, include_over: bool = False) -> GameInfo | None:
         key = (guild_id, channel_id)

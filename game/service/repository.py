@@ -349,6 +349,16 @@ class Repository:
                 q = q.where(GameRecord.status != "over")
             return (await s.execute(q.order_by(col(GameRecord.id).desc()))).scalars().first()
 
+    async def game_places(self, leave_out_guild: str) -> list[tuple[int, str, str, str | None, str]]:
+        """(id, guild, channel, thread, status) of every game of every system but those of one guild,
+        by guild, channel and id: the columns alone, as the games themselves are not needed."""
+        async with self.session() as s:
+            q = (select(GameRecord.id, GameRecord.guild_id, GameRecord.channel_id, GameRecord.thread_id,
+                        GameRecord.status)
+                 .where(col(GameRecord.guild_id) != leave_out_guild)
+                 .order_by(col(GameRecord.guild_id), col(GameRecord.channel_id), col(GameRecord.id)))
+            return [(int(i), g, c, t, st) for i, g, c, t, st in (await s.execute(q)).all()]
+
     async def live_games_of_user(self, user_id: str, limit: int = 100) -> list[int]:
         """The unfinished games where this user holds a seat, in any server, newest first."""
         async with self.session() as s:

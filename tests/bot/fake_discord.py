@@ -31,6 +31,7 @@ from tests.bot.discord_protocol import (
     notified_users,
 )
 from tests.bot.discord_ratelimits import TEST_SCALE, RateLimits
+from tests.bot.fake_guilds import FakeGuilds
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
@@ -184,6 +185,7 @@ class FakeDiscord:
                      "nsfw": False, "parent_id": None, "permission_overwrites": []}
             for c in (CHANNEL_ID, OTHER_CHANNEL_ID)
         }
+        self.servers = FakeGuilds(BOT_USER, TOKEN, self.channels, GUILD_ID)  # roles and overwrites (--check)
         self.messages: dict[str, Message] = {}  # every message there is, by id
         self.interactions: dict[str, Interaction] = {}  # by token: the interactions Discord sent the bot
         self.thread_activity: dict[str, float] = {}  # thread id -> when its last message came (fake clock)
@@ -266,7 +268,7 @@ class FakeDiscord:
     # -------------------------------------------------------------- server
 
     async def start(self) -> str:
-        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self.servers.authorise])
         app.router.add_route("*", "/{tail:.*}", self.handle)
         self.runner = web.AppRunner(app)
         await self.runner.setup()
@@ -506,6 +508,9 @@ class FakeDiscord:
     # -------------------------------------------------------------- routes
 
     def answer(self, sent: Sent) -> web.Response:
+        served = self.servers.answer(sent)  # servers, roles, members, and channels hidden from the bot
+        if served is not None:
+            return served
         path, method = sent.path.removeprefix("/api/v10"), sent.method
         parts = path.strip("/").split("/")
         if path == "/users/@me" and method == "GET":
