@@ -122,8 +122,8 @@ async def test_two_computer_captains_play_out_the_quick_start_in_a_few_posts(har
     took = asyncio.get_running_loop().time() - started
     assert (await bot.service.state_for_audit(1)).winner in ("A", "B")
     posts = [r for r in fake.requests[mark:] if r.in_channel or (r.method == "PATCH" and "/channels/" in r.path)]
-    # the first board and the status, then the captains' moves: a post per 5 s they take at most
-    assert len(posts) <= 3 + int(took // 5), [r.content[:60] for r in posts]
+    # the first board and the status, then the captains' moves: a board and a status edit per 5 s at most
+    assert len(posts) <= 2 + 2 * (1 + int(took // 5)), [r.content[:60] for r in posts]
     assert "Game over" in posts[-1].content and "(earlier: /log)" in posts[-1].content
     assert not fake.rates.refused and last_followup(sent).status == 200
 
