@@ -65,15 +65,17 @@ async def game_here(interaction: discord.Interaction, include_over: bool = False
     return info.id
 
 
-async def defer(interaction: discord.Interaction, ephemeral: bool = True, update: bool = False) -> bool:
-    """Acknowledge within Discord's 3 seconds. False if the interaction has expired. With `update`, a
-    component's own message is what the interaction may edit later (for a menu on a private message,
-    which only its interaction can change); the answers are follow-ups either way."""
+async def defer(interaction: discord.Interaction, update: bool = False) -> bool:
+    """Acknowledge within Discord's 3 seconds. False if the interaction has expired. A deferral is
+    always private: its first follow-up keeps the deferral's visibility (Discord's "Create Followup
+    Message"), so what everyone may read is posted in the channel instead (`post_here`, the outbox).
+    With `update`, a component's own message is what the interaction may edit later (for a menu on a
+    private message, which only its interaction can change); the answers are follow-ups either way."""
     try:
         if update:
             await interaction.response.defer()
         else:
-            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            await interaction.response.defer(ephemeral=True, thinking=True)
     except discord.NotFound:
         log.warning("interaction %s expired before it was acknowledged", interaction.id)
         return False
