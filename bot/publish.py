@@ -70,7 +70,8 @@ def waiting_text(view: View, seats: Sequence[tuple[str, str | None, str, bool]],
     for player in sorted(due):
         user = seat_user(seats, player)
         if user and user.isdigit():
-            users.append(int(user))
+            if int(user) not in users:  # one member may hold two seats; Discord refuses an id listed twice
+                users.append(int(user))
             parts.append(f"<@{user}> (player {player})")
         else:
             parts.append(f"player {player}")

@@ -74,3 +74,17 @@ async def test_one_player_commands_two_squadrons_each_with_its_own_hand(harness:
     assert "face down" in last_followup(sent).content
     state = await service.state_for_audit(1)
     assert (state.squadron("A1").face_down, state.squadron("A2").face_down) == (first, second)
+
+
+async def test_a_player_with_two_due_squadrons_is_pinged_once(harness: Any) -> None:
+    """Discord refuses a message whose allowed_mentions.users names a user twice (the API document:
+    `uniqueItems`), so a board that pinged the holder of two seats twice was never posted."""
+    bot, fake = harness
+    await dispatch(bot, command(ANN, "game", "create", scenario="fleet_battle"), fake)
+    for seat, user in (("A1", ANN), ("A2", ANN), ("B1", EVE), ("B2", DAN)):
+        sent = await dispatch(bot, command(user, "game", "join", side=seat), fake)
+    board = [r for r in sent if r.in_channel and r.files][-1]
+    assert board.content.count(f"<@{ANN[0]}>") == 2  # each of Ann's squadrons is named
+    users = [str(u) for u in board.payload["allowed_mentions"]["users"]]
+    assert sorted(users) == sorted({str(ANN[0]), str(EVE[0]), str(DAN[0])})
+    assert board.response_message_id, "the board was not posted"
