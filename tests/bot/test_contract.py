@@ -4,13 +4,18 @@ document leaves out (tests/bot/discord_limits.py)."""
 
 from __future__ import annotations
 
+import contextlib
+import copy
+from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 
 from tests.bot import contract
 from tests.bot import discord_limits as limits
-from tests.bot.fake_discord import APP_ID, CHANNEL_ID
+from tests.bot.fake_discord import APP_ID, BOT_USER, CHANNEL_ID, FakeDiscord, answered_command
+from tests.bot.harness import running_bot
 
 MESSAGES = f"/api/v10/channels/{CHANNEL_ID}/messages"
 WEBHOOK = f"/api/v10/webhooks/{APP_ID}/tok-1"
@@ -120,18 +125,18 @@ def test_allowed_mentions_parse_is_exclusive_with_a_list_of_its_kind() -> None:
 
 def test_a_command_over_8000_characters_in_all_is_refused() -> None:
     # 32 + 100 for the command; an option's name and description 1 + 100, each choice's name and value
-    fits = {"name": "g" * 32, "description": "d" * 100,
-            "options": [_option("a", 25), _option("b", 12), _option("c", 1, text=2)]}
+    options = [_option("a", 25), _option("b", 12), _option("c", 1, text=2)]
+    fits: dict[str, Any] = {"name": "g" * 32, "description": "d" * 100, "options": options}
     assert limits.command_size(fits) == 132 + (101 + 25 * 200) + (101 + 12 * 200) + (101 + 4) == 7839
-    fits["options"].append(_option("e", 1, text=60))  # + 101 + 120: 8060, over
+    options.append(_option("e", 1, text=60))  # + 101 + 120: 8060, over
     assert errors_of("PUT", COMMANDS, [{"name": "ok", "description": "d"}, fits]) == [
         "1: Command exceeds maximum size (8000) (APPLICATION_COMMAND_TOO_LARGE)"]
-    fits["options"][-1] = _option("e", 1, text=2)  # + 105: 7944, within
+    options[-1] = _option("e", 1, text=2)  # + 105: 7944, within
     assert errors_of("PUT", COMMANDS, [fits]) == []
 
 
 def test_the_longest_localization_is_what_counts() -> None:
-    command = {"name": "g", "description": "d", "options": [_option("a", 25), _option("b", 24)]}
+    command: dict[str, Any] = {"name": "g", "description": "d", "options": [_option("a", 25), _option("b", 24)]}
     base = limits.command_size(command)
     command["description_localizations"] = {"fr": "d" * 100, "de": "d" * 50}
     assert limits.command_size(command) == base + 99
@@ -268,7 +273,34 @@ def test_the_leniencies_are_exactly_the_named_ones() -> None:
         assert errors_of("POST", WEBHOOK, {"content": "x"}, {"wait": word}), word
 
 
+def test_no_leniency_applies_to_the_fakes_answers() -> None:
+    message = _answer_message()
+    assert contract.response_errors("POST", MESSAGES, 200, message) == []
+    message["author"] = {**message["author"], "id": int(message["author"]["id"])}
+    assert contract.response_errors("POST", MESSAGES, 200, message) == [
+        f'author.id: Value "{BOT_USER["id"]}" is not snowflake. (NUMBER_TYPE_COERCE)']
+
+
 # ------------------------------------------------------------------ the fake's answers
+
+
+def _answer_message() -> dict[str, Any]:
+    fake = FakeDiscord()
+    message = fake._message(str(CHANNEL_ID), {"content": "hi", "components": [_row(_button("b", emoji={
+        "name": "⚓", "id": None}))]}, [("board.png", b"png")])
+    return copy.deepcopy(message)
+
+
+def test_an_answer_missing_a_required_field_is_caught() -> None:
+    message = _answer_message()
+    del message["mention_roles"]
+    assert contract.response_errors("POST", MESSAGES, 200, message) == [
+        "mention_roles: This field is required (BASE_TYPE_REQUIRED)"]
+    command = answered_command({"name": "game", "description": "d", "dm_permission": None}, None)
+    assert contract.response_errors("PUT", COMMANDS, 200, [command]) == []
+    del command["version"]
+    assert contract.response_errors("PUT", COMMANDS, 200, [command]) == [
+        "0.version: This field is required (BASE_TYPE_REQUIRED)"]
 
 
 def test_an_answer_is_held_to_its_status() -> None:
@@ -298,3 +330,22 @@ def test_a_field_with_errors_of_its_own_and_of_its_parts_answers_its_parts() -> 
     assert "embeds: Embed size exceeds maximum size of 6000 (MAX_EMBED_SIZE_EXCEEDED)" in refusal.errors
     assert list(refusal.body["errors"]["embeds"]) == ["0"]
     assert contract.response_errors("POST", MESSAGES, 400, refusal.body) == []
+
+
+async def test_a_test_fails_when_the_fake_answers_against_the_document(tmp_path: Path) -> None:
+    with pytest.raises(AssertionError, match="the fake's answer to POST /channels/.*mention_roles: This field is "
+                                             "required"):
+        async with running_bot(tmp_path) as (bot, fake):
+            answer = fake.answer
+
+            def careless(sent: Any) -> Any:
+                response = answer(sent)
+                if sent.method == "POST" and sent.path.endswith("/messages") and isinstance(response.body, bytes):
+                    response.body = response.body.replace(b'"mention_roles": [], ', b"")
+                return response
+
+            fake.answer = careless  # type: ignore[method-assign]
+            fake.expect_violation("mention_roles")  # a bug of the fake's cannot be expected
+            with contextlib.suppress(discord.HTTPException):
+                await bot.get_partial_messageable(CHANNEL_ID).send("hello")
+            assert [v.answer for v in fake.violations] == [True]

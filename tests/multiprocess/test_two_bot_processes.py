@@ -181,6 +181,8 @@ async def test_a_game_alternating_between_two_processes_survives_one_being_kille
         assert not left, f"posts never delivered: {left}"
         boards = [(r.content, hashlib.sha256(r.files[0][1]).hexdigest()) for r in fake.channel_messages() if r.files]
         assert len(boards) == len(set(boards)), "a board was posted twice"
+        broken = fake.unexpected_violations()  # as the harness asks of every bot test
+        assert not broken, "Discord's contract was broken:\n" + "\n".join(map(str, broken))
     finally:
         for p in procs:
             await p.stop()
