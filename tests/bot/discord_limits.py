@@ -8,20 +8,33 @@ that broke it, as in
 
 Sources: the API reference's pages on messages (content, embeds, attachments), message components,
 interactions (responses, autocomplete), threads and application commands. Lengths are counted in
-characters (code points), as Discord counts them."""
+characters (code points), as Discord counts them.
+
+These are the rules the pages state and Discord's OpenAPI document (tests/bot/discord_api/, checked
+by tests/bot/contract.py) leaves out or states more loosely: where the two differ, the pages state
+what Discord does (a message's content is up to 4,000 characters in the document, 2,000 on the
+page). Each rule quotes its page (Discord's developer documentation, docs/*.mdx)."""
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+# resources-message.mdx, Create Message: "content ... Message contents (up to 2000 characters)"
 CONTENT = 2000
 EMBEDS = 10
 EMBED_TITLE, EMBED_DESCRIPTION, EMBED_FIELDS = 256, 4096, 25
 FIELD_NAME, FIELD_VALUE, FOOTER, AUTHOR = 256, 1024, 2048, 256
+# resources-message.mdx, Embed Limits: "the combined sum of characters in all `title`, `description`,
+# `field.name`, `field.value`, `footer.text`, and `author.name` fields across all embeds attached to a
+# message must not exceed 6000 characters"
 EMBED_TOTAL = 6000
+# components-reference.mdx: "Legacy messages allow up to 5 action rows as top-level components"; with
+# IS_COMPONENTS_V2 "Messages allow up to 40 total components"
 ROWS, BUTTONS_PER_ROW = 5, 5
+IS_COMPONENTS_V2 = 1 << 15
+V2_COMPONENTS = 40
 SELECT_OPTIONS, OPTION_TEXT, PLACEHOLDER = 25, 100, 150
 CUSTOM_ID, BUTTON_LABEL = 100, 80
 CHOICES, CHOICE_TEXT = 25, 100
@@ -30,8 +43,14 @@ MENTIONS = 100  # users (and roles) one message may allow to be pinged
 UPLOAD = 10 * 1024 * 1024  # bytes a file, with no boost: "The default limit is `10 MiB`"
 REQUEST = 25 * 1024 * 1024  # "The maximum request size when sending a message is **25 MiB**"
 THREAD_NAME = 100
+# interactions-application-commands.mdx: "description ... 1-100 character description"; a choice's
+# "value ... Value for the choice, up to 100 characters if string" (the document allows 6,000)
 COMMAND_NAME, COMMAND_DESCRIPTION, COMMAND_OPTIONS = 32, 100, 25
-COMMAND_NAME_PATTERN = re.compile(r"^[-_\w]{1,32}$")
+# interactions-application-commands.mdx: "Slash commands can have a maximum of 8000 characters for
+# combined name, description, and value properties for each command, its options (including
+# subcommands and groups), and choices. When localization fields are present, only the longest
+# localization for each field (including the default value) is counted towards the size limit."
+COMMAND_TOTAL = 8000
 
 Errors = dict[str, Any]
 
@@ -80,21 +99,70 @@ def message_errors(body: dict[str, Any], files: Sequence[tuple[str, bytes]] = ()
         for j, f in enumerate(fields):
             _between(errors, (*at, "fields", j, "name"), f.get("name"), 1, FIELD_NAME)
             _between(errors, (*at, "fields", j, "value"), f.get("value"), 1, FIELD_VALUE)
-        total += sum(len(str(x or "")) for x in (embed.get("title"), embed.get("description"),
-                                                 (embed.get("footer") or {}).get("text"),
-                                                 (embed.get("author") or {}).get("name")))
-        total += sum(len(str(f.get("name") or "")) + len(str(f.get("value") or "")) for f in fields)
+        # the same page: "Leading and trailing whitespace characters are not included (they are trimmed
+        # automatically)"
+        texts = [embed.get("title"), embed.get("description"), (embed.get("footer") or {}).get("text"),
+                 (embed.get("author") or {}).get("name"), *(x for f in fields for x in (f.get("name"), f.get("value")))]
+        total += sum(len(str(x or "").strip()) for x in texts)
     if total > EMBED_TOTAL:
         _add(errors, (*prefix, "embeds"), "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {EMBED_TOTAL}")
-    _components(errors, prefix, body.get("components") or [])
+    components = body.get("components") or []
+    if int(body.get("flags") or 0) & IS_COMPONENTS_V2:
+        _layout(errors, prefix, body, components)
+    else:
+        _components(errors, prefix, components)
     _max_items(errors, (*prefix, "attachments"), list(files) or body.get("attachments") or [], FILES)
-    allowed = body.get("allowed_mentions") or {}
-    for kind in ("users", "roles"):
-        _max_items(errors, (*prefix, "allowed_mentions", kind), allowed.get(kind) or [], MENTIONS)
+    _allowed_mentions(errors, (*prefix, "allowed_mentions"), body.get("allowed_mentions") or {})
     return errors
 
 
+def _allowed_mentions(errors: Errors, at: tuple[str | int, ...], allowed: dict[str, Any]) -> None:
+    for kind in ("users", "roles"):
+        _max_items(errors, (*at, kind), allowed.get(kind) or [], MENTIONS)
+        # resources-message.mdx, Allowed Mentions: "the `parse` field is **mutually exclusive** with the
+        # other fields ... Passing a falsy value such as `null` or an empty array into the `users` field
+        # does not trigger a validation error"; "an *invalid* configuration, because it includes both
+        # `parse` and `users`". Discord's answer: code MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE.
+        if kind in (allowed.get("parse") or []) and allowed.get(kind):
+            _add(errors, at, "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                 f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.')
+
+
+def _layout(errors: Errors, prefix: tuple[str | int, ...], body: dict[str, Any], components: list[Any]) -> None:
+    """A message with IS_COMPONENTS_V2 (components-reference.mdx): "Messages allow up to 40 total
+    components"; resources-message.mdx: "When the flag `IS_COMPONENTS_V2` is set, the message can only
+    contain `components`. Providing `content`, `embeds`, `sticker_ids`, `poll`, or `shared_client_theme`
+    will fail with a 400 BAD REQUEST response." Custom ids are unique in the whole message."""
+    for key in ("content", "embeds", "sticker_ids", "poll", "shared_client_theme"):
+        if body.get(key):
+            _add(errors, (*prefix, key), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                 "The 'content', 'embeds', 'sticker_ids' and 'poll' fields cannot be used with IS_COMPONENTS_V2")
+    every: list[tuple[tuple[str | int, ...], dict[str, Any]]] = []
+
+    def walk(at: tuple[str | int, ...], item: Any) -> None:
+        if not isinstance(item, dict):
+            return
+        every.append((at, item))
+        for key in ("components", "accessory"):
+            inner = item.get(key)
+            for j, sub in (enumerate(inner) if isinstance(inner, list) else [("", inner)] if inner else []):
+                walk((*at, key, j) if j != "" else (*at, key), sub)
+
+    for i, item in enumerate(components):
+        walk((*prefix, "components", i), item)
+    if len(every) > V2_COMPONENTS:
+        _add(errors, (*prefix, "components"), "BASE_TYPE_MAX_LENGTH",
+             f"Must be {V2_COMPONENTS} or fewer in length (components at every depth).")
+    seen: set[str] = set()
+    for at, item in every:
+        if item.get("type") in (2, 3, 5, 6, 7, 8):
+            _component(errors, at, item, seen)
+
+
 def _components(errors: Errors, prefix: tuple[str | int, ...], rows: list[dict[str, Any]]) -> None:
+    """Legacy components: action rows of buttons or one select. components-reference.mdx: "Legacy
+    messages allow up to 5 action rows as top-level components"; "Multiple components on the same
+    message must not share the same `custom_id`." """
     _max_items(errors, (*prefix, "components"), rows, ROWS)
     seen: set[str] = set()
     for i, row in enumerate(rows):
@@ -190,13 +258,46 @@ def command_errors(commands: list[dict[str, Any]]) -> Errors:
     """A bulk overwrite of application commands (PUT /applications/{id}/commands)."""
     errors: Errors = {}
     for i, cmd in enumerate(commands):
-        _command(errors, (i,), cmd, slash=cmd.get("type", 1) == 1)
+        slash = cmd.get("type") in (None, 1)
+        _command(errors, (i,), cmd, slash=slash)
+        if slash and command_size(cmd) > COMMAND_TOTAL:  # worded as reference.mdx's example Request Error
+            _add(errors, (i,), "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({COMMAND_TOTAL})")
     return errors
+
+
+# Unicode's Scripts.txt: the code points of the Devanagari and Thai scripts (their blocks less the
+# Common and Inherited marks: the dandas, the Vedic tone marks, the baht sign)
+_DEVANAGARI_AND_THAI = ((0x0900, 0x0950), (0x0955, 0x0963), (0x0966, 0x097F), (0xA8E0, 0xA8FF),
+                        (0x11B00, 0x11B09), (0x0E01, 0x0E3A), (0x0E40, 0x0E5B))
+
+
+def command_name_ok(name: str) -> bool:
+    """interactions-application-commands.mdx: "`CHAT_INPUT` command names and command option names must
+    match the following regex `^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$` with the unicode flag
+    set. If there is a lowercase variant of any letters used, you must use those." (Python's `re`
+    has no \\p{...}: the classes are read off the Unicode database.)"""
+    def allowed(c: str) -> bool:
+        return (c in "-_'" or unicodedata.category(c)[0] in "LN"
+                or any(low <= ord(c) <= high for low, high in _DEVANAGARI_AND_THAI))
+    return 1 <= len(name) <= COMMAND_NAME and all(allowed(c) for c in name) and name == name.lower()
+
+
+def command_size(cmd: dict[str, Any]) -> int:
+    """The characters that count towards COMMAND_TOTAL: names, descriptions and choice values of the
+    command, its options at every depth and their choices, each at its longest localization."""
+    def longest(item: dict[str, Any], key: str) -> int:
+        texts = [str(item.get(key) or ""), *((item.get(f"{key}_localizations") or {}).values())]
+        return max(len(str(t)) for t in texts)
+
+    size = longest(cmd, "name") + longest(cmd, "description")
+    for choice in cmd.get("choices") or []:
+        size += longest(choice, "name") + len(str(choice.get("value", "")))
+    return size + sum(command_size(option) for option in cmd.get("options") or [])
 
 
 def _command(errors: Errors, at: tuple[str | int, ...], cmd: dict[str, Any], slash: bool) -> None:
     name = str(cmd.get("name") or "")
-    if slash and (not COMMAND_NAME_PATTERN.match(name) or name != name.lower()):
+    if slash and not command_name_ok(name):
         _add(errors, (*at, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
     _between(errors, (*at, "name"), name, 1, COMMAND_NAME)
     if slash:

@@ -66,6 +66,7 @@ class Interaction:
     user_id: str
     channel_id: str
     received: float  # on the fake's clock
+    kind: int  # 2 a command, 3 a component, 4 autocomplete
     message_id: str | None = None  # a component's message
     response: int | None = None  # the callback type it was answered with
     original: str | None = None  # the message `@original` names

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from aiohttp import web
 
+from tests.bot import contract
 from tests.bot import discord_limits as limits
 from tests.bot.discord_protocol import (
     CHANNEL_MESSAGE,
@@ -48,10 +49,63 @@ def snowflake() -> str:
 
 
 def user_json(uid: int, name: str, bot: bool = False) -> dict[str, Any]:
-    return {"id": str(uid), "username": name, "discriminator": "0", "global_name": name, "avatar": None, "bot": bot}
+    return {"id": str(uid), "username": name, "discriminator": "0", "global_name": name, "avatar": None, "bot": bot,
+            "public_flags": 0, "flags": 0, "primary_guild": None}
 
 
 BOT_USER = user_json(BOT_ID, "Quarterdeck", bot=True)
+# the bot's own account as /users/@me tells it: a user with the fields only its owner sees
+BOT_ACCOUNT: dict[str, Any] = {**BOT_USER, "mfa_enabled": False, "locale": "en-US"}
+APPLICATION: dict[str, Any] = {
+    "id": str(APP_ID), "name": "Quarterdeck", "description": "", "icon": None, "type": None, "bot_public": True,
+    "bot_require_code_grant": False, "owner": user_json(1, "owner"), "verify_key": "0", "flags": 0, "flags_new": "0",
+    "summary": "", "team": None, "redirect_uris": [], "interactions_endpoint_url": None,
+    "role_connections_verification_url": None, "approximate_guild_count": 1, "approximate_user_install_count": 0,
+    "approximate_user_authorization_count": 0, "explicit_content_filter": 0, "eligible_oauth2_scopes": [],
+}
+
+
+def _without_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
+
+
+def answered_command(command: dict[str, Any], guild_id: str | None) -> dict[str, Any]:
+    """A command as Discord answers its registration: given ids and a version, its unset fields
+    left out rather than null (bar `default_member_permissions`, which is null when unset)."""
+    answered: dict[str, Any] = {
+        "type": 1, "description": "", **_without_nulls(command), "id": snowflake(), "application_id": str(APP_ID),
+        "version": snowflake(), "default_member_permissions": command.get("default_member_permissions"),
+    }
+    if guild_id is not None:
+        answered["guild_id"] = guild_id
+    return answered
+
+
+def answered_components(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A message's components as Discord answers them: each numbered (components-reference.mdx: "The
+    `id` ... is generated sequentially if left empty"), a select's bounds filled in, and the nulls a
+    request may carry (a unicode emoji's `id`) left out."""
+    counter = itertools.count(1)
+
+    def answer(item: Any) -> Any:
+        if isinstance(item, list):
+            return [answer(x) for x in item]
+        if not isinstance(item, dict):
+            return item
+        out = {k: answer(v) for k, v in item.items() if v is not None}
+        if "type" in out:  # a component (an option or an emoji has no type)
+            out["id"] = out.get("id") or next(counter)
+            if out["type"] in (3, 5, 6, 7, 8):
+                out.setdefault("min_values", 1)
+                out.setdefault("max_values", 1)
+        return out
+
+    answered: list[dict[str, Any]] = answer(rows)
+    return answered
 
 
 @dataclass
@@ -63,6 +117,7 @@ class Sent:
     payload: dict[str, Any]
     files: list[tuple[str, bytes]] = field(default_factory=list)
     query: dict[str, str] = field(default_factory=dict)
+    parts: list[str] = field(default_factory=list)  # a multipart body's file parts, by name (files[n])
     response_message_id: str = ""  # for an interaction callback or a channel post: the message Discord made of it
     status: int = 0  # what the fake answered
     message: Message | None = None  # the message the request made or edited, as Discord keeps it
@@ -123,15 +178,18 @@ class Failure:
 
 @dataclass
 class Violation:
-    """A request Discord would have refused for breaking one of its limits (answered 400 50035)."""
+    """A request Discord would have refused for breaking its contract (answered 400 50035), or an
+    answer of the fake's own that breaks the contract (`answer`: a bug of the fake's, which no test
+    may expect)."""
 
     method: str
     path: str
     errors: list[str]  # "field.path: message (CODE)"
     expected: bool = False
+    answer: bool = False
 
     def __str__(self) -> str:
-        return f"{self.method} {self.path}: " + "; ".join(self.errors)
+        return ("the fake's answer to " if self.answer else "") + f"{self.method} {self.path}: " + "; ".join(self.errors)
 
 
 @dataclass
@@ -182,7 +240,7 @@ class FakeDiscord:
         # the channels that exist: the server's two text channels, then the threads and DMs made
         self.channels: dict[str, dict[str, Any]] = {
             str(c): {"id": str(c), "type": 0, "guild_id": str(GUILD_ID), "name": "oak-and-iron", "position": 0,
-                     "nsfw": False, "parent_id": None, "permission_overwrites": []}
+                     "nsfw": False, "parent_id": None, "permission_overwrites": [], "flags": 0}
             for c in (CHANNEL_ID, OTHER_CHANNEL_ID)
         }
         self.servers = FakeGuilds(BOT_USER, TOKEN, self.channels, GUILD_ID)  # roles and overwrites (--check)
@@ -222,13 +280,14 @@ class FakeDiscord:
         self.interactions[payload["token"]] = Interaction(
             str(payload["id"]), payload["token"], str((payload.get("member") or {}).get("user", {}).get("id")
                                                       or (payload.get("user") or {}).get("id")),
-            str(payload["channel_id"]), self.now() - age, message_id=message["id"] if message else None)
+            str(payload["channel_id"]), self.now() - age, int(payload["type"]),
+            message_id=message["id"] if message else None)
 
     def expect_violation(self, match: str) -> None:
         """A test that provokes a refusal on purpose: violations whose text contains `match` are fine."""
         self.expected.append(match)
         for v in self.violations:
-            v.expected = v.expected or match in str(v)
+            v.expected = v.expected or (match in str(v) and not v.answer)
 
     def unexpected_violations(self) -> list[Violation]:
         return [v for v in self.violations if not v.expected]
@@ -288,27 +347,31 @@ class FakeDiscord:
             return web.Response(body=self.uploads[request.path.split("/")[2]])
         payload: Any = {}
         files: list[tuple[str, bytes]] = []
-        if request.content_type.startswith("multipart/"):
+        parts: list[str] = []
+        multipart = request.content_type.startswith("multipart/")
+        if multipart:
             reader = await request.multipart()
             async for part in reader:
                 if part.name == "payload_json":
                     payload = json.loads(await part.text())
                 else:
+                    parts.append(part.name or "")
                     files.append((part.filename or part.name or "", await part.read()))
         elif request.can_read_body:
             text = await request.text()
             payload = json.loads(text) if text else {}
         sent = Sent(request.method, request.path, payload if isinstance(payload, dict) else {"items": payload},
-                    files, dict(request.query))
+                    files, dict(request.query), parts)
         self.requests.append(sent)
         for listener in self.listeners:
             listener(sent)
-        response, scope = self._respond(sent, payload)
+        response, scope = self._respond(sent, payload if request.body_exists else None, multipart)
         sent.status = response.status
         self.rates.answered(response.status, sent.path, scope)
+        self._check_answer(request.method, request.path, response)
         return response
 
-    def _respond(self, sent: Sent, payload: Any) -> tuple[web.Response, str | None]:
+    def _respond(self, sent: Sent, payload: Any, multipart: bool) -> tuple[web.Response, str | None]:
         """The answer, and the scope of a 429 (a refusal on a shared resource is not held against the bot)."""
         path = sent.path.removeprefix("/api/v10")
         now = time.monotonic()
@@ -324,34 +387,31 @@ class FakeDiscord:
             failed = failure.take(sent.method, sent.path)
             if failed is not None:
                 return failed, None
-        response = self._check(sent, payload) or self.answer(sent)
+        response = self._check(sent, payload, multipart) or self.answer(sent)
         response.headers.update(verdict.headers)
         return response, None
 
-    def _check(self, sent: Sent, payload: Any) -> web.Response | None:
+    def _check(self, sent: Sent, payload: Any, multipart: bool) -> web.Response | None:
         """Discord's own checks of a request before it does anything: the upload limit, then the
-        form body against every documented limit."""
-        path, method = sent.path.removeprefix("/api/v10"), sent.method
-        parts = path.strip("/").split("/")
-        errors: dict[str, Any] = {}
+        request against Discord's contract (tests/bot/contract.py)."""
         if sent.files and limits.upload_too_large(sent.files, self.max_upload):
             return _error(413, 40005, "Request entity too large")
-        post = parts[0] == "channels" and parts[-1] == "messages" and method == "POST"
-        edit = parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages" and method == "PATCH"
-        if post or edit or (parts[0] == "webhooks" and method in ("POST", "PATCH")):
-            errors = limits.message_errors(payload, sent.files)
-        elif parts[0] == "interactions" and parts[-1] == "callback":
-            errors = limits.callback_errors(payload, sent.files)
-        elif parts[0] == "channels" and parts[-1] == "threads" and method == "POST":
-            errors = limits.thread_errors(payload)
-        elif parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
-            errors = limits.command_errors(payload if isinstance(payload, list) else [])
-        if not errors:
+        refusal = contract.request_errors(sent.method, sent.path, sent.query, payload, sent.parts, multipart)
+        if refusal is None:
             return None
-        violation = Violation(method, path, limits.flatten(errors))
+        violation = Violation(sent.method, sent.path.removeprefix("/api/v10"), refusal.errors)
         violation.expected = any(m in str(violation) for m in self.expected)
         self.violations.append(violation)
-        return _error(400, 50035, "Invalid Form Body", errors)
+        return _json(refusal.body, refusal.status)
+
+    def _check_answer(self, method: str, path: str, response: web.Response) -> None:
+        """An answer of the fake's that breaks the document is the fake's bug: kept as a violation
+        no test can expect, so the test fails."""
+        raw = response.body
+        body = json.loads(raw) if response.content_type == "application/json" and isinstance(raw, bytes) and raw else None
+        faults = contract.response_errors(method, path, response.status, body)
+        if faults:
+            self.violations.append(Violation(method, path.removeprefix("/api/v10"), faults, answer=True))
 
     # -------------------------------------------------------------- messages
 
@@ -396,7 +456,8 @@ class FakeDiscord:
                 {"id": f"{message.id}{i:02d}", "filename": name, "size": len(body), "url": f"https://cdn.invalid/{name}",
                  "proxy_url": f"https://cdn.invalid/{name}"} for i, (name, body) in enumerate(message.files)
             ],
-            "embeds": [], "pinned": False, "type": 0, "flags": message.flags, "components": message.components,
+            "embeds": [], "pinned": False, "type": 0, "flags": message.flags,
+            "components": answered_components(message.components),
         }
 
     def _answer_message(self, sent: Sent, message: Message, status: int = 200) -> web.Response:
@@ -465,13 +526,13 @@ class FakeDiscord:
         if sent.query.get("with_response") not in ("1", "true", "True"):
             return web.Response(status=204)
         body: dict[str, Any] = {
-            "interaction": {"id": interaction_id, "type": 2 if found.message_id is None else 3,
+            "interaction": {"id": interaction_id, "type": found.kind,
                             "response_message_id": found.original, "response_message_loading": found.loading,
                             "response_message_ephemeral": bool(message is not None and message.ephemeral)},
-            "resource": {"type": kind},
         }
-        if message is not None and kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE, UPDATE_MESSAGE):
-            body["resource"]["message"] = self._message_json(message)
+        if message is not None and kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
+            # the document's resource holds a message the response made or changed (4, 7), or an activity
+            body["resource"] = {"type": kind, "message": self._message_json(message)}
         return _json(body)
 
     def _webhook(self, sent: Sent, token: str, rest: list[str]) -> web.Response:
@@ -514,19 +575,14 @@ class FakeDiscord:
         path, method = sent.path.removeprefix("/api/v10"), sent.method
         parts = path.strip("/").split("/")
         if path == "/users/@me" and method == "GET":
-            return _json(BOT_USER)
+            return _json(BOT_ACCOUNT)
         if path == "/oauth2/applications/@me":
-            return _json({
-                "id": str(APP_ID), "name": "Quarterdeck", "description": "", "icon": None, "bot_public": True,
-                "bot_require_code_grant": False, "owner": user_json(1, "owner"), "verify_key": "0", "flags": 0,
-                "summary": "", "team": None,
-            })
+            return _json(APPLICATION)
         if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
             if self.sync_status != 200:
                 return _json({"message": "Internal Server Error", "code": 0}, status=self.sync_status)
             guild = parts[3] if len(parts) > 3 and parts[2] == "guilds" else None
-            return _json([{**cmd, "id": snowflake(), "application_id": str(APP_ID), "version": snowflake(),
-                           **({"guild_id": guild} if guild else {})} for cmd in sent.payload["items"]])
+            return _json([answered_command(cmd, guild) for cmd in sent.payload["items"]])
         if parts[0] == "interactions" and parts[-1] == "callback" and len(parts) == 4:
             return self._callback(sent, parts[1], parts[2])
         if parts[0] == "webhooks" and len(parts) >= 3:
@@ -534,7 +590,7 @@ class FakeDiscord:
         if parts[:2] == ["users", "@me"] and parts[-1] == "channels":
             recipient = str(sent.payload.get("recipient_id"))
             channel_id = self.dm_channels.setdefault(recipient, snowflake())
-            self.channels[channel_id] = {"id": channel_id, "type": 1, "last_message_id": None,
+            self.channels[channel_id] = {"id": channel_id, "type": 1, "last_message_id": None, "flags": 0,
                                          "recipients": [user_json(int(recipient), f"user{recipient}")]}
             return _json(self.channels[channel_id])
         if parts[0] == "users" and method == "GET":
@@ -564,7 +620,8 @@ class FakeDiscord:
                 return _error(403, 50013, "Missing Permissions")
             thread = {"id": snowflake(), "type": 11, "guild_id": str(GUILD_ID),
                       "name": sent.payload.get("name", "thread"), "parent_id": parts[1],
-                      "owner_id": str(BOT_ID), "message_count": 0, "member_count": 1,
+                      "owner_id": str(BOT_ID), "message_count": 0, "member_count": 1, "total_message_sent": 0,
+                      "flags": 0,
                       "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
                                           "archive_timestamp": datetime.now(UTC).isoformat(), "locked": False}}
             self.channels[thread["id"]] = thread

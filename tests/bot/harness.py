@@ -37,7 +37,9 @@ async def running_bot(tmp_path: Path, seeds: Callable[[], str] | None = None) ->
         discord.http.Route.BASE = old_base
         await fake.stop()
     # reached only when the test itself passed: a request Discord would have refused fails it, and so
-    # does a 429 for a limit the answers' headers had told of (a test's own `fake.rate_limit` is shared)
+    # does an answer of the fake's that is not what Discord's contract says Discord answers, and a 429
+    # for a limit the answers' headers had told of (a test's own `fake.rate_limit` is shared)
     broken = fake.unexpected_violations()
-    assert not broken, "Discord would have refused (400 Invalid Form Body):\n" + "\n".join(map(str, broken))
+    assert not broken, "Discord's contract was broken (a request Discord would have refused, or the fake's " \
+        "own answer):\n" + "\n".join(map(str, broken))
     assert not fake.rates.refused, f"rate limited by Discord: {fake.rates.refused[:5]}"

@@ -133,6 +133,8 @@ async def test_mentions_only_the_player_to_act(harness: Any) -> None:
     post = [r for r in sent if r.in_channel and r.files][-1]
     assert f"<@{ANN[0]}>" in post.content and f"<@{BOB[0]}>" not in post.content
     assert [str(u) for u in post.payload["allowed_mentions"]["users"]] == [str(ANN[0])]
+    assert post.message is not None and (post.message.id, str(ANN[0])) in fake.notified  # really pinged
+    assert not [u for m, u in fake.notified if m == post.message.id and u != str(ANN[0])]
     assert "Revealed: A: Effective Fire, B: Take Courage" in "\n".join(fake.public_texts())
 
 

@@ -86,6 +86,7 @@ async def test_a_member_with_two_squadrons_is_named_and_pinged_once(harness: Any
     users = board.payload["allowed_mentions"]["users"]
     assert sorted(users) == sorted({int(u) for u in users}) == sorted([ANN[0], EVE[0], DAN[0]])
     assert fake.pinged(ANN[0]) == 1 and fake.pinged(EVE[0]) == 1
+    assert board.status == 200  # Discord refuses an id listed twice (the API document: `uniqueItems`)
 
 
 async def test_every_option_is_described(harness: Any) -> None:

@@ -74,3 +74,4 @@ async def test_one_player_commands_two_squadrons_each_with_its_own_hand(harness:
     assert "face down" in last_followup(sent).content
     state = await service.state_for_audit(1)
     assert (state.squadron("A1").face_down, state.squadron("A2").face_down) == (first, second)
+

@@ -179,6 +179,8 @@ async def test_a_game_alternating_between_two_processes_survives_one_being_kille
         assert len(boards) == len(set(boards)), "a board was posted twice"
         # two processes keep their own buckets: a 429 may come, but it is honoured and nothing is lost
         assert fake.invalid_requests < 50
+        broken = fake.unexpected_violations()  # as the harness asks of every bot test
+        assert not broken, "Discord's contract was broken:\n" + "\n".join(map(str, broken))
     finally:
         for p in procs:
             await p.stop()
