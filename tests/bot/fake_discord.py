@@ -33,6 +33,7 @@ from tests.bot.discord_protocol import (
 )
 from tests.bot.discord_ratelimits import TEST_SCALE, RateLimits
 from tests.bot.fake_guilds import FakeGuilds
+from tests.bot.routes import OPERATIONS
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
@@ -246,6 +247,7 @@ class FakeDiscord:
         self.servers = FakeGuilds(BOT_USER, TOKEN, self.channels, GUILD_ID)  # roles and overwrites (--check)
         self.messages: dict[str, Message] = {}  # every message there is, by id
         self.interactions: dict[str, Interaction] = {}  # by token: the interactions Discord sent the bot
+        self.operations: set[str] = set()  # the API document's operations the requests were for
         self.thread_activity: dict[str, float] = {}  # thread id -> when its last message came (fake clock)
         self.notified: list[tuple[str, str]] = []  # (message id, user id): each ping a new message gave
         self.skew = 0.0  # seconds the fake's clock runs ahead of the machine's (`advance`)
@@ -256,7 +258,7 @@ class FakeDiscord:
         self.expired: set[str] = set()  # interaction ids answered too late, whatever the clock says
         self.uploads: dict[str, bytes] = {}
         self.listeners: list[Callable[[Sent], None]] = []  # told of each request as it arrives
-        self.sync_status = 200  # what a slash-command sync answers (500: Discord is down)
+        self.sync_status = 200  # what a slash-command sync answers (503: Discord is down)
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -363,6 +365,13 @@ class FakeDiscord:
         sent = Sent(request.method, request.path, payload if isinstance(payload, dict) else {"items": payload},
                     files, dict(request.query), parts)
         self.requests.append(sent)
+        found = contract.operation(sent.method, sent.path)
+        if found is not None:
+            self.operations.add(found[0].operation_id)
+            if found[0].operation_id not in OPERATIONS:  # a call nobody listed, so no test is known to cover it
+                self.violations.append(Violation(sent.method, sent.path, [
+                    f"{found[0].operation_id} is not listed in tests/bot/routes.py (with why and its test)"],
+                    answer=True))
         for listener in self.listeners:
             listener(sent)
         response, scope = self._respond(sent, payload if request.body_exists else None, multipart)
@@ -525,11 +534,10 @@ class FakeDiscord:
             sent.message, sent.response_message_id = message, message.id
         if sent.query.get("with_response") not in ("1", "true", "True"):
             return web.Response(status=204)
-        body: dict[str, Any] = {
-            "interaction": {"id": interaction_id, "type": found.kind,
-                            "response_message_id": found.original, "response_message_loading": found.loading,
-                            "response_message_ephemeral": bool(message is not None and message.ephemeral)},
-        }
+        body: dict[str, Any] = {"interaction": {"id": interaction_id, "type": found.kind}}
+        if message is not None:  # not for autocomplete or a modal: no message of its own
+            body["interaction"] |= {"response_message_id": message.id, "response_message_loading": found.loading,
+                                    "response_message_ephemeral": message.ephemeral}
         if message is not None and kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
             # the document's resource holds a message the response made or changed (4, 7), or an activity
             body["resource"] = {"type": kind, "message": self._message_json(message)}

@@ -15,6 +15,7 @@ from bot.app import QuarterdeckBot
 from game.service.db import make_engine, upgrade_to_head
 from game.service.game_service import GameService
 from tests.bot.fake_discord import TOKEN, FakeDiscord
+from tests.bot.routes import assert_covers
 from tests.seeds import counting_seeds
 
 
@@ -43,3 +44,4 @@ async def running_bot(tmp_path: Path, seeds: Callable[[], str] | None = None) ->
     assert not broken, "Discord's contract was broken (a request Discord would have refused, or the fake's " \
         "own answer):\n" + "\n".join(map(str, broken))
     assert not fake.rates.refused, f"rate limited by Discord: {fake.rates.refused[:5]}"
+    assert_covers(fake.operations)

@@ -31,6 +31,7 @@ from game.service.game_service import Actor, GameService
 from game.service.settings import Settings
 from tests.bot.fake_discord import BOT_ID, CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, TOKEN, FakeDiscord
 from tests.bot.fake_guilds import EVERYONE
+from tests.bot.routes import assert_covers
 from tests.seeds import counting_seeds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,6 +77,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         discord.http.Route.BASE = old_base
         await fake.stop()
     assert not fake.unexpected_violations(), fake.unexpected_violations()
+    assert_covers(fake.operations)
 
 
 def deny(fake: FakeDiscord, channel: int | str, **flags: bool) -> None:

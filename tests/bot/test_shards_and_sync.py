@@ -44,7 +44,7 @@ async def test_commands_are_synced_once_then_only_when_they_change(tmp_path: Pat
 
 async def test_a_failed_sync_is_logged_and_the_bot_starts(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     async with running_bot(tmp_path) as (bot, fake):
-        fake.sync_status = 500
+        fake.sync_status = 503  # Discord is down (a 500 discord.py retries itself for 25 s first)
         with caplog.at_level(logging.ERROR, logger="bot.app"):
             assert await bot.sync_if_changed() is False
         assert "could not sync the slash commands" in caplog.text
