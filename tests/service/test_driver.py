@@ -1,0 +1,42 @@
+"""The driver plays computer captains' moves as they fall due, and hands what they wrote to the courier
+when they stop and every `pace` seconds while they go on: a game two captains play out is a burst of
+commands, which the bot posts as one, not one post each."""
+
+from __future__ import annotations
+
+from game.service.driver import Driver
+from game.service.game_service import Actor, GameService
+
+ANN = Actor("1", "g")
+
+
+async def captains_game(service: GameService) -> int:
+    service.outbox = True
+    info = await service.create_game(ANN, "c1")
+    await service.join(ANN, info.id, "A", ai=True)
+    await service.join(ANN, info.id, "B", ai=True)
+    return info.id
+
+
+async def test_a_burst_is_handed_over_once_when_the_captains_stop(service: GameService) -> None:
+    gid = await captains_game(service)
+    handed: list[int] = []
+
+    async def deliver(game_id: int) -> None:
+        handed.append(game_id)
+
+    played = await Driver(service, pace=3600).advance(gid, deliver)
+    assert played > 20 and (await service.info(gid)).status == "over"
+    assert handed == [gid]
+    assert await Driver(service, pace=3600).advance(gid, deliver) == 0 and handed == [gid]  # nothing new
+
+
+async def test_with_no_pace_each_move_is_handed_over_as_it_is_played(service: GameService) -> None:
+    gid = await captains_game(service)
+    handed: list[int] = []
+
+    async def deliver(game_id: int) -> None:
+        handed.append(game_id)
+
+    played = await Driver(service, pace=0).advance(gid, deliver)
+    assert len(handed) == played
