@@ -23,6 +23,8 @@ Action = Callable[[GameService, Actor, int], Awaitable[Outcome | None]]
 Retire = Callable[[discord.Interaction], Awaitable[None]]
 Preview = Callable[[GameService, View, int], Awaitable[tuple[bytes, str]]]
 UNEXPECTED = "⚠️ Something went wrong on my side. Nothing was changed by it, and the error has been logged."
+ANNOUNCE_LATER = (" I could not post its announcement there yet (I need View Channel, Send Messages and, in a "
+                  "thread, Send Messages in Threads); it is tried again until it goes out.")
 
 
 def choices(names: list[str], current: str) -> list[discord.app_commands.Choice[str]]:
@@ -97,11 +99,11 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
         log.warning("interaction %s expired before the answer", interaction.id)
 
 
-async def deliver(interaction: discord.Interaction, game_id: int) -> None:
-    """What the service wrote to the outbox for this game goes out now (the courier retries what fails)."""
+async def deliver(interaction: discord.Interaction, game_id: int) -> int:
+    """What the service wrote to the outbox for this game goes out now (the courier retries what
+    fails): how many posts went out."""
     courier = getattr(interaction.client, "courier", None)
-    if courier is not None:
-        await courier.drain(game_id)
+    return int(await courier.drain(game_id)) if courier is not None else 0
 
 
 async def post_here(interaction: discord.Interaction, content: str, **kwargs: Any) -> bool:

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import (
+    ANNOUNCE_LATER,
     act,
     actor_of,
     after_command,
@@ -103,10 +104,11 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         except Exception:
             await self._unmake(made)  # then the error handler apologises
             raise
-        await deliver(interaction, info.id)  # the announcement, with the dice commitment, for everyone there
+        # the announcement, with the dice commitment, for everyone there
+        told = await deliver(interaction, info.id)
         where = f"in <#{info.channel_id}>" if thread_id else "here"
-        await reply(interaction, f"✅ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}) is set up and "
-                                 f"announced {where}.")
+        await reply(interaction, f"✅ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}) is set up"
+                                 + (f" and announced {where}." if told else f" {where}." + ANNOUNCE_LATER))
 
     @staticmethod
     async def _unmake(thread: discord.Thread | None) -> None:

@@ -12,7 +12,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import UNEXPECTED, actor_of, channel_key, choices, defer, deliver, refusal, reply, service_of
+from bot.actions import (
+    ANNOUNCE_LATER,
+    UNEXPECTED,
+    actor_of,
+    channel_key,
+    choices,
+    defer,
+    deliver,
+    refusal,
+    reply,
+    service_of,
+)
 from bot.limits import fit, fit_lines, thread_name
 from game.errors import RulesError
 from game.service.authority import Actor
@@ -177,10 +188,10 @@ async def create_game(interaction: discord.Interaction, system_name: str, setup:
     except discord.Forbidden:
         await reply(interaction, "❌ I may not create threads here (I need Create Public Threads).")
         return
-    await deliver(interaction, info.id)  # the announcement, with the dice commitment, for everyone there
+    told = await deliver(interaction, info.id)  # the announcement, with the dice commitment, for everyone there
     where = f"in <#{info.channel_id}>" if thread_id else "here"
-    await reply(interaction, f"✅ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}, {info.title}) is set "
-                             f"up and announced {where}.")
+    await reply(interaction, f"✅ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}, {info.title}) is set up"
+                             + (f" and announced {where}." if told else f" {where}." + ANNOUNCE_LATER))
 
 
 async def lookup(interaction: discord.Interaction, table: str, row: str, column: str = "",

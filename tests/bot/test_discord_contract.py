@@ -42,6 +42,17 @@ async def test_a_thread_game_is_announced_in_its_thread_for_everyone(harness: An
     assert f"<#{thread['id']}>" in last_followup(sent).content and last_followup(sent).ephemeral
 
 
+async def test_an_announcement_that_cannot_go_out_yet_is_said_and_kept(harness: Any) -> None:
+    bot, fake = harness
+    fake.forbid(CHANNEL_ID)  # the bot may answer the interaction, not post in the channel
+    sent = await dispatch(bot, command(ANN, "game", "create"), fake)
+    answer = last_followup(sent)
+    assert "set up here" in answer.content and "could not post its announcement" in answer.content
+    fake.forbidden.clear()
+    assert await bot.courier.drain(1, now=utcnow().replace(year=utcnow().year + 1)) == 1
+    assert "SHA-256" in said_to(fake, EVE, fake.requests)
+
+
 async def test_verify_and_replay_refuse_privately_and_post_for_everyone(harness: Any) -> None:
     bot, fake = harness
     await setup_game(bot, fake)
