@@ -63,7 +63,7 @@ async def test_verify_and_replay_refuse_privately_and_post_for_everyone(harness:
         assert refusal.content not in said_to(fake, BOB, sent)
     await dispatch(bot, command(ANN, "game", "concede"), fake)
     sent = await dispatch(bot, command(EVE, "game", "verify"), fake)
-    assert "match the seed" in said_to(fake, BOB, sent) or "rolls" in said_to(fake, BOB, sent)
+    assert "✅ All 0 rolls (0 dice) match the seed" in said_to(fake, BOB, sent)  # conceded before a roll
     assert last_followup(sent).ephemeral
 
 

@@ -18,25 +18,25 @@ async def captains_game(service: GameService) -> int:
     return info.id
 
 
-async def test_a_burst_is_handed_over_once_when_the_captains_stop(service: GameService) -> None:
-    gid = await captains_game(service)
+async def handed_over(service: GameService, game_id: int, pace: float) -> tuple[int, list[int]]:
+    """The moves the driver played, and each time it handed the game to the courier."""
     handed: list[int] = []
 
-    async def deliver(game_id: int) -> None:
-        handed.append(game_id)
+    async def deliver(gid: int) -> None:
+        handed.append(gid)
 
-    played = await Driver(service, pace=3600).advance(gid, deliver)
+    return await Driver(service, pace=pace).advance(game_id, deliver), handed
+
+
+async def test_a_burst_is_handed_over_once_when_the_captains_stop(service: GameService) -> None:
+    gid = await captains_game(service)
+    played, handed = await handed_over(service, gid, pace=3600)
     assert played > 20 and (await service.info(gid)).status == "over"
     assert handed == [gid]
-    assert await Driver(service, pace=3600).advance(gid, deliver) == 0 and handed == [gid]  # nothing new
+    assert await handed_over(service, gid, pace=3600) == (0, [])  # nothing new: nothing handed over
 
 
 async def test_with_no_pace_each_move_is_handed_over_as_it_is_played(service: GameService) -> None:
     gid = await captains_game(service)
-    handed: list[int] = []
-
-    async def deliver(game_id: int) -> None:
-        handed.append(game_id)
-
-    played = await Driver(service, pace=0).advance(gid, deliver)
-    assert len(handed) == played
+    played, handed = await handed_over(service, gid, pace=0)
+    assert played > 20 and len(handed) == played
