@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import tomllib
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass, replace
@@ -31,9 +30,9 @@ from sqlmodel import col
 
 from game.codec import from_data, to_data
 from game.dice import FairDice, is_seed
-from game.errors import NotYourShip, RulesError, UnknownName
+from game.errors import DataError, NotYourShip, RulesError, UnknownName
 from game.fairness import commitment, new_seed
-from game.schema.common import MAX_NAME
+from game.schema.common import MAX_DEPTH, MAX_NAME, read_toml
 from game.service.authority import Actor
 from game.service.errors import (
     ChannelBusy,
@@ -84,12 +83,22 @@ def setup_doc(system_name: str, setup: str = "", text: str | None = None) -> dic
             raise UnknownName(f"{system(system_name).title} has no built-in setup {setup[:MAX_NAME]!r}.",
                               f"Setups: {', '.join(sorted(known))}, or upload your own file.")
         text = known[setup]
-    if len(text.encode()) > MAX_SETUP_BYTES:
-        raise SetupError("That setup file is too large.", f"Keep it under {MAX_SETUP_BYTES // 1000} KB.")
+    # the limits every uploaded file is read within (Oak & Iron's scenarios and lists too): checked
+    # before parsing, so a crafted file never reaches tomllib's recursion
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SetupError(f"The setup is not valid TOML: {exc}.") from None
+        return read_toml(text, "setup", MAX_SETUP_BYTES, DataError)
+    except DataError as exc:
+        raise _setup_refused(exc) from None
+
+
+def _setup_refused(exc: DataError) -> SetupError:
+    """A setup's refusal in the words of the other setup errors: what is wrong, what is allowed."""
+    if exc.field == "(size)":
+        return SetupError(f"That setup file {exc.problem}.", f"Keep it under {MAX_SETUP_BYTES // 1000} KB.")
+    if exc.field == "(nesting)":
+        return SetupError(f"That setup file {exc.problem}.",
+                          f"Nest arrays, inline tables and table names at most {MAX_DEPTH} deep.")
+    return SetupError(f"The setup {exc.problem}.")
 
 
 def seat_keys(state: Any) -> dict[str, str]:
