@@ -482,7 +482,7 @@ def account_shared(event: Any) -> str | None:
         return f"{event.owner} seals the {event.slot} order." if event.text is None else f"{event.owner} seals {event.slot}: {event.text}"
     if isinstance(event, od.OrdersRevealed):
         return "Revealed: " + "; ".join(f"{slot}: {text}" for _, slot, text in event.orders) if event.orders else ""
-    if isinstance(event, od.OrdersClosed | od.OrdersCleared):
+    if isinstance(event, od.OrdersClosed | od.OrdersCleared | od.RevealBegun):
         return ""
     return None
 

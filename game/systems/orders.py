@@ -1,11 +1,17 @@
 """Secret orders with a simultaneous reveal: a state piece every assistant system shares.
 
 A round opens for a set of slots (usually ships), each owned by a player. Owners submit their
-order privately and may change it until it is revealed. Other viewers see that an order is in,
-never what it says, in the state and in the events. The reveal is either all at once, as soon as
-the last order is in (plotted movement, boarding parties, sail changes), or one at a time in the
-order the owner chooses (Iron & Oak's order cards), or a chosen subset together (the ships
+order privately and may change it until the round's reveal begins. Other viewers see that an order
+is in, never what it says, in the state and in the events. The reveal is either all at once, as
+soon as the last order is in (plotted movement, boarding parties, sail changes), or one at a time
+in the order the owner chooses (Iron & Oak's order cards), or a chosen subset together (the ships
 marked on a Captain's Sea impulse).
+
+Sealed means sealed: once the round's reveal has begun (its first order is revealed, or the system
+says the revealing phase has started), no sealed order changes, whether or not it is revealed yet;
+otherwise a player could answer what the reveal showed. The one way to order a slot again is the
+step a system's rules give, which clears that slot's revealed order (`OrdersCleared`); its owner
+then seals the new order once.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ class OrderBook:
     slots: tuple[tuple[str, str], ...] = ()  # (owner, slot) expected this round
     orders: tuple[SealedOrder, ...] = ()
     reveal: str = TOGETHER
+    revealing: bool = False  # the round's reveal has begun: every sealed order stands as it is
 
     @property
     def open(self) -> bool:
@@ -89,6 +96,14 @@ class OrdersRevealed:
 
 
 @dataclass(frozen=True)
+class RevealBegun:
+    """The phase that reveals the orders has begun, before any is turned over (Iron & Oak's Action
+    Phase): from here the sealed orders stand."""
+
+    kind: str
+
+
+@dataclass(frozen=True)
 class OrdersCleared:
     """These slots' revealed orders are done with: their owners order them afresh."""
 
@@ -100,7 +115,7 @@ class OrdersClosed:
     kind: str
 
 
-ORDER_EVENTS = (OrdersOpened, OrderSubmitted, OrdersRevealed, OrdersCleared, OrdersClosed)
+ORDER_EVENTS = (OrdersOpened, OrderSubmitted, OrdersRevealed, RevealBegun, OrdersCleared, OrdersClosed)
 
 
 def apply_orders(book: OrderBook, event: object) -> OrderBook:
@@ -116,7 +131,10 @@ def apply_orders(book: OrderBook, event: object) -> OrderBook:
             orders=tuple(
                 replace(o, text=shown[o.slot], revealed=True) if o.slot in shown else o for o in book.orders
             ),
+            revealing=True,
         )
+    if isinstance(event, RevealBegun):
+        return replace(book, revealing=True)
     if isinstance(event, OrdersCleared):
         return replace(book, orders=tuple(o for o in book.orders if o.slot not in event.slots))
     if isinstance(event, OrdersClosed):
@@ -147,6 +165,9 @@ def check_submit(book: OrderBook, kind: str, slot: str, player: str) -> str:
     existing = book.order(slot)
     if existing is not None and existing.revealed:
         raise IllegalAction(f"{slot}'s order has been revealed already.", "A revealed order cannot change.")
+    if existing is not None and book.revealing:
+        raise IllegalAction(f"{slot}'s order is sealed and the reveal has begun: it stands as it was sealed.",
+                            "A sealed order cannot change once the reveal of its turn has begun.")
     return owner
 
 

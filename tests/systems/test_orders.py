@@ -76,3 +76,33 @@ def test_one_at_a_time_in_the_owners_order() -> None:
         od.check_reveal_one(book, "Otter", "A")
     book = od.apply_orders(book, od.OrdersCleared(("Otter",)))
     assert book.missing() == (("A", "Otter"),)
+
+
+def test_once_the_reveal_begins_no_sealed_order_changes() -> None:
+    """Issue 22, finding 1: the first reveal of a round (or the phase that reveals) fixes every order
+    still sealed; a slot the rules clear after its reveal is ordered once more, and that order stands."""
+    book = _book(od.ONE_BY_ONE)
+    for player, slot, text in (("A", "Kestrel", "m1"), ("A", "Otter", "m2"), ("B", "Heron", "anchor")):
+        book, _ = _submit(book, player, slot, text)
+    assert not book.revealing
+    book = od.apply_orders(book, od.reveal_event(book, ("Heron",)))
+    assert book.revealing
+    with pytest.raises(IllegalAction, match="the reveal has begun") as refused:
+        od.check_submit(book, "plot", "Kestrel", "A")
+    assert refused.value.allowed == "A sealed order cannot change once the reveal of its turn has begun."
+    book = od.apply_orders(book, od.OrdersCleared(("Heron",)))
+    assert od.check_submit(book, "plot", "Heron", "B") == "B"
+    book, _ = _submit(book, "B", "Heron", "weigh")
+    with pytest.raises(IllegalAction, match="the reveal has begun"):
+        od.check_submit(book, "plot", "Heron", "B")
+    assert [(o.slot, o.text) for o in book.unrevealed()] == [("Kestrel", "m1"), ("Otter", "m2"), ("Heron", "weigh")]
+    # a new round starts unsealed
+    assert not od.apply_orders(book, od.OrdersOpened("plot", (("A", "Kestrel"),))).revealing
+
+
+def test_the_phase_that_reveals_fixes_the_orders_before_any_is_revealed() -> None:
+    book, _ = _submit(_book(), "A", "Kestrel", "1")
+    book = od.apply_orders(book, od.RevealBegun("plot"))
+    with pytest.raises(IllegalAction, match="the reveal has begun"):
+        od.check_submit(book, "plot", "Kestrel", "A")
+    assert od.check_submit(book, "plot", "Otter", "A") == "A"  # a slot still empty is not a change
