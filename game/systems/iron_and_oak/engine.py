@@ -89,6 +89,10 @@ def advance(step: Step[IOGame]) -> None:
     elif key == "order":
         afloat = [s for s in step.state.ships if not s.has("Sunk")]
         step.emit(od.OrdersOpened("order", tuple((s.player, s.id) for s in afloat), od.ONE_BY_ONE))
+    elif key == "action" and state.orders.open:
+        # rule 3.0: cards are given in the Order Phase and turned over one by one in this one, so a
+        # card still face down stands from here: a swap could answer the cards already turned
+        step.emit(od.RevealBegun(state.orders.kind))
 
 
 def _new_turn(step: Step[IOGame]) -> None:

@@ -87,3 +87,24 @@ def test_two_turns(table: Table) -> None:
     for e in t.events:
         assert SYSTEM.events.decode(SYSTEM.events.encode(e)) == e
     assert from_data(SYSTEM.state_type, to_data(t.state)) == t.state
+
+
+def test_an_order_card_stands_once_the_action_phase_begins(table: Table) -> None:
+    """Issue 22, finding 1: both sides seal `anchor`; the Confederate reveals and resolves; the Union
+    may not then swap Monitor's face-down card for `weigh`, nor before any card is turned."""
+    t = table
+    t.play("Umpire: next")
+    t.play("Umpire: next")
+    t.play("Union: order Monitor anchor")
+    t.play("Union: order Monitor m1")  # in the Order Phase a card may still be swapped
+    t.play("Union: order Minnesota anchor")
+    t.play("Confederate: order Virginia anchor")
+    t.play("Umpire: next")
+    assert "the reveal has begun" in t.refused("Union: order Monitor weigh").text
+    t.play("Confederate: reveal Virginia")
+    t.play("Confederate: answer 3")
+    assert t.state.ship("Virginia").has("Anchored") and t.state.procedure is None
+    for line in ("Union: order Monitor weigh", "Union: order Minnesota weigh", "Confederate: order Virginia weigh"):
+        assert isinstance(t.refused(line), IllegalAction), line
+    events = t.play("Union: reveal Monitor")
+    assert t.lines(events)[0] == "Revealed: Monitor: m1"
