@@ -145,15 +145,22 @@ async def test_captains_sea_two_turns_with_maneuvers_revealed_by_impulse(harness
         await t.ok(BOB, "do", line="impulses Guerriere 6")
         await t.ok(EVE, "do", line="next")
         assert f"Turn {turn}: Activation Cycle" in t.public()
-        mark = len(fake.requests)
-        sealed = await t.ok(ANN, "order", line=f"maneuver Constitution {first}")
-        assert f"Constitution: {first}" in sealed.content
-        await t.ok(BOB, "order", line=f"maneuver Guerriere {second}")
+        if turn == 1:
+            mark = len(fake.requests)
+            sealed = await t.ok(ANN, "order", line=f"maneuver Constitution {first}")
+            assert f"Constitution: {first}" in sealed.content
+            await t.ok(BOB, "order", line=f"maneuver Guerriere {second}")
+        # in turn 2 the blocks chosen after turn 1's reveal start the cycle ("if not already selected")
         public = "\n".join(r.content for r in fake.requests[mark:] if r.in_channel)
         assert f"Constitution: {first}" not in public and f"Guerriere: {second}" not in public
         await t.ok(EVE, "do", line="next")
         revealed = [r.content for r in fake.requests[mark:] if r.in_channel and "Revealed:" in r.content]
         assert len(revealed) == 1 and f"Revealed: Constitution: {first}; Guerriere: {second}" in revealed[0]
+        if turn == 1:
+            # "Select Maneuver (if not 12th Impulse)": each ship chooses its next block after its reveal
+            mark = len(fake.requests)
+            await t.ok(ANN, "order", line="maneuver Constitution straight")
+            await t.ok(BOB, "order", line="maneuver Guerriere turn-starboard")
     info = await bot.service.referee.info(1)
     assert (info.turn, info.phase) == (2, "activation")
     looked = await t.send(BOB, "rules", None, table="base_movement", row="C", column="A")

@@ -65,8 +65,10 @@ def _value(t: TableSet, name: str, row: Any, column: Any, state: CSGame) -> Cell
 def next_phase(step: Step[CSGame], cmd: NextPhase, t: TableSet) -> None:
     state = step.state
     require_referee(state, cmd.player)
-    if state.phase == "activation" and _next_impulse(step):
-        return
+    if state.phase == "activation":
+        _require_blocks(state)
+        if _next_impulse(step):
+            return
     if state.phase == "initiative" and not state.initiative:
         raise IllegalAction("The initiative is not recorded yet.", "The referee records it: `initiative PLAYER`.")
     if state.phase == "movement":
@@ -77,15 +79,38 @@ def next_phase(step: Step[CSGame], cmd: NextPhase, t: TableSet) -> None:
         key, turn = "crew", state.turn + 1
     else:
         key, turn = PHASES[PHASES.index(state.phase) + 1], state.turn
-    if state.orders.open:
-        step.emit(od.OrdersClosed(state.orders.kind))
     spec = phase_spec(SYSTEM, key)
     step.emit(PhaseEntered(turn, key, spec.name))
     step.prompt(spec.prompt)
     if key == "crew":
         _new_turn(step)
     elif key == "activation":
+        _open_blocks(step)
+
+
+def _open_blocks(step: Step[CSGame]) -> None:
+    """The maneuver blocks of the Activation Cycle. The book stays open from one turn to the next: a
+    block chosen after a ship's last impulse of a turn is the one its next turn starts with ("Select
+    Maneuvers (if not already selected)"); only the ships revealed on the 12th impulse choose anew."""
+    book = step.state.orders
+    if not book.open:
         step.emit(od.OrdersOpened("maneuver", tuple((s.player, s.id) for s in step.state.ships), od.TOGETHER))
+        return
+    done = tuple(o.slot for o in book.orders if o.revealed)
+    if done:
+        step.emit(od.OrdersCleared(done))
+
+
+def _require_blocks(state: CSGame) -> None:
+    """Every ship has a block face down before an impulse is revealed or the cycle ends: the sequence
+    of play selects them first, and again right after each ship's maneuver (except on the 12th
+    impulse). A ship choosing later would choose knowing what the reveal showed."""
+    missing = [s for _, s in state.orders.missing()]
+    if not missing:
+        return
+    later = sorted({i for s in state.ships for i in s.impulses if i > state.impulse})
+    what = f"Impulse {later[0]}" if later else "The end of the Activation Cycle"
+    raise IllegalAction(f"{what} waits for the maneuvers of {', '.join(missing)}.", "`maneuver SHIP NAME`, in secret.")
 
 
 def _new_turn(step: Step[CSGame]) -> None:
@@ -107,11 +132,6 @@ def _next_impulse(step: Step[CSGame]) -> bool:
         return False
     i = marked[0]
     ships = tuple(s.id for s in state.ships if i in s.impulses)
-    missing = [s for _, s in state.orders.missing() if s in ships]
-    if missing:
-        raise IllegalAction(
-            f"Impulse {i} waits for the maneuvers of {', '.join(missing)}.", "`maneuver SHIP NAME`, in secret."
-        )
     step.emit(ev.ImpulseReached(i, ships))
     step.emit(od.reveal_event(step.state.orders, ships))
     step.prompt(
@@ -202,6 +222,9 @@ def mark_impulses(step: Step[CSGame], cmd: c.MarkImpulses, t: TableSet) -> None:
 
 def choose_maneuver(step: Step[CSGame], cmd: c.ChooseManeuver, t: TableSet) -> None:
     state = step.state
+    if state.phase != "activation":
+        raise WrongPhase("Maneuver blocks are chosen in the Activation Cycle.",
+                         "A block chosen in an earlier turn stands until its impulse.")
     owner = od.check_submit(state.orders, "maneuver", cmd.ship, cmd.player)
     step.emit(od.OrderSubmitted(owner, cmd.ship, cmd.maneuver))
 
@@ -323,14 +346,9 @@ _HANDLERS: dict[type, Any] = {
 
 
 def deciders(state: CSGame) -> set[str]:
-    """Owners whose maneuvers the next marked impulse waits for; otherwise the referee."""
+    """Owners of ships without a maneuver block in the Activation Cycle; otherwise the referee."""
     if state.result:
         return set()
-    if state.phase == "activation" and state.orders.open:
-        later = sorted({i for s in state.ships for i in s.impulses if i > state.impulse})
-        if later:
-            ships = {s.id for s in state.ships if later[0] in s.impulses}
-            waiting = {o for o, s in state.orders.missing() if s in ships}
-            if waiting:
-                return waiting
+    if state.phase == "activation" and state.orders.open and state.orders.missing():
+        return state.orders.waiting_for()
     return {state.referee}

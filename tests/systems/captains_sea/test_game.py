@@ -64,11 +64,13 @@ def test_two_turns(table: Table) -> None:
     t.play("US: impulses Constitution 2 6 10")
     t.play("British: impulses Guerriere 6 12")
     t.play("Umpire: next")
-    assert t.state.phase == "activation" and SYSTEM.deciders(t.state) == {"US"}  # impulse 2 waits for Constitution
+    # every block is chosen before the first impulse is revealed ("Select Maneuvers", then "Select First Marked Impulse")
+    assert t.state.phase == "activation" and SYSTEM.deciders(t.state) == {"US", "British"}
 
     # ---- secret maneuvers, revealed as their ship's impulse comes
     sealed = t.play("US: maneuver Constitution turn-port")
     assert t.lines(sealed, "British") == ["US seals the Constitution order."]
+    assert "waits for the maneuvers of Guerriere" in t.refused("Umpire: next").text
     t.play("British: maneuver Guerriere straight")
     assert SYSTEM.view(t.state, "US").orders.order("Guerriere").text is None
     events = t.play("Umpire: next")
@@ -76,7 +78,9 @@ def test_two_turns(table: Table) -> None:
     assert OrdersRevealed((("US", "Constitution", "turn-port"),)) in events
     assert SYSTEM.view(t.state, "US").orders.order("Guerriere").text is None  # not marked on impulse 2: still hidden
     assert "waits for the maneuvers of Constitution" in t.refused("Umpire: next").text
-    t.play("US: maneuver Constitution straight")
+    assert "the reveal has begun" in t.refused("British: maneuver Guerriere wear").text  # its block stands
+    t.play("US: maneuver Constitution straight")  # the rule's step: the revealed ship selects its next
+    assert "the reveal has begun" in t.refused("US: maneuver Constitution wear").text  # ... once
     t.play("Umpire: next")
     assert t.state.impulse == 6
 
@@ -102,10 +106,14 @@ def test_two_turns(table: Table) -> None:
     t.play("US: maneuver Constitution wear")
     t.play("British: maneuver Guerriere luff")
     t.play("Umpire: next")
+    assert t.state.impulse == 10
+    assert "Impulse 12 waits for the maneuvers of Constitution" in t.refused("Umpire: next").text
+    t.play("US: maneuver Constitution hold")  # its last impulse this turn: the block is for the next
     t.play("Umpire: next")
-    assert t.state.impulse == 12
+    assert t.state.impulse == 12 and t.state.orders.order("Guerriere").revealed  # none chosen after the 12th
     t.play("Umpire: next")
     assert t.state.phase == "melee"
+    assert isinstance(t.refused("US: maneuver Constitution luff"), WrongPhase)
     for _ in range(3):
         t.play("Umpire: next")
 
@@ -118,9 +126,13 @@ def test_two_turns(table: Table) -> None:
     t.play("US: impulses Constitution 3")
     t.play("British: impulses Guerriere 3")
     t.play("Umpire: next")
-    t.play("US: maneuver Constitution straight")
+    # Constitution starts the cycle with the block it chose after impulse 10; Guerriere, revealed on the
+    # 12th, chooses now ("Select Maneuvers (if not already selected)")
+    assert SYSTEM.deciders(t.state) == {"British"}
+    assert "the reveal has begun" in t.refused("US: maneuver Constitution straight").text
     t.play("British: maneuver Guerriere straight")
-    t.play("Umpire: next")
+    events = t.play("Umpire: next")
+    assert OrdersRevealed((("US", "Constitution", "hold"), ("British", "Guerriere", "straight"))) in events
     events = t.play("British: fire Guerriere Constitution hits 3 low leeward", 1, 2, 3)
     volley = next(e.volley for e in events if isinstance(e, ev.VolleyResolved))
     assert volley.morale_rolls == 1 and t.state.ship("Constitution").morale_rolls == 1
@@ -139,6 +151,7 @@ def test_fire_needs_rule_11s_base_and_a_marked_impulse(table: Table) -> None:
     assert isinstance(t.refused("US: fire Constitution Guerriere hits 3 high"), WrongPhase)
     t.play("Umpire: next")
     t.play("US: maneuver Constitution hold")
+    t.play("British: maneuver Guerriere hold")
     t.play("Umpire: next")
     err = t.refused("US: fire Constitution Guerriere hits 3 high")
     assert "offset high N" in err.allowed
