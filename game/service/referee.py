@@ -51,7 +51,7 @@ from game.service.writer import clear_clock_jobs
 from game.systems import SYSTEMS, system
 from game.systems.base import GameSystem
 from game.systems.dice import DiceRolled
-from game.systems.orders import OrdersRevealed
+from game.systems.orders import OrdersRevealed, OrderSubmitted
 from game.systems.setup import SetupError
 from game.systems.tables import Cell
 
@@ -349,12 +349,11 @@ class RefereeService:
             if not game.log:
                 raise UndoRefused("There is no command to undo.")
             last_cmd = game.log[-1][1]
-            taken = [e for _, c, e in game.log if c == last_cmd]
-            if any(isinstance(e, DiceRolled | OrdersRevealed) for e in taken):
-                why = "its dice have been rolled and seen" if any(isinstance(e, DiceRolled) for e in taken) \
-                    else "it revealed orders"
+            why = _undo_refused([e for _, c, e in game.log if c == last_cmd], game.state)
+            if why:
                 raise UndoRefused(f"The last command cannot be taken back: {why}.",
-                                  "Only a command that rolled no dice and revealed nothing can be undone.")
+                                  "Only a command that rolled no dice, revealed nothing and sealed no order "
+                                  "after a reveal can be undone.")
             await self._append(game, actor, [], undo_from=last_cmd)
             return RefOutcome(game_id, ("The referee took back the last command.",),
                               ("The last command is taken back.",), await self.info(game_id))
@@ -481,6 +480,19 @@ async def _remind(s: AsyncSession, game_id: int, players: Sequence[str], hours: 
     for player in players:
         s.add(ScheduledJob(game_id=game_id, kind="reminder", due_at=now + timedelta(hours=hours),
                            payload=json.dumps({"player": player})))
+
+
+def _undo_refused(taken: Sequence[Any], state: Any) -> str:
+    """Why a command's events may not be taken back ("" if they may): what every player has seen, and
+    an order sealed once the reveal began (taking it back would let its owner seal it again knowing
+    what the reveal showed: sealed means sealed)."""
+    if any(isinstance(e, DiceRolled) for e in taken):
+        return "its dice have been rolled and seen"
+    if any(isinstance(e, OrdersRevealed) for e in taken):
+        return "it revealed orders"
+    if state.orders.revealing and any(isinstance(e, OrderSubmitted) for e in taken):
+        return "it sealed an order after the reveal began, and a sealed order stands"
+    return ""
 
 
 class _Conflict(Exception):

@@ -131,6 +131,32 @@ async def test_undo_by_the_referee_only_when_nothing_was_seen(service: GameServi
     assert reread.state == (await ref._load(gid)).state
 
 
+async def test_undo_never_lets_a_sealed_order_be_chosen_again_after_the_reveal(service: GameService) -> None:
+    """Issue 22, property 4: undoing a block sealed after an impulse's reveal would let its owner choose
+    it again knowing more, so the referee's undo refuses it; before any reveal it is still allowed."""
+    ref = service.referee
+    us, british, umpire = (Actor(u, G) for u in ("11", "12", "13"))
+    gid = (await ref.create_game(us, "chan-cs", "captains_sea")).id
+    for actor, seat in ((us, "US"), (british, "British"), (umpire, "Umpire")):
+        await ref.join(actor, gid, seat)
+    for line in ("next", "next", "initiative US", "next"):
+        await ref.submit(umpire, gid, line)
+    await ref.submit(us, gid, "impulses Constitution 2 6")
+    await ref.submit(british, gid, "impulses Guerriere 5")
+    await ref.submit(umpire, gid, "next")
+    await ref.submit(us, gid, "maneuver Constitution turn-port")
+    await ref.undo(umpire, gid)  # before any reveal a block may still be taken back and chosen again
+    await ref.submit(us, gid, "maneuver Constitution wear")
+    await ref.submit(british, gid, "maneuver Guerriere straight")
+    await ref.submit(umpire, gid, "next")  # impulse 2 reveals Constitution's wear
+    await ref.submit(us, gid, "maneuver Constitution luff")  # the rule's step: its next block
+    with pytest.raises(UndoRefused, match="sealed"):
+        await ref.undo(umpire, gid)
+    assert (await ref.view(umpire, gid)).orders.order("Constitution").text == "luff"
+    with pytest.raises(RulesError, match="the reveal has begun"):
+        await ref.submit(us, gid, "maneuver Constitution straight")
+
+
 async def test_every_system_and_setup_is_served(service: GameService) -> None:
     for n, key in enumerate(SYSTEMS):
         for setup in builtin_setups(key):
