@@ -349,7 +349,7 @@ class RefereeService:
             if not game.log:
                 raise UndoRefused("There is no command to undo.")
             last_cmd = game.log[-1][1]
-            why = _undo_refused([e for _, c, e in game.log if c == last_cmd], game.state)
+            why = undo_refused([e for _, c, e in game.log if c == last_cmd], game.state)
             if why:
                 raise UndoRefused(f"The last command cannot be taken back: {why}.",
                                   "Only a command that rolled no dice, revealed nothing and sealed no order "
@@ -482,7 +482,7 @@ async def _remind(s: AsyncSession, game_id: int, players: Sequence[str], hours: 
                            payload=json.dumps({"player": player})))
 
 
-def _undo_refused(taken: Sequence[Any], state: Any) -> str:
+def undo_refused(taken: Sequence[Any], state: Any) -> str:
     """Why a command's events may not be taken back ("" if they may): what every player has seen, and
     an order sealed once the reveal began (taking it back would let its owner seal it again knowing
     what the reveal showed: sealed means sealed)."""

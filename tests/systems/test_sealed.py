@@ -5,11 +5,15 @@ by being revealed, as it was sealed. The one way back is a step the rules give: 
 "Select Maneuver (if not 12th Impulse)" after a ship's maneuver is revealed, and its "Select Maneuvers
 (if not already selected)" at the start of the next Activation Cycle; the ship then chooses once.
 
+The referee's undo (game/service/referee.py) is one more move of the interleaving: it may take back
+a command only where that changes no sealed order.
+
 The watch below reads only the events and the rules' own words for when the reveal begins, never
 the order book's bookkeeping, so a book that forgets to lock is caught."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +22,7 @@ from hypothesis import strategies as st
 
 from game.dice import FairDice, seed_from_number
 from game.errors import RulesError
+from game.service.referee import undo_refused
 from game.systems import SYSTEMS
 from game.systems import orders as od
 from game.systems.base import GameSystem, replay
@@ -27,6 +32,7 @@ from tests.systems.iron_and_oak.conftest import setup as io_setup
 from tests.systems.wsim.conftest import setup as wsim_setup
 
 STEPS = 120
+UNDO = "(the referee's /ref undo)"
 
 
 class Watch:
@@ -66,6 +72,14 @@ class Watch:
         elif self.begins(e):
             self.begun = True
 
+    def undo(self, taken: list[Any], before: Watch) -> None:
+        """The referee takes back a command: its events are gone, as if never played, but an order it
+        sealed after the reveal began would then be sealed again knowing more."""
+        if self.begun:
+            sealed = [e.slot for e in taken if isinstance(e, od.OrderSubmitted)]
+            assert not sealed, f"undo took back {sealed}'s order sealed after the reveal began"
+        self.__dict__.update(before.__dict__)
+
     def agrees(self, book: od.OrderBook) -> None:
         for slot, text in self.sealed.items():
             order = book.order(slot)
@@ -78,18 +92,27 @@ def play(name: str, setup: dict[str, Any], lines: Callable[[Any], list[str]], be
     sysm: GameSystem[Any, Any, Any] = SYSTEMS[name]
     state = initial = sysm.initial_state(setup)
     seed = seed_from_number(data.draw(st.integers(0, 2**32), label="seed"))
-    watch, log = Watch(begins), []
+    watch = Watch(begins)
+    commands: list[tuple[list[Any], Watch]] = []  # each command's events, and the watch before it
     for _ in range(STEPS):
-        line = data.draw(st.sampled_from(lines(state)))
+        line = data.draw(st.sampled_from([*lines(state), UNDO, UNDO]))
+        if line == UNDO:
+            if commands and not undo_refused(commands[-1][0], state):
+                taken, before = commands.pop()
+                watch.undo(taken, before)
+                state = replay(sysm, initial, [e for events, _ in commands for e in events])
+                watch.agrees(state.orders)
+            continue
         try:
             events = sysm.decide(state, sysm.parse(line, state), FairDice(seed, state.log_position))
         except RulesError:
             continue
+        commands.append((events, copy.deepcopy(watch)))
         for e in events:
             watch.see(e)
             state = sysm.apply(state, e)
         watch.agrees(state.orders)
-        log.extend(events)
+    log = [e for events, _ in commands for e in events]
     assert replay(sysm, initial, log) == state
     event(f"reveals: {min(sum(isinstance(e, od.OrdersRevealed) for e in log), 5)}")
     event(f"turn reached: {min(state.turn, 3)}")
