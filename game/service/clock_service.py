@@ -25,6 +25,7 @@ from game.service.decision import (
     Retime,
     Wait,
     changed,
+    decode_waits,
     encode_waits,
     keep,
     lengthen,
@@ -87,11 +88,12 @@ async def plan_afresh(svc: GameService, game_id: int) -> None:
     async with svc._lock(game_id):
         for attempt in range(3):
             loaded = await svc._load(game_id, fresh=attempt > 0)
-            before = svc._waits(loaded)
-            waits = waits_after(before, loaded.state, loaded.state, loaded.seats, loaded.record.last_seq, utcnow())
-            sides, jobs = await clock_plan(svc, loaded, waits, sorted({*before, *waits}))
+            stored = decode_waits(loaded.record.waits)
+            waits = waits_after(svc._waits(loaded), loaded.state, loaded.state, loaded.seats, loaded.record.last_seq,
+                                utcnow())
+            sides, jobs = await clock_plan(svc, loaded, waits, sorted({*stored, *waits}))
             try:
-                await svc.repo.replan(loaded.record, sides, jobs, encode_waits(waits) if changed(before, waits) else None)
+                await svc.repo.replan(loaded.record, sides, jobs, encode_waits(waits) if changed(stored, waits) else None)
                 return
             except VersionConflict:
                 svc._cache.pop(game_id, None)  # a command came first: it planned what it changed

@@ -147,13 +147,20 @@ def decode_waits(text: str | None) -> dict[str, Wait]:
 
 
 def current_waits(stored: str | None, state: Game, seats: Iterable[SeatLike], stored_at: datetime) -> dict[str, Wait]:
-    """The waits of a game as stored with it. A side waited on with none stored (a game from before
-    waits were stored) waits since position 0, its clock from when the game was last written: the
-    planner and the check see the same wait, and the next command stores it."""
+    """The waits of a game as stored with it, read against its seats. A side waited on with none stored
+    (a game from before waits were stored) waits since position 0, its clock from when the game was
+    last written; a seat given to someone outside a command (a seat taken or freed at a join) is the new
+    holder's wait. The planner and the check see the same waits, and the next command stores them."""
     if state.phase is Phase.OVER:
         return {}
-    waits = decode_waits(stored)
     seats = list(seats)
-    for player in sorted(deciders(state) - set(waits)):
-        waits[player] = Wait(0, holder_of(seats, player), stored_at if stored_at.tzinfo else stored_at.replace(tzinfo=UTC))
+    when = stored_at if stored_at.tzinfo else stored_at.replace(tzinfo=UTC)
+    waits = {p: w for p, w in decode_waits(stored).items() if p in deciders(state)}
+    for player in sorted(deciders(state)):
+        holder = holder_of(seats, player)
+        wait = waits.get(player)
+        if wait is None:
+            waits[player] = Wait(0, holder, when)
+        elif wait.holder != holder:
+            waits[player] = Wait(wait.since, holder, when)
     return waits

@@ -59,6 +59,7 @@ from game.service.decision import (
     changed,
     current_waits,
     decision_of,
+    decode_waits,
     encode_waits,
     still_waiting,
     waits_after,
@@ -1325,11 +1326,12 @@ class GameService:
         first = loaded.record.last_seq + 1
         # each side's wait goes on or begins afresh (a change of clock re-times them): the sides whose wait
         # changed are planned again, in this transaction, and nobody else's plan is touched
-        before = self._waits(loaded)
-        waits = waits_after(before, loaded.state, new_state, loaded.seats, first + len(events) - 1, utcnow())
-        sides = changed(before, waits)
+        stored = decode_waits(loaded.record.waits)
+        waits = waits_after(self._waits(loaded), loaded.state, new_state, loaded.seats, first + len(events) - 1,
+                            utcnow())
+        sides = changed(stored, waits)
         if retime is not None:
-            waits, sides = retime(waits), sorted({*before, *waits})
+            waits, sides = retime(waits), sorted({*stored, *waits})
         replan = await clock_service.clock_plan(self, loaded, waits, sides) if sides else None
         posts = posts_for(loaded.seats, events, new_state, first, first + len(events) - 1) if self.outbox else []
         # no slot of _db_slots: appends queue in the group writer, which writes them together
