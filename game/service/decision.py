@@ -146,11 +146,14 @@ def decode_waits(text: str | None) -> dict[str, Wait]:
         return {}
 
 
-def current_waits(stored: str | None, state: Game, seats: Iterable[SeatLike], stored_at: datetime) -> dict[str, Wait]:
-    """The waits of a game as stored with it, read against its seats. A side waited on with none stored
-    (a game from before waits were stored) waits since position 0, its clock from when the game was
-    last written; a seat given to someone outside a command (a seat taken or freed at a join) is the new
-    holder's wait. The planner and the check see the same waits, and the next command stores them."""
+def current_waits(stored: str | None, state: Game, seats: Iterable[SeatLike], stored_at: datetime,
+                  follow_seats: bool = True) -> dict[str, Wait]:
+    """The waits of a game as stored with it. A side waited on with none stored (a game from before
+    waits were stored) waits since position 0, its clock from when the game was last written. With
+    `follow_seats`, a seat given to someone outside a command (a seat taken or freed at a join) is the
+    new holder's wait; without, as a command sees the seats it is about to change (a hand-over), the
+    stored holder stays, so the command begins the new holder's wait. The planner and the check see
+    the same waits, and the next command stores them."""
     if state.phase is Phase.OVER:
         return {}
     seats = list(seats)
@@ -161,6 +164,6 @@ def current_waits(stored: str | None, state: Game, seats: Iterable[SeatLike], st
         wait = waits.get(player)
         if wait is None:
             waits[player] = Wait(0, holder, when)
-        elif wait.holder != holder:
+        elif wait.holder != holder and follow_seats:
             waits[player] = Wait(wait.since, holder, when)
     return waits

@@ -1327,8 +1327,8 @@ class GameService:
         # each side's wait goes on or begins afresh (a change of clock re-times them): the sides whose wait
         # changed are planned again, in this transaction, and nobody else's plan is touched
         stored = decode_waits(loaded.record.waits)
-        waits = waits_after(self._waits(loaded), loaded.state, new_state, loaded.seats, first + len(events) - 1,
-                            utcnow())
+        held = current_waits(loaded.record.waits, loaded.state, loaded.seats, loaded.record.updated_at, False)
+        waits = waits_after(held, loaded.state, new_state, loaded.seats, first + len(events) - 1, utcnow())
         sides = changed(stored, waits)
         if retime is not None:
             waits, sides = retime(waits), sorted({*stored, *waits})
