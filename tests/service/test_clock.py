@@ -7,7 +7,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from game import events as ev
 from game.ai.captain import Captain, deciders
@@ -159,3 +159,26 @@ async def test_a_vacation_is_logged_in_each_game(service: GameService) -> None:
     assert await service.set_hours(BOB, "Europe/Paris", 22, 7) == "Europe/Paris, quiet 22:00–7:00"
     with pytest.raises(RulesError):
         await service.set_hours(BOB, "Mars/Olympus")
+
+
+async def test_a_job_from_before_jobs_named_their_decision_only_plans_the_clock_again(service: GameService) -> None:
+    """A deadline planned before migration 0011 names no decision: when it falls due it plays nothing
+    and the game's sides get jobs that name theirs."""
+    from game.service.scheduler import schedule
+
+    gid = await new_game(service)
+    await service.clock_settings(GM, gid, on_deadline="captain")
+    async with service.repo.session() as s, s.begin():
+        await s.execute(delete(ScheduledJob).where(ScheduledJob.game_id == gid))  # type: ignore[arg-type]
+    await schedule(service.repo, "deadline", datetime.now(UTC) - timedelta(minutes=1), gid,
+                   {"player": "A", "action": "captain"})
+    async with service.repo.session() as s:
+        old = (await s.execute(select(ScheduledJob).where(ScheduledJob.game_id == gid))).scalars().one()
+    assert await service.due_deadline(old) is None
+    assert await service.due_reminder(old) is None
+    async with service.repo.session() as s:
+        rows = (await s.execute(select(ScheduledJob).where(ScheduledJob.game_id == gid,
+                                                           ScheduledJob.status == "pending"))).scalars().all()
+    assert not [e for _, _, e in await service.repo.events(gid) if isinstance(e, ev.CardPicked)]
+    assert sorted((r.kind, r.player) for r in rows if r.kind == "deadline") == [("deadline", "A"), ("deadline", "B")]
+    assert {(r.player, r.holder, r.since) for r in rows} == {("A", ANN.user_id, 0), ("B", BOB.user_id, 0)}
