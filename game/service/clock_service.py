@@ -25,6 +25,7 @@ from game.service.decision import (
     Retime,
     Wait,
     changed,
+    current_waits,
     decode_waits,
     encode_waits,
     keep,
@@ -39,6 +40,7 @@ from game.standing import passing
 from game.views import view_of
 
 if TYPE_CHECKING:
+    from game.model import Game
     from game.service.game_service import GameService, Outcome
     from game.service.repository import Loaded
 
@@ -79,6 +81,23 @@ async def clock_plan(svc: GameService, loaded: Loaded, waits: Mapping[str, Wait]
             for side in sides if (wait := waits.get(side)) is not None
             for kind, due, payload in plan_wait(at, side, wait, clock, hours, svc._hours.get(wait.holder or ""))]
     return list(sides), jobs
+
+
+async def plan_after(svc: GameService, loaded: Loaded, new_state: Game, position: int, retime: Retime | None
+                     ) -> tuple[str | None, tuple[list[str], list[PlannedJob]] | None]:
+    """What a command (its last event at `position`) writes of the clock: the waits, if they changed,
+    and the plans of the sides whose wait began, ended or was re-timed (every side's, with `retime`).
+    Nobody else's plan is touched: an opponent's move never re-times a wait that goes on."""
+    stored = decode_waits(loaded.record.waits)
+    # the stored holders, not the seats: a hand-over's command has already put the new holder in them
+    held = current_waits(loaded.record.waits, loaded.state, loaded.seats, loaded.record.updated_at, False)
+    waits = waits_after(held, loaded.state, new_state, loaded.seats, position, utcnow())
+    sides = changed(stored, waits)
+    if retime is not None:
+        waits, sides = retime(waits), sorted({*stored, *waits})
+    if not sides:
+        return None, None
+    return encode_waits(waits), await clock_plan(svc, loaded, waits, sides)
 
 
 async def plan_afresh(svc: GameService, game_id: int) -> None:

@@ -52,18 +52,7 @@ from game.service import clock_service, orders_service
 from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
 from game.service.cache import SHARED_TTL, Bounded, GameCache
 from game.service.clock_service import DeadlineResult, Reminder
-from game.service.decision import (
-    Decision,
-    Retime,
-    Wait,
-    changed,
-    current_waits,
-    decision_of,
-    decode_waits,
-    encode_waits,
-    still_waiting,
-    waits_after,
-)
+from game.service.decision import Decision, Retime, Wait, current_waits, decision_of, still_waiting
 from game.service.errors import (
     AlreadyDecided,
     ChannelBusy,
@@ -1058,7 +1047,6 @@ class GameService:
 
     # ------------------------------------------------------------------ the game clock (clock_service.py)
 
-
     async def clock_settings(self, actor: Actor, game_id: int, reminder_hours: int | None = None,
                              deadline_hours: int | None = None, on_deadline: str | None = None,
                              skip_quiet: bool | None = None) -> Outcome:
@@ -1092,9 +1080,6 @@ class GameService:
     async def due_reminder(self, job: ScheduledJob) -> Reminder | None:
         """Whom a reminder job pings, and with what (None: it ends quietly)."""
         return await clock_service.due_reminder(self, job)
-
-    async def plan_clock(self, game_id: int) -> None:
-        await clock_service.plan_afresh(self, game_id)
 
     # ------------------------------------------------------------------ the computer captain
 
@@ -1324,19 +1309,12 @@ class GameService:
                      written: list[int] | None = None, retime: Retime | None = None) -> tuple[int, int]:
         response = {"events": len(events)}
         first = loaded.record.last_seq + 1
-        # each side's wait goes on or begins afresh (a change of clock re-times them): the sides whose wait
-        # changed are planned again, in this transaction, and nobody else's plan is touched
-        stored = decode_waits(loaded.record.waits)
-        held = current_waits(loaded.record.waits, loaded.state, loaded.seats, loaded.record.updated_at, False)
-        waits = waits_after(held, loaded.state, new_state, loaded.seats, first + len(events) - 1, utcnow())
-        sides = changed(stored, waits)
-        if retime is not None:
-            waits, sides = retime(waits), sorted({*stored, *waits})
-        replan = await clock_service.clock_plan(self, loaded, waits, sides) if sides else None
+        # the sides whose wait began, ended or was re-timed are planned again, in this transaction
+        waits, replan = await clock_service.plan_after(self, loaded, new_state, first + len(events) - 1, retime)
         posts = posts_for(loaded.seats, events, new_state, first, first + len(events) - 1) if self.outbox else []
         # no slot of _db_slots: appends queue in the group writer, which writes them together
         first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan,
-                                             seats, posts, written, encode_waits(waits) if sides else None)
+                                             seats, posts, written, waits)
         if new_state.phase is Phase.OVER and loaded.state.phase is not Phase.OVER:
             from game.service.leagues import game_ended  # a league records the result as the game ends
 
