@@ -158,8 +158,9 @@ def current_waits(stored: str | None, state: Game, seats: Iterable[SeatLike], st
         return {}
     seats = list(seats)
     when = stored_at if stored_at.tzinfo else stored_at.replace(tzinfo=UTC)
-    waits = {p: w for p, w in decode_waits(stored).items() if p in deciders(state)}
-    for player in sorted(deciders(state)):
+    waiting = deciders(state)
+    waits = {p: w for p, w in decode_waits(stored).items() if p in waiting}
+    for player in sorted(waiting):
         holder = holder_of(seats, player)
         wait = waits.get(player)
         if wait is None:
