@@ -12,6 +12,7 @@ from typing import Any
 import discord
 
 from bot.limits import error_text, fit
+from game import names
 from game.errors import RulesError
 from game.service.game_service import Actor, AlreadyDecided, GameService, Outcome, PlanRefused
 from game.service.orders_service import OrderNote
@@ -87,8 +88,9 @@ async def defer(interaction: discord.Interaction, update: bool = False) -> bool:
 
 
 def refusal(exc: RulesError, hint: str = "") -> str:
-    """A rules error as the private answer: what was wrong (cut first if long), what is allowed."""
-    return error_text(exc.message, f"{exc.allowed}{hint}".strip())
+    """A rules error as the private answer: what was wrong (cut first if long), what is allowed. Both
+    echo names and what was typed, unescaped where the game wrote them: here they become text."""
+    return error_text(names.prose(exc.message), names.prose(f"{exc.allowed}{hint}".strip()))
 
 
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:

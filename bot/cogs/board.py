@@ -73,7 +73,7 @@ class BoardCog(commands.Cog):
             if ship is not None:
                 view.game.ship(ship)
         except (RulesError, KeyError) as exc:
-            await reply(interaction, f"❌ {exc.text if isinstance(exc, RulesError) else 'No such ship.'}")
+            await reply(interaction, refusal(exc) if isinstance(exc, RulesError) else "❌ No such ship.")
             return
         png = await render_board_async(view, RenderOptions(zoom_ship=ship, active_ship=ship))
         await reply(interaction, "🗺️ The board" + (f", around {ship}" if ship else ""),

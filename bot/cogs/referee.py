@@ -25,6 +25,7 @@ from bot.actions import (
     service_of,
 )
 from bot.limits import fit, fit_lines, thread_name
+from game import names
 from game.errors import RulesError
 from game.service.authority import Actor
 from game.service.errors import GameNotFound
@@ -97,7 +98,7 @@ def info_text(info: RefInfo) -> str:
     waiting = ", ".join(info.waiting) or "nobody"
     state = f"Game over: {info.result}." if info.result else f"Turn {info.turn}, phase {info.phase or 'not begun'}; " \
                                                             f"waiting for {waiting}."
-    return fit(f"⚓ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}, {info.title}). {state}\n"
+    return fit(f"⚓ **{names.text(info.name)}** (game #{info.id}, {info.title}). {state}\n"
                f"Seats: {seats}.")
 
 
@@ -190,7 +191,7 @@ async def create_game(interaction: discord.Interaction, system_name: str, setup:
         return
     told = await deliver(interaction, info.id)  # the announcement, with the dice commitment, for everyone there
     where = f"in <#{info.channel_id}>" if thread_id else "here"
-    await reply(interaction, f"✅ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}, {info.title}) is set up"
+    await reply(interaction, f"✅ **{names.text(info.name)}** (game #{info.id}, {info.title}) is set up"
                              + (f" and announced {where}." if told else f" {where}." + ANNOUNCE_LATER))
 
 
