@@ -37,6 +37,14 @@ def prose(words: str) -> str:
     return _line_starts("".join(out))
 
 
+def code(words: str) -> str:
+    """A command to copy that holds a name, as a code span: shown as written, whatever backticks the
+    name has (the span's fence is longer than any run of them inside)."""
+    fence = "`" * (max((len(run) for run in re.findall("`+", words)), default=0) + 1)
+    pad = " " if words.startswith("`") or words.endswith("`") else ""
+    return f"{fence}{pad}{words}{pad}{fence}"
+
+
 def _inline(words: str) -> str:
     return _LINK.sub(r"\\:", _ANYWHERE.sub(r"\\\1", words))
 

@@ -120,8 +120,8 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         posted = await post_here(
             interaction, f"🏆 **{_esc(info.name, 64)}** is open for registration: {what}, "
             f"{'Swiss rounds' if info.format == 'swiss' else 'a round robin'}, {info.round_hours} hours a round. "
-            f"Register with `/league join name: {fit(info.name, 64)}`"
-            f"{' squadron: YOUR LIST' if info.size else ''}; its games are ranked.")
+            "Register with " + names.code(f"/league join name: {fit(info.name, 64)}"
+                                          f"{' squadron: YOUR LIST' if info.size else ''}") + "; its games are ranked.")
         await reply(interaction, f"✅ {_esc(info.name, 64)} is created" + (
             " and announced here." if posted else ", but I could not announce it here (I need Send Messages)."))
 

@@ -11,7 +11,8 @@ from typing import Any
 
 from game.model import Phase
 from game.names import text
-from tests.adversary.eyes import Table, answer_text
+from game.scenario import builtin_scenarios
+from tests.adversary.eyes import EVE, GUS, Table, answer_text
 from tests.adversary.test_secret_picks import pick_via_menu
 from tests.adversary.test_sweep import drive
 from tests.bot.fake_discord import Sent, user_json
@@ -135,3 +136,23 @@ async def test_oak_and_iron_posts_echo_names_as_text(table: Table) -> None:
     assert (await t.state()).phase is Phase.OVER
     assert_names_are_text(t, mark, (LINK, BOLD, SPOILER, HEADING, USER, CHANNEL, FENCE, EVERYONE, ROLE, QUOTE))
 
+
+
+async def test_league_posts_echo_names_as_text(table: Table) -> None:
+    t = table
+    league = f"{SPOILER} {FENCE}"
+    short = builtin_scenarios()["quickstart"].replace('defender = "B"', 'defender = "B"\nlast_turn = 1')
+    short = re.sub(r'(?m)^name = ".*"$', f'name = "{HEADING} {CODE}"', short, count=1)
+    short = short.replace('"Kestrel"', f'"{BOLD}"').replace('"Player B"', f'"{LINK}"')
+    mark = t.mark()
+    created = await t.cmd(GUS, "league", "create", permissions=GM, name=league,
+                          attachments={"file": t.fake.attach("short.toml", short.encode())})
+    assert "is created" in answer_text(created), answer_text(created)
+    for user in (ANN, BOB, CARL):
+        assert "is registered" in answer_text(await t.cmd(user, "league", "join", name=league))
+    await t.cmd(GUS, "league", "join", permissions=GM, name=league, ai=True)
+    assert "under way" in answer_text(await t.cmd(GUS, "league", "start", permissions=GM, name=league, settle=30))
+    for sub in ("show", "standings"):
+        await t.cmd(EVE, "league", sub, name=league)
+    await t.cmd(EVE, "league", "show")
+    assert_names_are_text(t, mark, (SPOILER, FENCE, LINK, EVERYONE, ROLE, QUOTE, USER))
