@@ -17,6 +17,10 @@ _ANYWHERE = re.compile(r"([\\*_~`|\[\]<>@])")
 # lists and the small-text `-#`
 _AT_START = re.compile(r"^([ \t]*)([#>+-]|\d+(?=\.\s))", re.MULTILINE)
 _LINK = re.compile(r":(?=//)")  # a bare link (https://…) would be made a link and previewed
+# a side's label (A, B1, British, Royal Navy): typed in commands and said in nearly every line, so it
+# is held to letters and digits, with spaces and ' . - between them, and never needs escaping
+SIDE_LABEL = re.compile(r"[^\W_](?:[^\W_]|[ .'-])*")
+SIDE_RULE = "letters and digits (spaces and ' . - between them)"
 # an inline code span as Discord's clients find one: nothing in it is markup, so nothing is escaped
 CODE_SPAN = re.compile(r"(`+)([\s\S]*?[^`])\1(?!`)")
 
@@ -35,6 +39,10 @@ def prose(words: str) -> str:
         at = span.end()
     out.append(_inline(words[at:]))
     return _line_starts("".join(out))
+
+
+def is_side_label(label: str) -> bool:
+    return SIDE_LABEL.fullmatch(label) is not None
 
 
 def code(words: str) -> str:
