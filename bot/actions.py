@@ -185,7 +185,7 @@ async def tell_player(client: discord.Client, game_id: int, note: OrderNote) -> 
         return
     try:
         user = client.get_user(int(note.user_id)) or await client.fetch_user(int(note.user_id))
-        await user.send(fit(f"🗒️ Game #{game_id}, side {note.player}: {note.text}"))
+        await user.send(fit(f"🗒️ Game #{game_id}, side {note.player}: {names.prose(note.text)}"))
     except discord.HTTPException:
         log.info("could not DM user %s about their standing orders", note.user_id)
 
@@ -193,7 +193,8 @@ async def tell_player(client: discord.Client, game_id: int, note: OrderNote) -> 
 async def tell_planner(client: discord.Client, channel: Any, game_id: int, refused: PlanRefused) -> None:
     """Why a planned order was not carried out concerns its planner's own side: said to them in a DM;
     the channel only learns that they are needed."""
-    text = f"🗓️ Your planned order `{refused.line[:300]}` for game #{game_id} was not carried out: {refused.reason[:1200]}"
+    text = (f"🗓️ Your planned order {names.code(refused.line[:300])} for game #{game_id} was not carried out: "
+            f"{names.prose(refused.reason[:1200])}")
     private = False
     if refused.user_id.isdigit():
         try:

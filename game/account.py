@@ -6,6 +6,7 @@ from typing import Any
 
 from game import events as ev
 from game import roll_text
+from game.names import prose
 from game.names import text as named
 
 _STEPS = {"role": "attacker or defender", "draft": "drafting", "select": "terrain pool", "place": "placing terrain",
@@ -106,7 +107,7 @@ def account(e: Any) -> str:
         case ev.LandingPartyChanged(ship=ship, parties=parties):
             return f"{named(ship)} has {len(parties)} landing party token(s) ashore."
         case ev.OrderHalted(ship=ship, message=msg):
-            return f"{named(ship)}'s order stops here: {msg}"
+            return f"{named(ship)}'s order stops here: {prose(msg)}"  # a rules error, worded around raw names
         case ev.CardsReturned(player=p):
             return f"Player {p}'s initiative card is returned."
         case ev.StrikePointsCounted(points=points):

@@ -13,6 +13,7 @@ from bot.actions import actor_of, choices, defer, game_here, refusal, reply, ser
 from bot.cogs.orders import ship_names
 from bot.cogs.referee import lookup, table_names
 from bot.faces import faces
+from game import names
 from game.account import account
 from game.errors import RulesError
 from game.rules_data import load_rules
@@ -52,8 +53,7 @@ Full notation: docs/notation.md in the project."""
 
 async def rule_terms(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     rules = load_rules()
-    names = [*TERMS, *rules.cards, *rules.ships, "provisional"]
-    return choices(names, current)
+    return choices([*TERMS, *rules.cards, *rules.ships, "provisional"], current)
 
 
 class BoardCog(commands.Cog):
@@ -120,7 +120,7 @@ class BoardCog(commands.Cog):
         if key in ("provisional", "data"):
             lines.append("Provisional data files: " + ", ".join(rules.provisional_files)
                          + ". Ship stat lines are provisional too: public sources give none.")
-        await reply(interaction, "\n".join(lines)[:1900] or f"Nothing found for “{term[:64]}”. Try: {', '.join(TERMS)}.")
+        await reply(interaction, "\n".join(lines)[:1900] or f"Nothing found for “{names.text(term[:64])}”. Try: {', '.join(TERMS)}.")
 
     @app_commands.command(description="How to play through Quarterdeck")
     async def help(self, interaction: discord.Interaction) -> None:
