@@ -13,6 +13,7 @@ from bot.actions import actor_of, choices, defer, game_here, refusal, reply, ser
 from bot.cogs.orders import ship_names
 from bot.cogs.referee import lookup, table_names
 from bot.faces import faces
+from bot.limits import newest_lines
 from game import names
 from game.account import account
 from game.errors import RulesError
@@ -76,7 +77,7 @@ class BoardCog(commands.Cog):
             await reply(interaction, refusal(exc) if isinstance(exc, RulesError) else "❌ No such ship.")
             return
         png = await render_board_async(view, RenderOptions(zoom_ship=ship, active_ship=ship))
-        await reply(interaction, "🗺️ The board" + (f", around {ship}" if ship else ""),
+        await reply(interaction, "🗺️ The board" + (f", around {names.text(ship)}" if ship else ""),
                     file=discord.File(io.BytesIO(png), filename="board.png"))
 
     @app_commands.command(description="The last events of this game")
@@ -90,7 +91,7 @@ class BoardCog(commands.Cog):
             await reply(interaction, refusal(exc))
             return
         text = "\n".join(faces(t) for t in (account(e) for e in events) if t)
-        await reply(interaction, text[-1900:] or "Nothing has happened yet.")
+        await reply(interaction, newest_lines(text) or "Nothing has happened yet.")
 
     @app_commands.command(description="Look up a rule or a card; or a play-aid table of a referee-assistant system")
     @app_commands.describe(term="An Oak & Iron rule, card or ship", table="A play-aid table (WS&IM, Iron & Oak, "

@@ -24,7 +24,7 @@ from bot.actions import (
     reply,
     service_of,
 )
-from bot.limits import fit, fit_lines, thread_name
+from bot.limits import fit, fit_lines, newest_lines, thread_name
 from game import names
 from game.errors import RulesError
 from game.service.authority import Actor
@@ -249,9 +249,7 @@ class RefereeCog(commands.GroupCog, name="ref",
 
         lines: list[str] | None = await _run(interaction, read, include_over=True)
         if lines is not None:
-            text = "\n".join(names.prose(line) for line in lines)
-            # the newest lines, whole: a line cut at its start could lose the backslash of an escape
-            await reply(interaction, (text[-1900:].split("\n", 1)[-1] if len(text) > 1900 else text)
+            await reply(interaction, newest_lines("\n".join(names.prose(line) for line in lines))
                         or "Nothing has happened yet.")
 
     @app_commands.command(description="A ship's log, as you may read it")

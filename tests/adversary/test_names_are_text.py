@@ -7,6 +7,7 @@ shows as the literal name, escaped."""
 from __future__ import annotations
 
 import re
+from importlib import resources
 from typing import Any
 
 from game.model import Phase
@@ -129,6 +130,10 @@ async def test_oak_and_iron_posts_echo_names_as_text(table: Table) -> None:
     await drive(t, lambda s: s.phase is Phase.ATTACK)
     for name in ("status", "list", "seats"):
         await t.cmd(BOB, "game", name)
+    for user in (ANN, BOB):
+        await t.cmd(user, "options")
+    await t.cmd(ANN, "plan", line=f'pass "{LINK}"')
+    assert text(LINK) in answer_text(await t.cmd(EVE, "board", ship=LINK))
     assert text(BOLD) in answer_text(await t.cmd(ANN, "log"))
     assert text(FENCE) in answer_text(await t.cmd(ANN, "mygames"))
     mark_handover = t.mark()
@@ -190,3 +195,28 @@ async def test_referee_posts_echo_names_as_text(table: Table) -> None:
         await t.cmd(EVE, "ref", sub, **values)
     await t.cmd(EVE, "game", "list")
     assert_names_are_text(t, mark, (USER, HEADING, LINK, BOLD, QUOTE, SPOILER))
+
+
+async def test_squadron_posts_echo_names_as_text(table: Table) -> None:
+    t = table
+    squadrons = resources.files("game.data").joinpath("oak_and_iron/squadrons")
+    dutch = squadrons.joinpath("dutch_skirmish.toml").read_text().replace('"Zeeland Admiralty"', f'"{LINK}"')
+    dutch = dutch.replace('"Zeelandia"', f'"{BOLD}"').replace('"Vlissingen"', f'"{SPOILER}"')
+    zeeland = squadrons.joinpath("dutch_skirmish.toml").read_text()
+    zeeland = zeeland.replace('"Zeeland Admiralty"', f'"{USER} {FENCE}"')
+    mark = t.mark()
+    for user, text_ in ((ANN, dutch), (BOB, zeeland)):
+        saved = await t.cmd(user, "squadron", "save", attachments={"file": t.fake.attach("l.toml", text_.encode())})
+        assert "Saved" in answer_text(saved), answer_text(saved)
+    await t.cmd(ANN, "squadron", "list")
+    assert text(BOLD) in answer_text(await t.cmd(ANN, "squadron", "check", squadron=LINK))
+    await t.cmd(ANN, "squadron", "new", name=QUOTE, size="skirmish", faction="Dutch",
+                admiral="Cornelis Evertsen the Youngest")
+    await t.cmd(ANN, "squadron", "ship", squadron=QUOTE, name=HEADING, **{"class": "Sloop"})
+    await t.cmd(ANN, "game", "create", scenario="drafted", size="skirmish")
+    await t.cmd(ANN, "game", "join", side="A", squadron=LINK)
+    await t.cmd(BOB, "game", "join", side="B", squadron=f"{USER} {FENCE}")
+    await drive(t, lambda s: s.phase is not Phase.PREPARATION)
+    await t.cmd(EVE, "game", "status")
+    await t.cmd(ANN, "log")
+    assert_names_are_text(t, mark, (LINK, BOLD, SPOILER, USER, FENCE, QUOTE, HEADING))
