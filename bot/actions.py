@@ -215,7 +215,7 @@ async def send_line(interaction: discord.Interaction, line: str) -> None:
     async def send(service: GameService, actor: Actor, gid: int) -> Any:
         return await service.submit(actor, gid, line, request_id=f"cmd:{interaction.id}")
 
-    await act(interaction, send, done=f"✅ `{line}`")
+    await act(interaction, send, done=f"✅ {names.code(line)}")
 
 
 async def private_preview(interaction: discord.Interaction, build: Preview) -> None:

@@ -96,12 +96,12 @@ def waiting_text(view: View, seats: Sequence[tuple[str, str | None, str, bool]],
     elif g.phase.value in ("setup", "initiative") and not g.pending and not g.choices:
         what = "choose an initiative card (press **Choose initiative card**)"
     elif g.pending is not None:
-        what = f"decide on {g.pending.ship}'s roll (buttons below) — {reroll_offer(g)}, or keep"
+        what = f"decide on {names.text(g.pending.ship)}'s roll (buttons below) — {reroll_offer(g)}, or keep"
     elif g.offer is not None:
-        what = f"take or decline a free attack on {g.offer.target}: `/order free fire …` or `/order decline`"
+        what = f"take or decline a free attack on {names.text(g.offer.target)}: `/order free fire …` or `/order decline`"
     elif g.choices:
         ch = g.choices[0]
-        what = f"decide about {ch.ship} ({ch.kind.replace('_', ' ')}) with `/order`: {choice_hint(ch.kind)}"
+        what = f"decide about {names.text(ch.ship)} ({ch.kind.replace('_', ' ')}) with `/order`: {choice_hint(ch.kind)}"
     else:
         what = f"activate a ship ({g.phase.value} phase)"
     return f"➡️ {' and '.join(parts)}: {what}.", users

@@ -12,6 +12,7 @@ import discord
 
 from bot.actions import act, actor_of, defer, refusal, reply, retire_components, service_of
 from bot.faces import FACES
+from game import names
 from game.commands import KeepRoll, Reroll, UseFortune
 from game.errors import RulesError
 from game.model import PendingRoll
@@ -99,7 +100,7 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
         # the menu is on a private message: only an interaction of its own can take it away
         if await defer(interaction, update=True):
-            await act(interaction, pick, done=f"🤫 You chose **{card}** face down.", game_id=self.game_id,
+            await act(interaction, pick, done=f"🤫 You chose **{names.text(card)}** face down.", game_id=self.game_id,
                       retire=_clear_private)
 
 

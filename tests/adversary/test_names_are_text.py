@@ -144,6 +144,10 @@ async def test_oak_and_iron_posts_echo_names_as_text(table: Table) -> None:
     await t.cmd(BOB, "game", "seats")
     refused = answer_text(await t.cmd(BOB, "order", line=f'fire "{QUOTE}"'))  # an error that echoes names
     assert refused.startswith("❌ There is no ship called") and text(LINK) in refused, refused
+    pending = await drive(t, lambda s: s.pending is not None)  # a roll its roller may re-roll, named in the open
+    mark_roll = t.mark()
+    await t.cmd(EVE, "game", "status")
+    assert f"decide on {text(pending.pending.ship)}'s roll" in said(t, mark_roll) if pending.pending else False
     await t.cmd(BOB, "game", "concede")
     assert (await t.state()).phase is Phase.OVER
     assert_names_are_text(t, mark, (LINK, BOLD, SPOILER, HEADING, USER, CHANNEL, FENCE, EVERYONE, ROLE, QUOTE))
