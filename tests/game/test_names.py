@@ -86,3 +86,15 @@ def test_a_terminal_shows_names_as_written() -> None:
     out = io.StringIO()
     print_events([HAND_OVER], out)
     assert "(was [Free Nitro](https://t.ly/x);" in out.getvalue() and "\\" not in out.getvalue()
+
+
+def test_one_helper_escapes_names() -> None:
+    """Every echoed name goes through game/names.py: no module escapes names a second way (discord.py's
+    escape_markdown leaves mentions and masked links whole, so two ways would mean two rules)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    others = [str(path.relative_to(root)) for folder in ("bot", "game", "cli", "render")
+              for path in (root / folder).rglob("*.py")
+              if any(w in path.read_text(encoding="utf-8") for w in ("escape_markdown", "escape_mentions"))]
+    assert others == []
