@@ -178,7 +178,7 @@ def _optional_name(value: str) -> str:
 def _side(value: str) -> str:
     if value and not is_side_label(value):
         raise ValueError(f"must be {SIDE_RULE}: a side's name is typed in commands and said in posts")
-    return _optional_name(value)
+    return value
 
 
 def _text(value: str) -> str:
@@ -192,8 +192,8 @@ def _text(value: str) -> str:
 
 Name = Annotated[str, AfterValidator(_name)]  # 1 to 64 characters, no control characters
 OptName = Annotated[str, AfterValidator(_optional_name)]  # the same, or "" for none
-Side = Annotated[str, AfterValidator(_side), AfterValidator(_name)]  # a side's label: docs/scenario-format.md
-OptSide = Annotated[str, AfterValidator(_side)]  # the same, or "" for none
+Side = Annotated[str, AfterValidator(_name), AfterValidator(_side)]  # a side's label: docs/scenario-format.md
+OptSide = Annotated[str, AfterValidator(_optional_name), AfterValidator(_side)]  # the same, or "" for none
 Text = Annotated[str, AfterValidator(_text)]  # rule text: up to 1000 characters, new lines allowed
 Inches = Annotated[float, Field(ge=0, le=MAX_TABLE_INCHES)]
 
