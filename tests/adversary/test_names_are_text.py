@@ -14,7 +14,7 @@ from game.model import Phase
 from game.names import text
 from game.scenario import builtin_scenarios
 from game.service.referee import builtin_setups
-from tests.adversary.eyes import EVE, GUS, Table, answer_text
+from tests.adversary.eyes import EVE, GUS, Table, answer_text, assert_no_pings
 from tests.adversary.test_secret_picks import pick_via_menu
 from tests.adversary.test_sweep import drive
 from tests.bot.fake_discord import Sent, user_json
@@ -86,6 +86,9 @@ def assert_names_are_text(t: Table, since: int, shown: tuple[str, ...]) -> None:
     missing = [name for name in shown if text(name) not in everything
                and not (name in (HEADING, QUOTE) and name in everything)]
     assert not missing, f"not shown as literal text: {missing}"
+    # Discord finds mentions behind a backslash too: what keeps the hostile ones from pinging is that
+    # every message allows only the users it means to ping, never @everyone, @here or a role
+    assert_no_pings(t.fake, since)
 
 
 def member_option(user: tuple[int, str]) -> tuple[dict[str, Any], dict[str, Any]]:
