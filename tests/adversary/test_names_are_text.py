@@ -14,10 +14,10 @@ from game.model import Phase
 from game.names import text
 from game.scenario import builtin_scenarios
 from game.service.referee import builtin_setups
-from tests.adversary.eyes import EVE, GUS, Table, answer_text, assert_no_pings
+from tests.adversary.eyes import EVE, GUS, Table, answer_text, assert_no_pings, last_answer
 from tests.adversary.test_secret_picks import pick_via_menu
 from tests.adversary.test_sweep import drive
-from tests.bot.fake_discord import Sent, user_json
+from tests.bot.fake_discord import Sent, command, user_json
 from tests.helpers import S, scenario_text
 
 LINK = "[Free Nitro](https://t.ly/x)"
@@ -102,16 +102,12 @@ def member_option(user: tuple[int, str]) -> tuple[dict[str, Any], dict[str, Any]
 
 
 async def hand_over(t: Table, by: tuple[int, str], to: tuple[int, str], side: str) -> Sent:
-    from tests.bot.fake_discord import command
-
+    """`/game handover side: member: @to`, the member resolved as Discord sends one."""
     payload = command(by, "game", "handover", side=side)
     option, resolved = member_option(to)
     payload["data"]["options"][0]["options"].append(option)
     payload["data"]["resolved"] = resolved
-    sent = await t.send(by, payload)
-    from tests.adversary.eyes import last_answer
-
-    return last_answer(sent, str(payload["token"]))
+    return last_answer(await t.send(by, payload), str(payload["token"]))
 
 
 async def test_oak_and_iron_posts_echo_names_as_text(table: Table) -> None:
