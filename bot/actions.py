@@ -12,6 +12,7 @@ from typing import Any
 import discord
 
 from bot.limits import error_text, fit
+from game import names
 from game.errors import RulesError
 from game.service.game_service import Actor, AlreadyDecided, GameService, Outcome, PlanRefused
 from game.service.orders_service import OrderNote
@@ -87,8 +88,9 @@ async def defer(interaction: discord.Interaction, update: bool = False) -> bool:
 
 
 def refusal(exc: RulesError, hint: str = "") -> str:
-    """A rules error as the private answer: what was wrong (cut first if long), what is allowed."""
-    return error_text(exc.message, f"{exc.allowed}{hint}".strip())
+    """A rules error as the private answer: what was wrong (cut first if long), what is allowed. Both
+    echo names and what was typed, unescaped where the game wrote them: here they become text."""
+    return error_text(names.prose(exc.message), names.prose(f"{exc.allowed}{hint}".strip()))
 
 
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
@@ -183,7 +185,7 @@ async def tell_player(client: discord.Client, game_id: int, note: OrderNote) -> 
         return
     try:
         user = client.get_user(int(note.user_id)) or await client.fetch_user(int(note.user_id))
-        await user.send(fit(f"🗒️ Game #{game_id}, side {note.player}: {note.text}"))
+        await user.send(fit(f"🗒️ Game #{game_id}, side {note.player}: {names.prose(note.text)}"))
     except discord.HTTPException:
         log.info("could not DM user %s about their standing orders", note.user_id)
 
@@ -191,7 +193,8 @@ async def tell_player(client: discord.Client, game_id: int, note: OrderNote) -> 
 async def tell_planner(client: discord.Client, channel: Any, game_id: int, refused: PlanRefused) -> None:
     """Why a planned order was not carried out concerns its planner's own side: said to them in a DM;
     the channel only learns that they are needed."""
-    text = f"🗓️ Your planned order `{refused.line[:300]}` for game #{game_id} was not carried out: {refused.reason[:1200]}"
+    text = (f"🗓️ Your planned order {names.code(refused.line[:300])} for game #{game_id} was not carried out: "
+            f"{names.prose(refused.reason[:1200])}")
     private = False
     if refused.user_id.isdigit():
         try:
@@ -212,7 +215,7 @@ async def send_line(interaction: discord.Interaction, line: str) -> None:
     async def send(service: GameService, actor: Actor, gid: int) -> Any:
         return await service.submit(actor, gid, line, request_id=f"cmd:{interaction.id}")
 
-    await act(interaction, send, done=f"✅ `{line}`")
+    await act(interaction, send, done=f"✅ {names.code(line)}")
 
 
 async def private_preview(interaction: discord.Interaction, build: Preview) -> None:

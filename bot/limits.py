@@ -21,6 +21,12 @@ def fit(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: max(0, limit - len(ELLIPSIS))] + ELLIPSIS
 
 
+def newest_lines(text: str, limit: int = 1900) -> str:
+    """The end of a log, in whole lines: a line cut at its start could lose the backslash of an
+    escaped name (docs/bot.md, "Names are text") and show the rest as markup."""
+    return text if len(text) <= limit else text[-limit:].split("\n", 1)[-1]
+
+
 def error_text(message: str, allowed: str, prefix: str = "❌ ", limit: int = MAX_CONTENT) -> str:
     """A rules error that fits one message. What was wrong often echoes what the user typed (which may
     be thousands of characters), so that part is cut first and what is allowed is kept."""

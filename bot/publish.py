@@ -14,6 +14,7 @@ from bot.faces import faces
 from bot.limits import MAX_CONTENT, fit
 from bot.views import options_view, pick_view, reroll_view
 from game import events as ev
+from game import names
 from game.account import account
 from game.phases.common import choice_hint
 from game.phases.preparation import what_now as setup_what_now
@@ -95,12 +96,12 @@ def waiting_text(view: View, seats: Sequence[tuple[str, str | None, str, bool]],
     elif g.phase.value in ("setup", "initiative") and not g.pending and not g.choices:
         what = "choose an initiative card (press **Choose initiative card**)"
     elif g.pending is not None:
-        what = f"decide on {g.pending.ship}'s roll (buttons below) — {reroll_offer(g)}, or keep"
+        what = f"decide on {names.text(g.pending.ship)}'s roll (buttons below) — {reroll_offer(g)}, or keep"
     elif g.offer is not None:
-        what = f"take or decline a free attack on {g.offer.target}: `/order free fire …` or `/order decline`"
+        what = f"take or decline a free attack on {names.text(g.offer.target)}: `/order free fire …` or `/order decline`"
     elif g.choices:
         ch = g.choices[0]
-        what = f"decide about {ch.ship} ({ch.kind.replace('_', ' ')}) with `/order`: {choice_hint(ch.kind)}"
+        what = f"decide about {names.text(ch.ship)} ({ch.kind.replace('_', ' ')}) with `/order`: {choice_hint(ch.kind)}"
     else:
         what = f"activate a ship ({g.phase.value} phase)"
     return f"➡️ {' and '.join(parts)}: {what}.", users
@@ -109,7 +110,7 @@ def waiting_text(view: View, seats: Sequence[tuple[str, str | None, str, bool]],
 def created_text(info: GameInfo, system_name: str) -> str:
     """A new game's announcement in its channel or thread: what it is, how to take a side, and the
     SHA-256 of its secret dice seed, which everyone can compare with the seed shown at the end."""
-    name = discord.utils.escape_markdown(info.name)
+    name = names.text(info.name)
     free = [p for p, user, _, ai in info.seats if not user and not ai]
     if system_name != "oak_and_iron":
         head = f"⚓ **{name}** (game #{info.id}, {system(system_name).title}) is set up here."
@@ -121,7 +122,7 @@ def created_text(info: GameInfo, system_name: str) -> str:
         bring = " with one of your saved squadrons (`squadron:`)" if info.phase == "preparation" else ""
         how = (f"Take a side with `/game join`{bring} (or give one to the computer captain with `ai: True`)."
                if free else "")
-        seats = "Sides: " + ", ".join(p if p in free else f"{p}: {discord.utils.escape_markdown(fit(n, 40))}"
+        seats = "Sides: " + ", ".join(p if p in free else f"{p}: {names.text(fit(n, 40))}"
                                       for p, _, n, _ in info.seats) + "."
     seed = (f"🎲 The dice come from a secret seed whose SHA-256 is `{info.dice_commitment}`; the seed is shown "
             "when the game ends, and `/game verify` then recomputes every roll.")
@@ -140,7 +141,7 @@ async def post_board(channel: discord.abc.Messageable, service: GameService, gam
     waiting = await service.public_options(game_id)
     due = [o.player for o in waiting]
     mention, users = waiting_text(spectator, info.seats, due)
-    what_now = options_text([line for o in waiting for line in o.lines()[1:]])
+    what_now = options_text([names.prose(line) for o in waiting for line in o.lines()[1:]])
     seed = await service.revealed_seed(game_id)
     reveal = (f"🎲 The dice seed was `{seed}` (its SHA-256 was posted when the game began): `/game verify` "
               "recomputes every roll; `/game replay` shows the whole game again."
@@ -195,7 +196,7 @@ async def update_status(channel: discord.PartialMessageable, service: GameServic
     waiting = ", ".join(f"player {p}" for p in sorted(due)) or "nobody"
     when = f" · deadline <t:{int(deadline.timestamp())}:R>" if deadline and g.phase.value != "over" else ""
     result = f" · **player {g.winner} wins** ({g.result})" if g.winner else ""
-    content = (f"📋 **{info.name}** (game #{game_id}) — turn {g.turn} · {g.phase.value} phase · "
+    content = (f"📋 **{names.text(info.name)}** (game #{game_id}) — turn {g.turn} · {g.phase.value} phase · "
                f"waiting for {waiting}{when}{result}")
     message_id = await service.status_message(game_id)
     if message_id is not None:

@@ -10,8 +10,9 @@ from typing import Any
 
 import discord
 
-from bot.actions import act, actor_of, defer, reply, retire_components, service_of
+from bot.actions import act, actor_of, defer, refusal, reply, retire_components, service_of
 from bot.faces import FACES
+from game import names
 from game.commands import KeepRoll, Reroll, UseFortune
 from game.errors import RulesError
 from game.model import PendingRoll
@@ -59,7 +60,7 @@ class PickButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:p
                 view = await service.view(actor, self.game_id, player=owed[0])
             rules = await service.rules_of_game(self.game_id)  # the game's own cards (a guild may have its own)
         except RulesError as exc:
-            await reply(interaction, f"❌ {exc.text}")
+            await reply(interaction, refusal(exc))
             return
         if not owed:
             text = "You are not playing in this game." if not players else "You have already chosen your card."
@@ -99,7 +100,7 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
         # the menu is on a private message: only an interaction of its own can take it away
         if await defer(interaction, update=True):
-            await act(interaction, pick, done=f"🤫 You chose **{card}** face down.", game_id=self.game_id,
+            await act(interaction, pick, done=f"🤫 You chose **{names.text(card)}** face down.", game_id=self.game_id,
                       retire=_clear_private)
 
 
@@ -234,7 +235,7 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"qd
         except RulesError as exc:
             if isinstance(exc, AlreadyDecided):  # choosing only shows an option: the menu goes once stale
                 await retire_components(interaction, _clear_post)
-            await reply(interaction, f"❌ {exc.text}")
+            await reply(interaction, refusal(exc))
             return
         view = discord.ui.View(timeout=None)
         view.add_item(OptionGo(self.game_id, self.seq, index))

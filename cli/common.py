@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from game.account import account
+from game.names import plain
 from game.report import describe, summary
 from game.rules_data import DataError
 from game.scenario import builtin_scenarios
@@ -87,6 +88,6 @@ async def print_state(service: GameService, game_id: int, as_json: bool, out: Te
 
 def print_events(events: Iterable[Any], out: TextIO) -> None:
     for e in events:
-        text = account(e)
+        text = plain(account(e))  # a terminal shows names as written, not escaped for chat
         if text:
             print("  " + text, file=out)

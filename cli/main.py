@@ -20,6 +20,7 @@ def run_demo(seed: int, games: int, as_json: bool, out: TextIO, images: str = "n
     from game.account import account
     from game.ai.match import ai_game
     from game.events import EVENTS
+    from game.names import plain
 
     records = []
     for i in range(games):
@@ -45,7 +46,7 @@ def run_demo(seed: int, games: int, as_json: bool, out: TextIO, images: str = "n
                 turn = e.turn
                 print(f"  Turn {turn}", file=out)
             elif name in TURN_LOG_EVENTS:
-                text = _attack_line(e) if name == "AttackResolved" else account(e)
+                text = _attack_line(e) if name == "AttackResolved" else plain(account(e))
                 if text:
                     print(f"    {text}", file=out)
     if as_json:

@@ -6,6 +6,8 @@ from typing import Any
 
 from game import events as ev
 from game import roll_text
+from game.names import prose
+from game.names import text as named
 
 _STEPS = {"role": "attacker or defender", "draft": "drafting", "select": "terrain pool", "place": "placing terrain",
           "adjust": "adjusting terrain", "deploy": "deployment"}
@@ -18,43 +20,43 @@ def account(e: Any) -> str:
         case ev.PhaseBegan(phase=phase, turn=turn):
             return f"— Turn {turn}: {phase.value.title()} Phase —"
         case ev.SquadronEnlisted(squadron=q, ships=ships):
-            return f"Player {q.player} brings {q.name} ({q.faction}, {len(ships)} ships, Flagship {q.flagship})."
+            return f"Player {q.player} brings {named(q.name)} ({named(q.faction)}, {len(ships)} ships, Flagship {named(q.flagship)})."
         case ev.SetupCardsDrawn(objective=objective, offered=offered):
-            return f"Objective: {objective or 'none'}. Drawn to draft: {', '.join(offered)}."
+            return f"Objective: {named(objective) if objective else 'none'}. Drawn to draft: {_all(offered)}."
         case ev.SetupStep(step=step, to_act=p) if p:
             return f"Set-up — {_STEPS.get(step, step)}: player {p} to act."
         case ev.RoleChosen(attacker=a, defender=d):
             return f"Player {a} is the attacker, player {d} the defender."
         case ev.CardDrafted(player=p, deck=deck, card=card):
-            return f"Player {p} drafts the {deck} card {card}."
+            return f"Player {p} drafts the {deck} card {named(card)}."
         case ev.DraftDiscarded(cards=cards):
-            return f"Discarded: {', '.join(cards)}." if cards else ""
+            return f"Discarded: {_all(cards)}." if cards else ""
         case ev.FortuneGained(player=p, total=n, card=card):
-            return f"{card}: player {p} now has {n} Fortune Points."
+            return f"{named(card)}: player {p} now has {n} Fortune Points."
         case ev.TerrainAdded(piece=piece):
-            return f"Player {piece.owner} adds a {piece.kind.value.replace('_', ' ')} ({piece.id}) to the pool."
+            return f"Player {piece.owner} adds a {piece.kind.value.replace('_', ' ')} ({named(piece.id)}) to the pool."
         case ev.TerrainPlaced(terrain=t, adjusted=adjusted):
             xs, ys = [p[0] for p in t.points], [p[1] for p in t.points]
             verb = "moved to" if adjusted else "placed at"
-            return f"{t.id} {verb} ({sum(xs) / len(xs):.1f}, {sum(ys) / len(ys):.1f})."
+            return f"{named(t.id)} {verb} ({sum(xs) / len(xs):.1f}, {sum(ys) / len(ys):.1f})."
         case ev.TerrainRemoved(piece=piece, reason=reason):
-            return f"{piece} is removed from the game: {reason}."
+            return f"{named(piece)} is removed from the game: {reason}."
         case ev.AdjustPassed(player=p):
             return f"Player {p} is done adjusting terrain."
         case ev.ShipDeployed(ship=ship, x=x, y=y, heading=h):
-            return f"{ship} deploys at ({x:g}, {y:g}) heading {h:g}°."
+            return f"{named(ship)} deploys at ({x:g}, {y:g}) heading {h:g}°."
         case ev.ActivePlayer(player=p):
             return f"Player {p} to act." if p else ""
         case ev.CardPicked(player=p):
             return f"Player {p} has chosen an initiative card face down."
         case ev.CardsRevealed(cards=cards):
-            return "Revealed: " + ", ".join(f"{p}: {c or 'no card'}" for p, c in cards)
+            return "Revealed: " + ", ".join(f"{p}: {named(c) if c else 'no card'}" for p, c in cards)
         case ev.EventCardDrawn(card=card):
-            return f"Tie: event card drawn: {card}." if card else "Tie: no event deck, the draw is ignored."
+            return f"Tie: event card drawn: {named(card)}." if card else "Tie: no event deck, the draw is ignored."
         case ev.EffectBorrowed(player=p, card=card):
-            return f"Player {p} uses the effect of {card} this turn."
+            return f"Player {p} uses the effect of {named(card)} this turn."
         case ev.EventDiscarded(card=card):
-            return f"The event {card} is over."
+            return f"The event {named(card)} is over."
         case ev.TableScrolled(dx=dx, dy=dy):
             return f"Scrolling Sea: everything on the table moves ({dx:+.1f}, {dy:+.1f})."
         case ev.WeatherEdgeChanged(edge=edge):
@@ -78,34 +80,34 @@ def account(e: Any) -> str:
             speed = f"speed {a.speed if rating is None else rating}" + (f" ({why})" if why else "")
             if a.point_of_sail.value == "winds_eye":
                 speed = "In the Wind's Eye"
-            return f"{a.ship} activates: {a.point_of_sail.value.replace('_', ' ')}, {speed}."
+            return f"{named(a.ship)} activates: {a.point_of_sail.value.replace('_', ' ')}, {speed}."
         case ev.SeamanshipDone(ship=ship, action=action, passed=passed):
-            return f"{ship}: {action} {'succeeds' if passed else 'fails'}."
+            return f"{named(ship)}: {action} {'succeeds' if passed else 'fails'}."
         case ev.ShipMoved(ship=ship, path=path, reason=reason, stopped_by=hit):
             x, y, h = path[-1]
-            stop = f", stopped by {hit}" if hit else ""
-            return f"{ship} {reason.replace('_', ' ')} to ({x:.2f}, {y:.2f}) heading {h:.0f}°{stop}."
+            stop = f", stopped by {named(hit)}" if hit else ""
+            return f"{named(ship)} {reason.replace('_', ' ')} to ({x:.2f}, {y:.2f}) heading {h:.0f}°{stop}."
         case ev.Collided(ship=ship, other=other, kind=kind):
-            return f"{ship} collides with {other}" + (" (land!)" if kind == "land" else "") + "."
+            return f"{named(ship)} collides with {named(other)}" + (" (land!)" if kind == "land" else "") + "."
         case ev.TrackChanged(ship=ship, track=track, amount=amount, total=total):
             verb = "takes" if amount > 0 else "removes"
-            return f"{ship} {verb} {abs(amount)} {track} (now {total})."
+            return f"{named(ship)} {verb} {abs(amount)} {track} (now {total})."
         case ev.StatusGained(ship=ship, status=s):
-            return f"{ship} is now {s.value.replace('_', ' ')}."
+            return f"{named(ship)} is now {s.value.replace('_', ' ')}."
         case ev.StatusLost(ship=ship, status=s):
-            return f"{ship} is no longer {s.value.replace('_', ' ')}."
+            return f"{named(ship)} is no longer {s.value.replace('_', ' ')}."
         case ev.SailChanged(ship=ship, sail=sail):
-            return f"{ship} sail setting: {sail.value}."
+            return f"{named(ship)} sail setting: {sail.value}."
         case ev.ReloadMarker(ship=ship, side=side, present=present):
-            return f"{ship} {'takes a' if present else 'removes its'} reload marker ({side.value})."
+            return f"{named(ship)} {'takes a' if present else 'removes its'} reload marker ({side.value})."
         case ev.EntanglementChanged(ship=a, other=b, entangled=yes):
-            return f"{a} and {b} are {'Entangled' if yes else 'no longer Entangled'}."
+            return f"{named(a)} and {named(b)} are {'Entangled' if yes else 'no longer Entangled'}."
         case ev.FlagTransferred(from_ship=a, to_ship=b):
-            return f"The Admiral moves from {a} to {b}."
+            return f"The Admiral moves from {named(a)} to {named(b)}."
         case ev.LandingPartyChanged(ship=ship, parties=parties):
-            return f"{ship} has {len(parties)} landing party token(s) ashore."
+            return f"{named(ship)} has {len(parties)} landing party token(s) ashore."
         case ev.OrderHalted(ship=ship, message=msg):
-            return f"{ship}'s order stops here: {msg}"
+            return f"{named(ship)}'s order stops here: {prose(msg)}"  # a rules error, worded around raw names
         case ev.CardsReturned(player=p):
             return f"Player {p}'s initiative card is returned."
         case ev.StrikePointsCounted(points=points):
@@ -115,7 +117,7 @@ def account(e: Any) -> str:
         case ev.ActedFor(player=p, by=by, reason=why):
             return f"A GM ({_user(by)}) gives player {p}'s next order ({why})."
         case ev.SeatHandedOver(player=p, before=before, to=to, by=by):
-            return f"🔁 Side {p} changes hands: {to} plays it from now on (was {before}; handed over by {_user(by)})."
+            return f"🔁 Side {p} changes hands: {named(to)} plays it from now on (was {named(before)}; handed over by {_user(by)})."
         case ev.ClockChanged(change=change, by=by, detail=detail):
             return f"⏱️ Clock ({change}{', by ' + _user(by) if by else ''}): {detail}"
         case ev.StateRestored(reason=why):
@@ -123,6 +125,10 @@ def account(e: Any) -> str:
         case ev.UndoRequested(player=p):
             return f"Player {p} asks to take back the last activation; the opponent may consent with /game approve-undo."
     return ""
+
+
+def _all(cards: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(named(c) for c in cards)
 
 
 def _user(user_id: str) -> str:

@@ -96,7 +96,7 @@ def public_options(seen: View, rules: RulesData) -> Options:
     """The options that may be posted in the channel: nothing from a hand, nothing from a plan."""
     found = options_for(seen, rules)
     if seen.game.phase in (Phase.SETUP, Phase.INITIATIVE) and seen.game.pending is None and not seen.game.choices:
-        return Options(found.player, "Choose an initiative card face down (press **Choose initiative card**).")
+        return Options(found.player, "Choose an initiative card face down (press the Choose initiative card button).")
     return found
 
 

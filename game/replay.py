@@ -11,6 +11,7 @@ from game import events as ev
 from game.account import account
 from game.apply import apply
 from game.model import Game
+from game.names import plain
 from game.views import View, event_for, view_of
 
 # what a frame's caption never shows: who is to act is on the board, a face-down pick says nothing
@@ -37,7 +38,7 @@ def frames(initial: Game, log: Iterable[tuple[int, Any]], viewer: str | None = N
         if current is None or not group:
             return
         seen = tuple(event_for(e, viewer) for e in group)
-        caption = tuple(line for e in seen if not isinstance(e, _QUIET) for line in [account(e)] if line)
+        caption = tuple(line for e in seen if not isinstance(e, _QUIET) for line in [plain(account(e))] if line)
         if caption:
             out.append(Frame(current, view_of(state, viewer), seen, caption))
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from game import events as ev
 from game.model import Game, PendingRoll
+from game.names import text as named
 
 ATTACK_LABEL = {"broadside": "Broadside", "partial": "Partial Fire", "close": "Close Combat"}
 TEST_LABEL = {"seamanship": "Seamanship Action", "boarding": "Boarding", "repair_aground": "Repair (refloat)",
@@ -68,7 +69,7 @@ def _effect(e: ev.DiceRolled) -> str | None:
     if e.purpose == "critical_reroll":
         return critical_effect(e.faces + e.kept)
     if e.purpose == "collision":
-        effects = ([f"{e.ship} takes 1 damage"] if "skull" in e.faces else []) + (
+        effects = ([f"{named(e.ship)} takes 1 damage"] if "skull" in e.faces else []) + (
             ["the ships are Entangled"] if "sail" in e.faces else [])
         return "; ".join(effects) or "no damage, not Entangled"
     if e.purpose == "shoal":
@@ -81,7 +82,7 @@ def _effect(e: ev.DiceRolled) -> str | None:
 
 
 def dice_line(e: ev.DiceRolled) -> str:
-    who = e.ship or (f"player {e.player}" if e.player else "")
+    who = named(e.ship) if e.ship else (f"player {e.player}" if e.player else "")
     faces = faces_text(e.faces)
     need = _needed(e.kind, e.needed)
     if need:
@@ -89,23 +90,23 @@ def dice_line(e: ev.DiceRolled) -> str:
                 f"{_test_result(e.successes, need)}.")
     if e.kind == "challenge_test":
         return f"{who} Challenge Test: {faces} — {count(e.successes, 'success')} (the most wins)."
-    at = f" at {e.target}" if e.target else ""
+    at = f" at {named(e.target)}" if e.target else ""
     if is_attack(e.kind):
         if e.purpose == "exploding":
             return f"{who} rolls {count(len(e.faces), 'more die')}{at}: {faces} — {count(e.successes, 'hit')}."
         purpose = e.purpose.partition(" (")[0]
         label = ATTACK_LABEL.get(purpose, e.purpose.replace("_", " "))
         if purpose == "close" and e.target:
-            at = f" against {e.target}"
+            at = f" against {named(e.target)}"
         return f"{who} {label}{at}: {faces} — {count(e.successes, 'hit')}."
     effect = _effect(e)
     if e.purpose == "critical":
-        return f"{who} critical check{' on ' + e.target if e.target else ''}: {faces} — {effect}."
+        return f"{who} critical check{' on ' + named(e.target) if e.target else ''}: {faces} — {effect}."
     if e.purpose == "critical_reroll":
         kept = f" (kept {faces_text(e.kept)})" if e.kept else ""
         return f"{who} re-rolls {count(len(e.faces), 'critical die')}: {faces}{kept} — {effect}."
     if e.purpose == "collision":
-        with_ = f" (hitting {e.target})" if e.target else ""
+        with_ = f" (hitting {named(e.target)})" if e.target else ""
         return f"{who} collision dice{with_}: {faces} — {effect}."
     if effect is not None:
         return f"{who} {e.purpose.replace('_', ' ')}: {faces} — {effect}."
@@ -116,7 +117,7 @@ def reroll_line(e: ev.DiceRerolled) -> str:
     which = (f"all {count(len(e.positions), 'die')}" if e.means == "fortune"
              else ("die " if len(e.positions) == 1 else "dice ") + _positions(e.positions))
     means = "a Fortune Point" if e.means == "fortune" else "Skill"
-    head = f"{e.ship} re-rolls {which} with {means}: {faces_text(e.faces)} — "
+    head = f"{named(e.ship)} re-rolls {which} with {means}: {faces_text(e.faces)} — "
     need = _needed(e.kind, e.needed)
     if need:
         return head + f"{count(e.successes, 'success')}, needs {need}: {'passed' if e.successes >= need else 'failed'}."
@@ -156,18 +157,18 @@ def awaits_line(e: ev.RollAwaitsChoice) -> str:
     need = _needed(p.kind, p.needed)
     hits = sum(1 for f in p.faces if f in p.success)
     if need:
-        what = f"{p.ship}'s Skill Test ({_test_label(p.purpose)}) failed ({count(hits, 'success')}, needs {need})"
+        what = f"{named(p.ship)}'s Skill Test ({_test_label(p.purpose)}) failed ({count(hits, 'success')}, needs {need})"
     else:
         label = ATTACK_LABEL.get(p.purpose, p.purpose.replace("_", " "))
-        at = f" at {p.target}" if p.target else ""
-        what = f"{p.ship}'s {label}{at}: {count(hits, 'hit')}, {count(len(p.faces) - hits, 'die')} missed"
+        at = f" at {named(p.target)}" if p.target else ""
+        what = f"{named(p.ship)}'s {label}{at}: {count(hits, 'hit')}, {count(len(p.faces) - hits, 'die')} missed"
     return f"{what}. Player {p.player} may re-roll — {reroll_choices(p, e.fortune_left)} — or keep."
 
 
 def settled_line(e: ev.RollSettled) -> str:
     if e.purpose in ATTACK_LABEL:
         return ""  # the attack's own line follows with its hits, damage and Fatigue
-    return f"{e.ship}'s Skill Test ({_test_label(e.purpose)}) {'passed' if e.passed else 'failed'}."
+    return f"{named(e.ship)}'s Skill Test ({_test_label(e.purpose)}) {'passed' if e.passed else 'failed'}."
 
 
 def attack_line(e: ev.AttackResolved) -> str:
@@ -178,10 +179,10 @@ def attack_line(e: ev.AttackResolved) -> str:
             f"{e.contact} contact" if e.contact in ("bow", "stern") else f"{e.contact} side contact" if e.contact
             else "")
         how = f" ({where})" if where else ""
-        return (f"{e.ship}'s Close Combat against {e.target}{how}: {count(e.hits, 'hit')} — "
+        return (f"{named(e.ship)}'s Close Combat against {named(e.target)}{how}: {count(e.hits, 'hit')} — "
                 f"{e.damage} damage, {e.fatigue} Fatigue.")
     notes = [BAND_LABEL.get(e.band, e.band.replace("_", " ").title()), f"aimed at the {e.aim}"]
     if e.rake:
         notes.append(f"raking from the {e.rake}")
-    return (f"{e.ship}'s {side}{label} at {e.target} ({', '.join(notes)}): {count(e.hits, 'hit')} — "
+    return (f"{named(e.ship)}'s {side}{label} at {named(e.target)} ({', '.join(notes)}): {count(e.hits, 'hit')} — "
             f"{e.damage} damage, {e.fatigue} Fatigue.")

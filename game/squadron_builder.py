@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from game.names import prose
+from game.names import text as named
 from game.rules_data import RulesData
 from game.squadron import (
     SIZES,
@@ -84,18 +86,18 @@ def summary(sq: SquadronList, rules: RulesData) -> str:
     limit = SIZES.get(sq.size, (0, 0, 0, False))[0]
     admiral = rules.admirals.get(sq.admiral)
     hand_size = 5 + (admiral.value if admiral else 0)
-    lines = [f"**{sq.name}** — {sq.faction} {sq.size}: {squadron_points(sq, rules)}/{limit} points, "
-             f"admiral {sq.admiral} ({admiral.points if admiral else '?'} pts)"]
+    lines = [f"**{named(sq.name)}** — {named(sq.faction)} {sq.size}: {squadron_points(sq, rules)}/{limit} points, "
+             f"admiral {named(sq.admiral)} ({admiral.points if admiral else '?'} pts)"]
     for s in sq.ships:
         extras = [f"Skill {s.skill}"] if s.skill else []
-        extras += list(s.options) + ([s.captain] if s.captain else []) + list(s.cards)
+        extras += [named(x) for x in (*s.options, *([s.captain] if s.captain else []), *s.cards)]
         flag = " ⚑ Flagship" if s.name == sq.flagship else ""
-        lines.append(f"• {s.name}: {s.cls}{' (' + ', '.join(extras) + ')' if extras else ''} — "
+        lines.append(f"• {named(s.name)}: {named(s.cls)}{' (' + ', '.join(extras) + ')' if extras else ''} — "
                      f"{ship_points(s, sq.faction, rules)} pts{flag}")
-    lines.append(f"Hand ({len(sq.hand)}/{hand_size}): {', '.join(sq.hand) or 'empty'}")
+    lines.append(f"Hand ({len(sq.hand)}/{hand_size}): {', '.join(named(c) for c in sq.hand) or 'empty'}")
     problems = validate(sq, rules)
     if problems:
-        lines.append("Still to fix: " + "; ".join(str(p) for p in problems))
+        lines.append("Still to fix: " + "; ".join(prose(str(p)) for p in problems))
     else:
         lines.append("✅ Legal: ready to bring to a drafted game.")
     return "\n".join(lines)

@@ -34,6 +34,8 @@ from game.context import Decision
 from game.dice import SampledDice
 from game.errors import RulesError
 from game.model import Game, Phase, Ship
+from game.names import code
+from game.names import text as named
 from game.phases import attack as attack_rules
 from game.phases.common import hull
 from game.rules_data import RulesData
@@ -95,13 +97,13 @@ class Standing:
             if o.discretion:
                 bits.append("captain's discretion")
             if o.move is not None:
-                bits.append(f"move `{format_command(o.move)}`")
+                bits.append(f"move {code(format_command(o.move))}")
             if o.attack == "ship":
-                bits.append(f"fire at {o.target}, else {o.then}")
+                bits.append(f"fire at {named(o.target)}, else {o.then}")
             elif o.attack:
                 bits.append("hold fire" if o.attack == "hold" else f"fire: {o.attack}")
             if bits:
-                out.append(f"**{o.ship}**: " + "; ".join(bits))
+                out.append(f"**{named(o.ship)}**: " + "; ".join(bits))
         if self.discretion:
             out.append("The computer captain plays the rest of the turn.")
         out.append(f"Re-rolls: {REROLL_TEXT[self.reroll]}.")

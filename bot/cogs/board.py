@@ -13,6 +13,8 @@ from bot.actions import actor_of, choices, defer, game_here, refusal, reply, ser
 from bot.cogs.orders import ship_names
 from bot.cogs.referee import lookup, table_names
 from bot.faces import faces
+from bot.limits import newest_lines
+from game import names
 from game.account import account
 from game.errors import RulesError
 from game.rules_data import load_rules
@@ -52,8 +54,7 @@ Full notation: docs/notation.md in the project."""
 
 async def rule_terms(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     rules = load_rules()
-    names = [*TERMS, *rules.cards, *rules.ships, "provisional"]
-    return choices(names, current)
+    return choices([*TERMS, *rules.cards, *rules.ships, "provisional"], current)
 
 
 class BoardCog(commands.Cog):
@@ -73,10 +74,10 @@ class BoardCog(commands.Cog):
             if ship is not None:
                 view.game.ship(ship)
         except (RulesError, KeyError) as exc:
-            await reply(interaction, f"❌ {exc.text if isinstance(exc, RulesError) else 'No such ship.'}")
+            await reply(interaction, refusal(exc) if isinstance(exc, RulesError) else "❌ No such ship.")
             return
         png = await render_board_async(view, RenderOptions(zoom_ship=ship, active_ship=ship))
-        await reply(interaction, "🗺️ The board" + (f", around {ship}" if ship else ""),
+        await reply(interaction, "🗺️ The board" + (f", around {names.text(ship)}" if ship else ""),
                     file=discord.File(io.BytesIO(png), filename="board.png"))
 
     @app_commands.command(description="The last events of this game")
@@ -90,7 +91,7 @@ class BoardCog(commands.Cog):
             await reply(interaction, refusal(exc))
             return
         text = "\n".join(faces(t) for t in (account(e) for e in events) if t)
-        await reply(interaction, text[-1900:] or "Nothing has happened yet.")
+        await reply(interaction, newest_lines(text) or "Nothing has happened yet.")
 
     @app_commands.command(description="Look up a rule or a card; or a play-aid table of a referee-assistant system")
     @app_commands.describe(term="An Oak & Iron rule, card or ship", table="A play-aid table (WS&IM, Iron & Oak, "
@@ -120,7 +121,7 @@ class BoardCog(commands.Cog):
         if key in ("provisional", "data"):
             lines.append("Provisional data files: " + ", ".join(rules.provisional_files)
                          + ". Ship stat lines are provisional too: public sources give none.")
-        await reply(interaction, "\n".join(lines)[:1900] or f"Nothing found for “{term[:64]}”. Try: {', '.join(TERMS)}.")
+        await reply(interaction, "\n".join(lines)[:1900] or f"Nothing found for “{names.text(term[:64])}”. Try: {', '.join(TERMS)}.")
 
     @app_commands.command(description="How to play through Quarterdeck")
     async def help(self, interaction: discord.Interaction) -> None:

@@ -30,6 +30,7 @@ from bot.cogs.referee import create_game as create_referee_game
 from bot.cogs.referee import setup_names
 from bot.cogs.squadron import saved_names
 from bot.limits import DEFAULT_UPLOAD, MAX_REQUEST, file_batches, fit, fit_lines, thread_name
+from game import names
 from game.errors import RulesError
 from game.scenario import builtin_scenarios
 from game.service.game_service import DRAFTED, Actor, GameService
@@ -107,7 +108,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         # the announcement, with the dice commitment, for everyone there
         told = await deliver(interaction, info.id)
         where = f"in <#{info.channel_id}>" if thread_id else "here"
-        await reply(interaction, f"✅ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}) is set up"
+        await reply(interaction, f"✅ **{names.text(info.name)}** (game #{info.id}) is set up"
                                  + (f" and announced {where}." if told else f" {where}." + ANNOUNCE_LATER))
 
     @staticmethod
@@ -136,7 +137,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        seated = ", ".join(f"{p}: {name}" for p, _, name, _ in info.seats if name and not name.startswith("Player "))
+        seated = ", ".join(f"{p}: {names.text(name)}" for p, _, name, _ in info.seats if name and not name.startswith("Player "))
         if all(user or is_ai for _, user, _, is_ai in info.seats):
             await after_command(interaction, gid, None)  # both sides taken: the board and the first pick
             first = "the set-up begins" if info.phase == "preparation" else "choose your initiative card"
@@ -174,9 +175,9 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             await reply(interaction, "No games yet. Start one with /game create." if not total else
                         f"There is no page {page}: the server has {total} games, {GAMES_PER_PAGE} a page.")
             return
-        lines = [f"#{g.id} **{discord.utils.escape_markdown(g.name)}** in <#{g.channel_id}> — {g.status}, turn "
+        lines = [f"#{g.id} **{names.text(g.name)}** in <#{g.channel_id}> — {g.status}, turn "
                  f"{g.turn} {g.phase}; " + ", ".join(
-                     f"{p}: {discord.utils.escape_markdown(fit(n, SEAT_NAME_IN_LIST)) if user or ai else 'free'}"
+                     f"{p}: {names.text(fit(n, SEAT_NAME_IN_LIST)) if user or ai else 'free'}"
                      for p, user, n, ai in g.seats) for g in games]
         shown = (page - 1) * GAMES_PER_PAGE + len(games)
         await reply(interaction, fit_lines(lines, f" (next page: `/game list page:{page + 1}`)", line_limit=230,
@@ -224,9 +225,9 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             gid = await game_here(interaction, include_over=True)
             history = await service.seat_history(gid)
         except RulesError as exc:
-            await reply(interaction, f"❌ {exc.text}")
+            await reply(interaction, refusal(exc))
             return
-        lines = [f"Side {side}: {name[:60]} from {'the start' if turn == 0 else f'turn {turn}'}"
+        lines = [f"Side {side}: {names.text(name[:60])} from {'the start' if turn == 0 else f'turn {turn}'}"
                  for side, turn, name in history[:40]]
         if len(history) > 40:
             lines.append(f"… and {len(history) - 40} more changes.")
@@ -300,7 +301,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             finally:
                 _replaying.discard(gid)
         except RulesError as exc:
-            await reply(interaction, f"❌ {exc.text}")
+            await reply(interaction, refusal(exc))
             return
         files = [discord.File(io.BytesIO(g), filename=f"game-{gid}-replay{f'-{i}' if len(gifs) > 1 else ''}.gif")
                  for i, g in enumerate(gifs, 1)]

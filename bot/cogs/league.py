@@ -19,6 +19,7 @@ from bot.actions import actor_of, choices, defer, post_here, refusal, reply, ser
 from bot.cogs.game import MAX_SCENARIO_BYTES, scenario_names
 from bot.cogs.squadron import saved_names
 from bot.limits import fit, fit_lines, thread_name
+from game import names
 from game.errors import RulesError
 from game.service.game_service import Actor, GameService
 from game.service.leagues import MAX_ROUND_HOURS, LeagueInfo, Leagues, Pairing, RoundReport, Table
@@ -31,7 +32,7 @@ AI_MOVES = 5000  # a whole game between computer captains, with room to spare
 
 
 def _esc(text: str, limit: int = NAME_IN_LINE) -> str:
-    return discord.utils.escape_markdown(fit(text, limit))
+    return names.text(fit(text, limit))
 
 
 async def league_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -119,8 +120,8 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         posted = await post_here(
             interaction, f"🏆 **{_esc(info.name, 64)}** is open for registration: {what}, "
             f"{'Swiss rounds' if info.format == 'swiss' else 'a round robin'}, {info.round_hours} hours a round. "
-            f"Register with `/league join name: {fit(info.name, 64)}`"
-            f"{' squadron: YOUR LIST' if info.size else ''}; its games are ranked.")
+            "Register with " + names.code(f"/league join name: {fit(info.name, 64)}"
+                                          f"{' squadron: YOUR LIST' if info.size else ''}") + "; its games are ranked.")
         await reply(interaction, f"✅ {_esc(info.name, 64)} is created" + (
             " and announced here." if posted else ", but I could not announce it here (I need Send Messages)."))
 

@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import defer, reply, service_of
+from game import names
 from game.service.game_service import MyGame
 
 MAX_LISTED = 15  # each line carries a link: fifteen stay well inside a message
@@ -17,7 +18,7 @@ def jump(game: MyGame) -> str:
 
 
 def game_line(game: MyGame) -> str:
-    name = discord.utils.escape_markdown(game.name[:60])
+    name = names.text(game.name[:60])
     when = f" · deadline <t:{int(game.deadline.timestamp())}:R>" if game.deadline and game.waiting_on_me else ""
     waiting = f"**your move** ({', '.join(game.waiting_on_me)})" if game.waiting_on_me else "waiting for others"
     return f"• [{name} #{game.id}]({jump(game)}) — turn {game.turn} · {game.phase} · {waiting}{when}"

@@ -19,6 +19,7 @@ from bot.actions import (
     send_line,
     service_of,
 )
+from game import names
 from game.errors import RulesError
 from game.notation import format_command, parse
 from game.service.game_service import GameService
@@ -148,7 +149,7 @@ class OrdersCog(commands.Cog):
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        await reply(interaction, f"🗓️ Planned: `{text}`. It is carried out when play reaches you; if it is no "
+        await reply(interaction, f"🗓️ Planned: {names.code(text)}. It is carried out when play reaches you; if it is no "
                                  "longer legal then, I will tell you.")
 
     @app_commands.command(description="What you can do now: each ship's move, or each legal attack (privately)")
@@ -168,7 +169,7 @@ class OrdersCog(commands.Cog):
         if not found.summary:
             await reply(interaction, "ℹ️ The game is not waiting for you now.")
             return
-        text = "\n".join(found.lines())
+        text = "\n".join(names.prose(line) for line in found.lines())  # worded around raw ship names
         text = text if len(text) <= 1900 else text[:1890].rsplit("\n", 1)[0] + "\n…"
         menu = options_view(gid, seq, found) if any(o.order for o in found.items) else None
         await reply(interaction, text, **({"view": menu} if menu is not None else {}))

@@ -24,7 +24,8 @@ from bot.actions import (
     reply,
     service_of,
 )
-from bot.limits import fit, fit_lines, thread_name
+from bot.limits import fit, fit_lines, newest_lines, thread_name
+from game import names
 from game.errors import RulesError
 from game.service.authority import Actor
 from game.service.errors import GameNotFound
@@ -93,11 +94,11 @@ async def setup_names(interaction: discord.Interaction, current: str) -> list[ap
 
 
 def info_text(info: RefInfo) -> str:
-    seats = ", ".join(f"{n}: {'<@' + u + '>' if u else 'free'}" for n, u, _ in info.seats)
-    waiting = ", ".join(info.waiting) or "nobody"
-    state = f"Game over: {info.result}." if info.result else f"Turn {info.turn}, phase {info.phase or 'not begun'}; " \
+    seats = ", ".join(f"{names.text(n)}: {'<@' + u + '>' if u else 'free'}" for n, u, _ in info.seats)
+    waiting = ", ".join(names.text(w) for w in info.waiting) or "nobody"
+    state = f"Game over: {names.prose(info.result)}." if info.result else f"Turn {info.turn}, phase {info.phase or 'not begun'}; " \
                                                             f"waiting for {waiting}."
-    return fit(f"⚓ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}, {info.title}). {state}\n"
+    return fit(f"⚓ **{names.text(info.name)}** (game #{info.id}, {info.title}). {state}\n"
                f"Seats: {seats}.")
 
 
@@ -106,12 +107,12 @@ async def publish(interaction: discord.Interaction, outcome: RefOutcome) -> None
     of a game (a failed post is retried, not lost); the players the game now waits for are named (and
     only they are pinged)."""
     users = outcome.info.users_of(outcome.info.waiting)
-    lines = list(outcome.public)
+    lines = [names.prose(line) for line in outcome.public]  # the systems word them around raw names
     if outcome.info.result:
-        lines.append(f"🏁 Game over: {outcome.info.result}.")
+        lines.append(f"🏁 Game over: {names.prose(outcome.info.result)}.")
     elif outcome.info.waiting:
         lines.append("⏳ Waiting for " + ", ".join(
-            f"{n} (<@{u}>)" if u else n for n, u, _ in outcome.info.seats if n in outcome.info.waiting) + ".")
+            f"{names.text(n)} (<@{u}>)" if u else names.text(n) for n, u, _ in outcome.info.seats if n in outcome.info.waiting) + ".")
     if not lines:
         return
     await service_of(interaction).enqueue(outcome.game_id, "notice", {"text": fit_lines(lines, MORE), "users": users})
@@ -149,7 +150,7 @@ async def _submit(interaction: discord.Interaction, line: str, secret: bool) -> 
     except Exception:  # the command stands: the account is in the log
         log.exception("could not post the account of game #%s", outcome.game_id)
         posted = False
-    mine = [x for x in outcome.mine if x not in outcome.public]
+    mine = [names.prose(x) for x in outcome.mine if x not in outcome.public]
     head = "🔒 Sealed: only you read it until the reveal." if outcome.sealed else "✅ Done."
     if secret and not outcome.sealed:
         head = "✅ Done (nothing was sealed: this command is not a secret order)."
@@ -190,7 +191,7 @@ async def create_game(interaction: discord.Interaction, system_name: str, setup:
         return
     told = await deliver(interaction, info.id)  # the announcement, with the dice commitment, for everyone there
     where = f"in <#{info.channel_id}>" if thread_id else "here"
-    await reply(interaction, f"✅ **{discord.utils.escape_markdown(info.name)}** (game #{info.id}, {info.title}) is set up"
+    await reply(interaction, f"✅ **{names.text(info.name)}** (game #{info.id}, {info.title}) is set up"
                              + (f" and announced {where}." if told else f" {where}." + ANNOUNCE_LATER))
 
 
@@ -228,7 +229,7 @@ class RefereeCog(commands.GroupCog, name="ref",
         info: RefInfo | None = await _run(interaction, join)
         if info is not None:
             held = next(n for n, u, _ in info.seats if u == str(interaction.user.id))
-            await reply(interaction, f"✅ You hold the seat of {held}.\n" + info_text(info))
+            await reply(interaction, f"✅ You hold the seat of {names.text(held)}.\n" + info_text(info))
 
     @app_commands.command(description="A line of the game's notation (what the system's page lists)")
     @app_commands.describe(line="e.g. `next`, `fire Victory left Redoutable range 2`, `roll 2d6`")
@@ -248,7 +249,8 @@ class RefereeCog(commands.GroupCog, name="ref",
 
         lines: list[str] | None = await _run(interaction, read, include_over=True)
         if lines is not None:
-            await reply(interaction, "\n".join(lines)[-1900:] or "Nothing has happened yet.")
+            await reply(interaction, newest_lines("\n".join(names.prose(line) for line in lines))
+                        or "Nothing has happened yet.")
 
     @app_commands.command(description="A ship's log, as you may read it")
     @app_commands.describe(ship="The ship")

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.actions import actor_of, choices, defer, refusal, reply, service_of
 from bot.limits import fit_lines
+from game import names
 from game.errors import RulesError
 from game.rules_data import RulesData
 from game.schema.common import MAX_NAME
@@ -96,7 +97,7 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
         except UnicodeDecodeError:
             await reply(interaction, "❌ Squadron lists are UTF-8 text (TOML).")
             return
-        await reply(interaction, f"⚓ Saved **{info.name}**: {info.faction} {info.size}, {info.ships} ships, "
+        await reply(interaction, f"⚓ Saved **{names.text(info.name)}**: {names.text(info.faction)} {info.size}, {info.ships} ships, "
                                  f"{info.points} points. It is legal and ready for your games.")
 
     @app_commands.command(description="Start building a squadron: its name, game size, faction and admiral")
@@ -165,7 +166,7 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
         if not await defer(interaction):
             return
         rows = await service_of(interaction).squadrons(await actor_of(interaction))
-        text = fit_lines([f"• **{discord.utils.escape_markdown(r.name)}** — {r.faction} {r.size}, {r.ships} ships, "
+        text = fit_lines([f"• **{names.text(r.name)}** — {names.text(r.faction)} {r.size}, {r.ships} ships, "
                           f"{r.points} pts{'' if r.complete else ' (being built: /squadron check shows what it needs)'}"
                           for r in rows], " (type a name into `/squadron show` or `check` to find one)")
         await reply(interaction, text or "No saved squadrons yet: upload one with /squadron save "
@@ -183,7 +184,7 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        await reply(interaction, f"📜 {name}", file=discord.File(io.BytesIO(text.encode()), filename=f"{name}.toml"))
+        await reply(interaction, f"📜 {names.text(name)}", file=discord.File(io.BytesIO(text.encode()), filename=f"{name}.toml"))
 
 
 async def setup(bot: commands.Bot) -> None:

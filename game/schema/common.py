@@ -18,6 +18,7 @@ from typing import Annotated, Any, TypeVar
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from game.errors import DataError
+from game.names import SIDE_RULE, is_side_label
 
 MAX_DEPTH = 16  # brackets and braces nested outside strings, and tables nested in the document
 MAX_NAME = 64  # characters in a name (ship, card, player, keyword …)
@@ -174,6 +175,12 @@ def _optional_name(value: str) -> str:
     return value
 
 
+def _side(value: str) -> str:
+    if value and not is_side_label(value):
+        raise ValueError(f"must be {SIDE_RULE}: a side's name is typed in commands and said in posts")
+    return value
+
+
 def _text(value: str) -> str:
     if len(value) > MAX_TEXT:
         raise ValueError(f"must be at most {MAX_TEXT} characters long (this one has {len(value)})")
@@ -185,6 +192,8 @@ def _text(value: str) -> str:
 
 Name = Annotated[str, AfterValidator(_name)]  # 1 to 64 characters, no control characters
 OptName = Annotated[str, AfterValidator(_optional_name)]  # the same, or "" for none
+Side = Annotated[str, AfterValidator(_name), AfterValidator(_side)]  # a side's label: docs/scenario-format.md
+OptSide = Annotated[str, AfterValidator(_optional_name), AfterValidator(_side)]  # the same, or "" for none
 Text = Annotated[str, AfterValidator(_text)]  # rule text: up to 1000 characters, new lines allowed
 Inches = Annotated[float, Field(ge=0, le=MAX_TABLE_INCHES)]
 

@@ -10,7 +10,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field
 
-from game.schema.common import MAX_TABLE_INCHES, Inches, Name, OptName, Schema, entry_name, names
+from game.schema.common import (
+    MAX_TABLE_INCHES,
+    Inches,
+    Name,
+    OptName,
+    OptSide,
+    Schema,
+    Side,
+    entry_name,
+    names,
+)
 
 MAX_FILE_BYTES = 100_000
 MAX_SQUADRONS = 8
@@ -61,7 +71,7 @@ class ShipDoc(Schema):
 
 
 class SquadronDoc(Schema):
-    player: Name
+    player: Side
     name: Name | None = None
     faction: OptName = ""
     flagship: Name | None = None
@@ -69,7 +79,7 @@ class SquadronDoc(Schema):
     admiral_value: Annotated[int, Field(ge=0, le=10)] = 0
     fortune: Annotated[int, Field(ge=0, le=20)] = 3
     hand: Annotated[list[Name], Field(min_length=1, max_length=MAX_HAND)]
-    team: OptName = ""
+    team: OptSide = ""
     ship: Annotated[list[ShipDoc], Field(min_length=1, max_length=MAX_SHIPS_PER_SQUADRON)]
 
 

@@ -686,7 +686,7 @@ class GameService:
                                  "Use the buttons on the newest board post (`/game status` posts one).")
         if expect.turn is not None and loaded.state.turn != expect.turn:
             raise AlreadyDecided(f"That pick was for turn {expect.turn}; it is turn {loaded.state.turn} now.",
-                                 "Press **Choose initiative card** on the newest board post.")
+                                 "Press the Choose initiative card button on the newest board post.")
         if expect.position is not None and loaded.record.last_seq != expect.position:
             raise AlreadyDecided("That menu was for an earlier moment of the game: play has moved on.",
                                  "Use the newest board's menu, or /options.")

@@ -28,6 +28,7 @@ from sqlalchemy import CursorResult, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
+from game import names
 from game.codec import from_data, to_data
 from game.dice import FairDice, is_seed
 from game.errors import DataError, NotYourShip, RulesError, UnknownName
@@ -522,14 +523,14 @@ def ship_text(view: Any, name: str) -> str:
         ship = next((s for s in ships if s.id.lower().startswith(wanted)), None) if wanted else None
     if ship is None:
         raise UnknownName(f"There is no ship called {name[:40]!r}.", f"Ships: {', '.join(s.id for s in ships)}.")
-    lines = [f"**{ship.id}** ({ship.player})"]
+    lines = [f"**{names.text(ship.id)}** ({names.text(ship.player)})"]
     for f in fields(ship):
         if f.name in ("id", "player"):
             continue
         value = getattr(ship, f.name)
         if value in ((), "", None, False):
             continue
-        lines.append(f"{f.name.replace('_', ' ')}: {_shown(value)}")
+        lines.append(f"{f.name.replace('_', ' ')}: {names.text(_shown(value))}")
     return "\n".join(lines)
 
 

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from game.errors import IllegalAction
+from game.names import SIDE_RULE, is_side_label
+from game.schema.common import MAX_NAME
 
 _MISSING = object()
 
@@ -64,6 +66,10 @@ def players_and_referee(doc: Mapping[str, Any]) -> tuple[tuple[str, ...], str]:
     referee = field(doc, "referee", str, "game", players[0]).strip()
     if not referee:
         raise SetupError("The setup's `referee` is empty.")
+    for seat in (*players, referee):
+        if not is_side_label(seat) or len(seat) > MAX_NAME:
+            raise SetupError(f"The setup's seat {seat[:MAX_NAME]!r} must be {SIDE_RULE}, at most {MAX_NAME} "
+                             "characters: a seat's name is typed in commands and said in posts.")
     return players, referee
 
 

@@ -1,0 +1,69 @@
+"""Names are text: whatever a member, a squadron, a ship, a scenario, a league or a referee's unit is
+called, the bot says it as written, never as markup (docs/bot.md, "Names are text").
+
+Names are stored and logged raw; the text builders pass every name through `text` as they compose a
+line for chat, and wording composed around raw names (a rules error, a referee system's account line)
+goes through `prose` where it becomes a message, so no event carries markup and no front end gets a
+name another front end escaped (`plain` gives a terminal or an image the names back). Pure: game/
+imports no Discord, so this is Discord's markdown as its clients read it, written out here."""
+
+from __future__ import annotations
+
+import re
+
+# a backslash before any of these shows the character itself: emphasis, strike-through, spoilers,
+# code, masked links, mentions, channels, roles, timestamps and custom emoji (`<…>`), @everyone and @here
+_ANYWHERE = re.compile(r"([\\*_~`|\[\]<>@])")
+# these mean something only where a line starts, and a name may start a line: headings, quotes,
+# lists and the small-text `-#`
+_AT_START = re.compile(r"^([ \t]*)([#>+-]|\d+(?=\.\s))", re.MULTILINE)
+_LINK = re.compile(r":(?=//)")  # a bare link (https://…) would be made a link and previewed
+# a side's label (A, B1, British, Royal Navy): typed in commands and said in nearly every line, so it
+# is held to letters and digits, with spaces and ' . - between them, and never needs escaping
+SIDE_LABEL = re.compile(r"[^\W_](?:[^\W_]|[ .'-])*")
+SIDE_RULE = "letters and digits (spaces and ' . - between them)"
+# an inline code span as Discord's clients find one: nothing in it is markup, so nothing is escaped
+CODE_SPAN = re.compile(r"(`+)([\s\S]*?[^`])\1(?!`)")
+
+
+def text(name: str) -> str:
+    """The name as literal text in a chat message."""
+    return _line_starts(_inline(name))
+
+
+def prose(words: str) -> str:
+    """Wording the game composed around names it did not escape one by one (a rules error, an option
+    naming ships and targets): all of it is text, but for its code spans, which show as written."""
+    out, at = [], 0
+    for span in CODE_SPAN.finditer(words):
+        out += [_inline(words[at:span.start()]), span.group(0)]
+        at = span.end()
+    out.append(_inline(words[at:]))
+    return _line_starts("".join(out))
+
+
+def is_side_label(label: str) -> bool:
+    return SIDE_LABEL.fullmatch(label) is not None
+
+
+def code(words: str) -> str:
+    """A command to copy that holds a name, as a code span: shown as written, whatever backticks the
+    name has (the span's fence is longer than any run of them inside)."""
+    fence = "`" * (max((len(run) for run in re.findall("`+", words)), default=0) + 1)
+    pad = " " if words.startswith("`") or words.endswith("`") else ""
+    return f"{fence}{pad}{words}{pad}{fence}"
+
+
+def _inline(words: str) -> str:
+    return _LINK.sub(r"\\:", _ANYWHERE.sub(r"\\\1", words))
+
+
+def _line_starts(words: str) -> str:
+    return _AT_START.sub(lambda m: f"{m.group(1)}\\{m.group(2)}" if not m.group(2).isdigit()
+                         else f"{m.group(1)}{m.group(2)}\\", words)
+
+
+def plain(line: str) -> str:
+    """A line built with `text` as the reader of a terminal or an image should see it: the names as
+    written. Only for lines whose every backslash came from `text` (the game's own wording has none)."""
+    return re.sub(r"\\(.)", r"\1", line)
