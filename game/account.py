@@ -112,6 +112,10 @@ def account(e: Any) -> str:
             return "Strike Points: " + ", ".join(f"{p} {n}" for p, n in points)
         case ev.GameEnded(winner=w, reason=reason):
             return f"Game over: {'player ' + w if w else 'no one'} wins ({reason})."
+        case ev.ActedFor(player=p, by=by, kind="stand-in", reason=why):
+            return f"{_user(by)} gives player {p}'s next order ({why})."
+        case ev.ActedFor(player=p, kind="override", reason=why):
+            return f"⚠️ {why}: player {p} is still within their deadline; the GM acts for them."
         case ev.ActedFor(player=p, by=by, reason=why):
             return f"A GM ({_user(by)}) gives player {p}'s next order ({why})."
         case ev.SeatHandedOver(player=p, before=before, to=to, by=by):

@@ -17,7 +17,7 @@ from game.dice import derived_number
 from game.errors import RulesError, UnknownName
 from game.notation import format_command, parse
 from game.service import orders_store as store
-from game.service.authority import Actor, authorise
+from game.service.authority import Actor, Proxies, authorise
 from game.service.errors import NotSeated
 from game.standing import FALLBACKS, REROLL_POLICIES, TARGET_RULES, ShipOrders, Standing, step
 from game.views import redact, view_of
@@ -72,7 +72,7 @@ async def order_move(svc: GameService, actor: Actor, game_id: int, line: str, pl
     if isinstance(cmd, FixDice) or not isinstance(cmd, Activate):
         raise RulesError("A standing move is one ship's Movement activation (`move SHIP …`).",
                          "Give attacks with /orders attack, and everything else when asked.")
-    cmd, _ = authorise(loaded.state, loaded.seats, replace(actor, gm=False), cmd, set())
+    cmd, _ = authorise(loaded.state, loaded.seats, replace(actor, gm=False), cmd, Proxies())
     assert isinstance(cmd, Activate)
     owner = loaded.state.ship(cmd.ship).controller
     if owner not in players:
