@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from game import events as ev
@@ -127,6 +128,23 @@ def account(e: Any) -> str:
         case ev.UndoRequested(player=p):
             return f"Player {p} asks to take back the last activation; the opponent may consent with /game approve-undo."
     return ""
+
+
+def overrides_line(events: Iterable[Any], most: int = 10) -> str:
+    """The GM overrides of a whole game, said again in its game-over post: who acted for which player
+    within their deadline, and in which turn. Empty when there were none."""
+    turn = 0
+    seen: dict[str, None] = {}
+    for e in events:
+        if isinstance(e, ev.PhaseBegan):
+            turn = e.turn
+        elif isinstance(e, ev.ActedFor) and e.kind == "override":
+            seen[f"{_user(e.by)} for player {e.player} ({f'turn {turn}' if turn else 'before turn 1'})"] = None
+    if not seen:
+        return ""
+    named = list(seen)
+    more = f" and {len(named) - most} more (see the log)" if len(named) > most else ""
+    return f"⚠️ GM overrides in this game: {', '.join(named[:most])}{more}."
 
 
 def _user(user_id: str) -> str:

@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from game import events as ev
+from game.account import overrides_line
 from game.ai.captain import deciders
 from game.ai.legal import legal_commands
 from game.apply import apply, apply_all
@@ -860,6 +861,10 @@ class GameService:
                 history.append((e.player, turn, e.to))
         starts = [(s.player, 0, first.get(s.player, s.display_name)) for s in loaded.seats]
         return sorted(starts + history, key=lambda h: (h[0], h[1]))
+
+    async def gm_overrides(self, game_id: int) -> str:
+        """The game's GM overrides in one line (account.overrides_line), for its game-over post."""
+        return overrides_line(e for _, _, e in await self.repo.events(game_id))
 
     async def set_gm_role(self, actor: Actor, role_id: str) -> None:
         """Name the role whose members act as GMs here. Only a GM (Manage Server, or the current GM role)
