@@ -1000,6 +1000,10 @@ class GameService:
         order = await self.repo.next_planned(game_id, player)
         if order is None:
             return []
+        if all(s.user_id != order.user_id for s in loaded.seats if s.player == player):
+            # planned by the side's former player: it lapsed with the hand-over, and concerns nobody now
+            await self.repo.finish_planned(order, "lapsed", "the side changed hands")
+            return []
         actor = Actor(order.user_id, loaded.record.guild_id)
         try:
             outcome = await self.submit(actor, game_id, order.line, request_id=f"planned:{order.id}")
@@ -1013,6 +1017,9 @@ class GameService:
 
     async def standing_orders(self, actor: Actor, game_id: int, player: str | None = None) -> Standing:
         return await orders_service.current(self, actor, game_id, player)
+
+    async def lapsed_orders(self, actor: Actor, game_id: int, player: str | None = None) -> str:
+        return await orders_service.lapsed(self, actor, game_id, player)
 
     async def order_move(self, actor: Actor, game_id: int, line: str, player: str | None = None) -> Standing:
         return await orders_service.order_move(self, actor, game_id, line, player)
