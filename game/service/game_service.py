@@ -81,7 +81,7 @@ from game.service.jobs import choose_job, decide_job, options_job, public_option
 from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
 from game.service.orders_service import OrderNote
 from game.service.outbox import Post
-from game.service.proxies import proxies_for
+from game.service.proxies import proxies_for, stand_ins
 from game.service.referee import RefereeService
 from game.service.repository import DuplicateRequest, Loaded, Repository, VersionConflict, decode_state
 from game.service.workers import Workers
@@ -622,12 +622,23 @@ class GameService:
     async def view(self, actor: Actor, game_id: int, player: str | None = None) -> View:
         """The game as the actor sees it; a player with two squadrons names the one to look through."""
         loaded = await self._load(game_id, actor)
-        players = self._players_of(loaded, actor)
+        players = await self._sides(loaded, actor)
         if player is not None:
             if player not in players:
                 raise NotSeated(f"You do not command side {player}.", f"Your sides: {', '.join(players) or 'none'}.")
             return view_of(loaded.state, player, also=players)
-        return view_of(loaded.state, self._viewer(loaded, actor), also=players)
+        return view_of(loaded.state, players[0] if players else None, also=players)
+
+    async def sides_of(self, actor: Actor, game_id: int) -> list[str]:
+        """The sides the actor gives orders for now: their own seats, and those they stand in for."""
+        return await self._sides(await self._load(game_id, actor), actor)
+
+    async def _sides(self, loaded: Loaded, actor: Actor) -> list[str]:
+        players = self._players_of(loaded, actor)
+        if actor.captain_of is not None:
+            return players
+        stand = Proxies(stand_ins=await stand_ins(self.repo, loaded, utcnow()))
+        return sorted({*players, *stand.stood_in(loaded.state, loaded.seats, actor)})
 
     async def state_for_audit(self, game_id: int) -> Game:
         """The full state (with every secret): for the audit and tests, never for a front end."""
@@ -651,7 +662,7 @@ class GameService:
         """What the actor can do now (from their own view), and the log position it was read at: a
         menu built from it answers only while the game is still there."""
         loaded = await self._load(game_id, actor)
-        players = self._players_of(loaded, actor)
+        players = await self._sides(loaded, actor)
         waiting = [p for p in players if p in deciders(loaded.state)]
         viewer = waiting[0] if waiting else (players[0] if players else None)
         key = (game_id, loaded.record.version, viewer, tuple(players), ship)

@@ -160,3 +160,16 @@ async def test_the_former_holder_commands_the_side_no_more(table: Table) -> None
     answer = answer_text(await t.cmd(ANN, "order", line="pick A Careful Aim"))
     assert answer == "❌ You are not playing in this game. Join a side first (/game join), or watch.", answer
     assert not (await t.state()).squadron("A").picked
+
+
+async def test_a_stand_in_chooses_from_the_away_players_hand(table: Table) -> None:
+    """The stand-in presses **Choose initiative card** and gets player A's own hand, privately."""
+    t = table
+    await open_quickstart(t)
+    await t.service.set_away(as_actor(ANN), utcnow() + timedelta(days=3), "substitute", str(EVE[0]))
+    opened, menu, message = await t.open_hand(EVE)
+    assert menu == "qd:hand:1:A:0" and "Your hand (player A)" in answer_text(opened), answer_text(opened)
+    await t.press(EVE, menu, message, values=["Careful Aim"])
+    state = await t.state()
+    assert state.squadron("A").face_up == "Careful Aim" and state.squadron("B").face_up == "Take Courage"
+    assert [(e.player, e.kind) for e in await t.log_events() if isinstance(e, ev.ActedFor)] == [("A", "stand-in")]
