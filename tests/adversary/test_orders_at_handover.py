@@ -49,7 +49,9 @@ async def test_an_edit_by_the_new_holder_never_revives_them(table: Table) -> Non
     assert "lapsed" not in answer and "re-roll failures with Skill" in answer, answer
 
 
-async def test_a_planned_order_of_the_former_holder_lapses_quietly(table: Table) -> None:
+async def test_the_former_holder_commands_the_side_no_more(table: Table) -> None:
+    """Ann planned A's pick and handed the side to Eve: her plan lapses quietly (no DM, no ping in the
+    channel about a side not hers), and her own orders for A are refused."""
     t = table
     await open_quickstart(t)
     await t.service.plan(as_actor(ANN), 1, "pick A Down!")
@@ -58,3 +60,6 @@ async def test_a_planned_order_of_the_former_holder_lapses_quietly(table: Table)
     assert not (await t.state()).squadron("A").picked
     said = "\n".join(i.text for i in t.received(ANN, since=mark))
     assert "planned order" not in said, said
+    answer = answer_text(await t.cmd(ANN, "order", line="pick A Careful Aim"))
+    assert answer == "❌ You are not playing in this game. Join a side first (/game join), or watch.", answer
+    assert not (await t.state()).squadron("A").picked
