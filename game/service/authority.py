@@ -184,6 +184,8 @@ def undo_consent(state: Game, seats: Sequence[Seat], actor: Actor, asker: str, a
     """Why an undo may go ahead with this actor's consent (the log's words), or a refusal. Consent
     comes from someone else: a member holding a seat on the other team who is not the member who asked
     (whatever other seat the asker holds), or a GM who plays no part in the game."""
+    if actor.local:
+        asked_by = ""  # the offline table: both sides share one screen, so the other side is there too
     may = sorted(s.player for s in seats if s.user_id and not s.is_ai and s.user_id != asked_by
                  and not state.allied(s.player, asker))
     mine = [p for p in seated(seats, actor) if p in may]
