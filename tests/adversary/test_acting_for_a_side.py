@@ -53,8 +53,8 @@ async def test_a_gm_acts_within_the_deadline_only_by_a_logged_override(table: Ta
     await make_gm_role(t)
     await open_quickstart(t)  # A owes a pick, well within the deadline
     version = await t.version()
-    answer = answer_text(await t.cmd(GUS, "order", line="pick A Down!"))
-    assert answer == f"❌ {WITHIN}", answer
+    refused = await t.cmd(GUS, "order", line="pick A Down!")
+    assert refused.ephemeral and answer_text(refused) == f"❌ {WITHIN}", answer_text(refused)
     assert await t.version() == version
     mark = t.mark()
     answer = answer_text(await t.cmd(GUS, "order", line="pick A Down!", override=True))

@@ -44,8 +44,9 @@ async def test_the_asker_on_both_teams_never_consents_to_their_own_undo(table: T
     asked = (await t.state()).undo_request
     assert asked is not None and asked[0] == "A1"
     version = await t.version()
-    answer = answer_text(await t.cmd(ANN, "game", "approve-undo"))
-    assert answer == ("❌ You asked for this undo, so the consent cannot be your own. A player on the other team "
+    refused = await t.cmd(ANN, "game", "approve-undo")
+    answer = answer_text(refused)
+    assert refused.ephemeral and answer == ("❌ You asked for this undo, so the consent cannot be your own. A player on the other team "
                       "who did not ask (player B2) or a GM may consent."), answer
     # her teammate on A2 is no more the other side than she is
     answer = answer_text(await t.cmd(BOB, "game", "approve-undo"))
