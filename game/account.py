@@ -126,7 +126,8 @@ def account(e: Any) -> str:
         case ev.StateRestored(reason=why):
             return f"↩️ The last activation is taken back ({why})."
         case ev.UndoRequested(player=p):
-            return f"Player {p} asks to take back the last activation; the opponent may consent with /game approve-undo."
+            return (f"Player {p} asks to take back the last activation; a player on the other team who did not ask "
+                    "(or a GM) may consent with /game approve-undo.")
     return ""
 
 

@@ -40,7 +40,10 @@ async def fleet_battle_after_a_move(t: Table) -> Game:
 async def test_the_asker_on_both_teams_never_consents_to_their_own_undo(table: Table) -> None:
     t = table
     await fleet_battle_after_a_move(t)
+    mark = t.mark()
     assert "Asked" in answer_text(await t.cmd(ANN, "game", "undo"))
+    assert ("Player A1 asks to take back the last activation; a player on the other team who did not ask (or a GM) "
+            "may consent with /game approve-undo.") in t.seen_by(DAN, mark)
     asked = (await t.state()).undo_request
     assert asked is not None and asked[0] == "A1"
     version = await t.version()
