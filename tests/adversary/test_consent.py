@@ -42,21 +42,22 @@ async def test_the_asker_on_both_teams_never_consents_to_their_own_undo(table: T
     await fleet_battle_after_a_move(t)
     mark = t.mark()
     assert "Asked" in answer_text(await t.cmd(ANN, "game", "undo"))
-    assert ("Player A1 asks to take back the last activation; a player on the other team who did not ask (or a GM) "
-            "may consent with /game approve-undo.") in t.seen_by(DAN, mark)
     asked = (await t.state()).undo_request
     assert asked is not None and asked[0] == "A1"
     version = await t.version()
     refused = await t.cmd(ANN, "game", "approve-undo")
     answer = answer_text(refused)
-    assert refused.ephemeral and answer == ("❌ You asked for this undo, so the consent cannot be your own. A player on the other team "
-                      "who did not ask (player B2) or a GM may consent."), answer
+    assert refused.ephemeral and answer == ("❌ You asked for this undo, so the consent cannot be your own. A player "
+                                            "on the other team who did not ask (player B2) or a GM may consent."), answer
     # her teammate on A2 is no more the other side than she is
     answer = answer_text(await t.cmd(BOB, "game", "approve-undo"))
     assert answer == ("❌ Only a player on the other team who did not ask (player B2) or a GM may consent to "
                       "player A1's undo."), answer
     assert await t.version() == version
     assert not [e for e in await t.log_events() if isinstance(e, ev.StateRestored)]
+    # and the channel was told who may consent, not "the opponent"
+    assert ("Player A1 asks to take back the last activation; a player on the other team who did not ask (or a GM) "
+            "may consent with /game approve-undo.") in t.seen_by(DAN, mark)
 
 
 async def test_the_other_member_of_team_b_consents(table: Table) -> None:
