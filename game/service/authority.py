@@ -162,7 +162,7 @@ def authorise(state: Game, seats: Sequence[Seat], actor: Actor, cmd: Command,
             raise NotYourShip(f"The computer captain of side {captain} cannot act for side {who}.")
         return with_player(cmd, who), None
     players = seated(seats, actor)
-    sides = players or proxies.stood_in(state, seats, actor)
+    sides = [*players, *proxies.stood_in(state, seats, actor)]  # their own first: an unnamed side is theirs
     if not sides and not actor.gm:
         raise NotSeated("You are not playing in this game.", "Join a side first (/game join), or watch.")
     who = acting_player(state, cmd, sides)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from game.errors import RulesError
 from game.scenario import builtin_scenarios, load_scenario_text
-from game.service.authority import Actor, Proxies, acting_for, undo_consent
+from game.service.authority import Actor, Proxies, acting_for, authorise, undo_consent
 from game.service.models import Seat
 
 STATE = load_scenario_text(builtin_scenarios()["fleet_battle"], "fleet_battle.toml")
@@ -75,3 +75,18 @@ def test_consent_to_an_undo_comes_from_someone_else(held: list[str | None], aske
         assert reason.startswith("undone with a GM's consent")
     else:
         assert reason == "", "the asker, their team and spectators never consent"
+
+
+def test_a_teammate_stands_in_beside_their_own_seat() -> None:
+    """Bob holds A2 and stands in for A1 while Ann is away: an order for an A1 ship is his to give,
+    logged as standing in; an unnamed side is still his own."""
+    from game.notation import parse
+
+    seats = seats_of(["1", "2", "3", "4"])
+    proxies = Proxies(stand_ins={"A1": ("2", "1")})
+    ship = STATE.ships_of("A1")[0].id
+    cmd, acted = authorise(STATE, seats, Actor("2", "g"), parse(f'move "{ship}" hold', STATE), proxies)
+    assert getattr(cmd, "player", "") == "A1"
+    assert acted is not None and (acted.player, acted.by, acted.kind) == ("A1", "2", "stand-in")
+    cmd, acted = authorise(STATE, seats, Actor("2", "g"), parse("keep", STATE), proxies)
+    assert acted is None
