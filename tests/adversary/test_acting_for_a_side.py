@@ -48,6 +48,15 @@ async def overrides_in_game_over_post(t: Table, mark: int) -> str:
     return posts
 
 
+async def gus_override_is_in_the_game_over_post(t: Table) -> None:
+    ended = await overrides_in_game_over_post(t, t.mark())
+    assert f"⚠️ GM overrides in this game: <@{GUS[0]}> for player A (before turn 1)." in ended, ended
+
+
+async def holder_of_a(t: Table) -> str | None:
+    return next(user for side, user, _, _ in (await t.service.info(1)).seats if side == "A")
+
+
 async def test_a_gm_acts_within_the_deadline_only_by_a_logged_override(table: Table) -> None:
     t = table
     await make_gm_role(t)
@@ -64,8 +73,7 @@ async def test_a_gm_acts_within_the_deadline_only_by_a_logged_override(table: Ta
     assert [(e.player, e.by, e.kind) for e in acted] == [("A", str(GUS[0]), "override")]
     said = f"⚠️ GM override by <@{GUS[0]}>: player A is still within their deadline; the GM acts for them."
     assert said in t.seen_by(EVE, mark)
-    ended = await overrides_in_game_over_post(t, t.mark())
-    assert f"⚠️ GM overrides in this game: <@{GUS[0]}> for player A (before turn 1)." in ended, ended
+    await gus_override_is_in_the_game_over_post(t)
 
 
 async def test_a_players_override_is_no_more_than_their_own_seat(table: Table) -> None:
@@ -83,15 +91,14 @@ async def test_a_gm_takes_a_seat_within_the_deadline_only_by_a_logged_override(t
     await open_quickstart(t)
     answer = await handover(t, GUS, GUS, side="A")
     assert answer == f"❌ {WITHIN}", answer
-    assert [s for s in (await t.service.info(1)).seats if s[0] == "A"][0][1] == str(ANN[0])
+    assert await holder_of_a(t) == str(ANN[0])
     answer = await handover(t, GUS, GUS, side="A", override=True)
     assert answer.startswith("🔁"), answer
-    assert [s for s in (await t.service.info(1)).seats if s[0] == "A"][0][1] == str(GUS[0])
+    assert await holder_of_a(t) == str(GUS[0])
     kinds = [(type(e).__name__, getattr(e, "kind", "")) for e in await t.log_events()
              if isinstance(e, ev.ActedFor | ev.SeatHandedOver)]
     assert kinds == [("ActedFor", "override"), ("SeatHandedOver", "")]
-    ended = await overrides_in_game_over_post(t, t.mark())
-    assert f"⚠️ GM overrides in this game: <@{GUS[0]}> for player A (before turn 1)." in ended, ended
+    await gus_override_is_in_the_game_over_post(t)
 
 
 async def test_a_gm_takes_the_seat_of_a_player_past_their_deadline(table: Table) -> None:
