@@ -210,10 +210,11 @@ async def tell_planner(client: discord.Client, channel: Any, game_id: int, refus
                        if refused.user_id.isdigit() else discord.AllowedMentions.none())
 
 
-async def send_line(interaction: discord.Interaction, line: str) -> None:
-    """A line of table notation as the actor's order: the slash commands that build notation end here."""
+async def send_line(interaction: discord.Interaction, line: str, override: bool = False) -> None:
+    """A line of table notation as the actor's order: the slash commands that build notation end here.
+    `override`: a GM acts for a player within their deadline, in the open (authority.acting_for)."""
     async def send(service: GameService, actor: Actor, gid: int) -> Any:
-        return await service.submit(actor, gid, line, request_id=f"cmd:{interaction.id}")
+        return await service.submit(actor, gid, line, request_id=f"cmd:{interaction.id}", override=override)
 
     await act(interaction, send, done=f"✅ {names.code(line)}")
 

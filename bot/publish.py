@@ -143,10 +143,11 @@ async def post_board(channel: discord.abc.Messageable, service: GameService, gam
     mention, users = waiting_text(spectator, info.seats, due)
     what_now = options_text([names.prose(line) for o in waiting for line in o.lines()[1:]])
     seed = await service.revealed_seed(game_id)
+    ended = any(isinstance(e, ev.GameEnded) for e in events)
     reveal = (f"🎲 The dice seed was `{seed}` (its SHA-256 was posted when the game began): `/game verify` "
-              "recomputes every roll; `/game replay` shows the whole game again."
-              if seed and any(isinstance(e, ev.GameEnded) for e in events) else "")
-    tail = "\n".join(x for x in (mention, what_now, reveal) if x)
+              "recomputes every roll; `/game replay` shows the whole game again." if seed and ended else "")
+    overrides = await service.gm_overrides(game_id) if ended else ""  # never only in the middle of the log
+    tail = "\n".join(x for x in (mention, what_now, overrides, reveal) if x)
     text = account_text(events, min(MAX_ACCOUNT, MAX_CONTENT - len(tail) - 2)) if events else ""
     body = "\n".join(x for x in (text, tail) if x) or "…"
     rules = await service.rules_of_game(game_id)

@@ -54,7 +54,7 @@ class PickButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:p
         try:
             actor = await actor_of(interaction)
             view = await service.view(actor, self.game_id)
-            players = [p for p, user, _, ai in (await service.info(self.game_id)).seats if user == actor.user_id and not ai]
+            players = await service.sides_of(actor, self.game_id)  # a stand-in's too, while the player is away
             owed = [p for p in players if not view.game.squadron(p).picked]
             if owed:  # a player with two squadrons chooses for each in turn, each from its own hand
                 view = await service.view(actor, self.game_id, player=owed[0])

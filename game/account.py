@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from game import events as ev
@@ -114,6 +115,10 @@ def account(e: Any) -> str:
             return "Strike Points: " + ", ".join(f"{p} {n}" for p, n in points)
         case ev.GameEnded(winner=w, reason=reason):
             return f"Game over: {'player ' + w if w else 'no one'} wins ({reason})."
+        case ev.ActedFor(player=p, by=by, kind="stand-in", reason=why):
+            return f"{_user(by)} gives player {p}'s next order ({why})."
+        case ev.ActedFor(player=p, kind="override", reason=why):
+            return f"⚠️ {why}: player {p} is still within their deadline; the GM acts for them."
         case ev.ActedFor(player=p, by=by, reason=why):
             return f"A GM ({_user(by)}) gives player {p}'s next order ({why})."
         case ev.SeatHandedOver(player=p, before=before, to=to, by=by):
@@ -123,12 +128,30 @@ def account(e: Any) -> str:
         case ev.StateRestored(reason=why):
             return f"↩️ The last activation is taken back ({why})."
         case ev.UndoRequested(player=p):
-            return f"Player {p} asks to take back the last activation; the opponent may consent with /game approve-undo."
+            return (f"Player {p} asks to take back the last activation; a player on the other team who did not ask "
+                    "(or a GM) may consent with /game approve-undo.")
     return ""
 
 
 def _all(cards: tuple[str, ...] | list[str]) -> str:
     return ", ".join(named(c) for c in cards)
+
+
+def overrides_line(events: Iterable[Any], most: int = 10) -> str:
+    """The GM overrides of a whole game, said again in its game-over post: who acted for which player
+    within their deadline, and in which turn. Empty when there were none."""
+    turn = 0
+    seen: dict[str, None] = {}
+    for e in events:
+        if isinstance(e, ev.PhaseBegan):
+            turn = e.turn
+        elif isinstance(e, ev.ActedFor) and e.kind == "override":
+            seen[f"{_user(e.by)} for player {e.player} ({f'turn {turn}' if turn else 'before turn 1'})"] = None
+    if not seen:
+        return ""
+    lines = list(seen)
+    more = f" and {len(lines) - most} more (see the log)" if len(lines) > most else ""
+    return f"⚠️ GM overrides in this game: {', '.join(lines[:most])}{more}."
 
 
 def _user(user_id: str) -> str:

@@ -356,17 +356,21 @@ class EffectBorrowed:
 class UndoRequested:
     player: str
     before_seq: int  # the log length when asked: a later command makes the request stale
+    by: str = ""  # the member who asked: they never consent to it, whichever other seat they hold
 
 
 @EVENTS.register
 @dataclass(frozen=True)
 class ActedFor:
-    """Someone other than the seated player gave the order that follows (a GM for a player past the
-    deadline): the log says who, and why."""
+    """Someone other than the seated player gave the order that follows, or took the seat that
+    follows (game/service/authority.py: acting_for): the log says who, and why."""
 
     player: str
     by: str  # the user who gave the order
     reason: str
+    # gm: past the deadline or an empty seat (or ending the game); override: a GM's explicit override,
+    # shown again when the game ends; stand-in: the member the player named for their time away
+    kind: str = "gm"
 
 
 @EVENTS.register

@@ -194,9 +194,11 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
 
     @app_commands.command(description="Hand your side to another member, or to the computer captain")
     @app_commands.describe(member="Who plays your side from now on (leave empty with ai: True)",
-                           ai="Give the side to the computer captain", side="Which side (a GM may hand over any)")
+                           ai="Give the side to the computer captain", side="Which side (a GM may hand over any)",
+                           override="GMs: take the seat of a player still within their deadline (logged, and "
+                                    "shown when the game ends)")
     async def handover(self, interaction: discord.Interaction, member: discord.Member | None = None,
-                       ai: bool = False, side: str | None = None) -> None:
+                       ai: bool = False, side: str | None = None, override: bool = False) -> None:
         if not await defer(interaction):  # a follow-up, even a refusal, needs the interaction acknowledged
             return
         if member is not None and ai:
@@ -212,7 +214,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         async def hand_over(service: GameService, actor: Actor, gid: int) -> Any:
             return await service.hand_over(actor, gid, str(member.id) if member else None,
                                            member.display_name if member else "", side.upper()[:10] if side else None,
-                                           request_id=f"handover:{interaction.id}")
+                                           request_id=f"handover:{interaction.id}", override=override)
 
         await act(interaction, hand_over, done="🔁 Handed over.")
 

@@ -134,9 +134,11 @@ class OrdersCog(commands.Cog):
         await self._order(interaction, " ".join(words))
 
     @app_commands.command(description="Any order in table notation, e.g. `reroll 2 4`, `capture Otter`, `decline`")
-    @app_commands.describe(line="One command in the table notation (see /help)")
-    async def order(self, interaction: discord.Interaction, line: str) -> None:
-        await self._order(interaction, line)
+    @app_commands.describe(line="One command in the table notation (see /help)",
+                           override="GMs: act for a player still within their deadline (logged, and shown when "
+                                    "the game ends)")
+    async def order(self, interaction: discord.Interaction, line: str, override: bool = False) -> None:
+        await send_line(interaction, line, override)
 
     @app_commands.command(description="Plan your next activation now; it is carried out when play reaches you")
     @app_commands.describe(line="The order in table notation, e.g. `move Kestrel turn end port 30 crew reload port`")

@@ -76,15 +76,17 @@ class StandingOrdersCog(commands.GroupCog, name="orders",
         try:
             gid = await game_here(interaction)
             actor = await actor_of(interaction)
+            lapsed = await service.lapsed_orders(actor, gid)  # read before an edit replaces them
             before = await service.standing_orders(actor, gid) if act else None
             orders = await edit(service, actor, gid)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
+        note = f"🗒️ {lapsed}\n" if lapsed else ""
         if orders is None:
-            await reply(interaction, "🗒️ Your standing orders are cleared.")
+            await reply(interaction, f"{note}🗒️ Your standing orders are cleared.")
             return
-        await reply(interaction, "🗒️ **Your standing orders for turn "
+        await reply(interaction, f"{note}🗒️ **Your standing orders for turn "
                                  f"{orders.turn}**\n" + "\n".join(orders.lines()))
         if act and orders != before and interaction.channel is not None:
             # the game may be waiting for these very orders

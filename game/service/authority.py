@@ -1,14 +1,16 @@
 """Who may give which order, checked in the service whatever a Discord server's role settings say.
 
-A seated player commands their own side. The computer captain commands only its own seat. A GM (Manage
-Server or the server's GM role, as the front end reports it) may act for a player only once that
-player's deadline has passed or their seat stands empty, and the log then says who acted and why.
+A seated player commands their own side. The computer captain commands only its own seat. Anyone else
+acts for a side through one rule, `acting_for`: a member the side's player named to stand in while
+away, during that time; a GM (Manage Server or the server's GM role, as the front end reports it) once
+the player's deadline has passed or their seat stands empty, or through an explicit, logged override.
+The log then says who acted and why. Consent to an undo comes from someone else (`undo_consent`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from game import events as ev
 from game.commands import (
@@ -24,7 +26,7 @@ from game.commands import (
 )
 from game.errors import NotYourShip, UnknownName
 from game.model import Game
-from game.service.errors import NotPermitted, NotSeated
+from game.service.errors import NotPermitted, NotSeated, UndoRefused
 from game.service.models import Seat
 
 LOCAL_GUILD = "offline"  # the offline table and the script runner: one person at one screen
@@ -105,36 +107,97 @@ def with_player(cmd: Command, who: str) -> Command:
     return cmd
 
 
+@dataclass(frozen=True)
+class Proxies:
+    """What lets someone other than a side's player act for it now."""
+
+    absent: frozenset[str] = frozenset()  # past their deadline, or nobody in their seat
+    stand_ins: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # side -> (stand-in, away player)
+    override: bool = False  # a GM asked for it explicitly; logged, and shown when the game ends
+
+    def stood_in(self, state: Game, seats: Sequence[Seat], actor: Actor) -> list[str]:
+        """The sides the actor stands in for now. Never a side against one of the actor's own: a stand-in
+        who plays the other team would command both."""
+        own = seated(seats, actor)
+        return sorted(side for side, (member, _) in self.stand_ins.items()
+                      if member == actor.user_id and side not in own
+                      and all(state.allied(side, p) for p in own))
+
+
+def acting_for(state: Game, seats: Sequence[Seat], actor: Actor, side: str, proxies: Proxies,
+               ending: bool = False) -> ev.ActedFor | None:
+    """The one rule for acting for a side: None for its own player, else the log line saying who acts
+    for it and why, or a refusal saying what would allow it. `ending`: a GM ends the game for the side
+    (a GM's power whatever the clock says, and logged)."""
+    if side in seated(seats, actor):
+        return None
+    if side in proxies.stood_in(state, seats, actor):
+        if ending:
+            raise NotPermitted(f"A stand-in plays for player {side} while they are away, but does not concede for them.",
+                               "Only the player (or a GM) ends the game for their side.")
+        away = proxies.stand_ins[side][1]
+        return ev.ActedFor(side, actor.user_id, f"standing in while {_mention(away)} is away", "stand-in")
+    if actor.gm and ending:
+        return ev.ActedFor(side, actor.user_id, "a GM ends the game")
+    if actor.gm and side in proxies.absent:
+        return ev.ActedFor(side, actor.user_id, "their deadline had passed")
+    if actor.gm and proxies.override:
+        return ev.ActedFor(side, actor.user_id, f"GM override by {_mention(actor.user_id)}", "override")
+    if actor.gm:
+        raise NotPermitted(f"Player {side} is still within their deadline: a GM may act for a player, or take their "
+                           "seat, only after it has passed, when their seat is empty, or with the player's consent "
+                           "(they name you to stand in: /clock away).",
+                           "Wait, ask the player, or repeat the command with `override: True`: the override is "
+                           "logged and shown when the game ends.")
+    raise NotYourShip(f"You do not command side {side}.", f"Your sides: {', '.join(seated(seats, actor)) or 'none'}.")
+
+
 def authorise(state: Game, seats: Sequence[Seat], actor: Actor, cmd: Command,
-              absent: Collection[str]) -> tuple[Command, ev.ActedFor | None]:
-    """The command with its acting side filled in, and the log line when a GM acts for a player.
-    `absent` are the players past their deadline or with an empty seat."""
-    players = seated(seats, actor)
+              proxies: Proxies) -> tuple[Command, ev.ActedFor | None]:
+    """The command with its acting side filled in, and the log line when someone acts for a player."""
     captain = actor.captain_of
     if captain is not None:
         who = acting_player(state, cmd, [captain])
         if who != captain:
             raise NotYourShip(f"The computer captain of side {captain} cannot act for side {who}.")
         return with_player(cmd, who), None
-    if not players and not actor.gm:
+    players = seated(seats, actor)
+    sides = [*players, *proxies.stood_in(state, seats, actor)]  # their own first: an unnamed side is theirs
+    if not sides and not actor.gm:
         raise NotSeated("You are not playing in this game.", "Join a side first (/game join), or watch.")
-    who = acting_player(state, cmd, players)
-    if who in players:
-        return with_player(cmd, who), None
+    who = acting_player(state, cmd, sides)
     if not who:
         raise NotSeated("Say which side you give this order for, e.g. `B: keep`.",
                         "A GM acts for a player only after their deadline has passed.")
-    if actor.gm and isinstance(cmd, Concede):
-        return cmd, ev.ActedFor(who, actor.user_id, "a GM ends the game")
-    if actor.gm and who in absent:
-        return with_player(cmd, who), ev.ActedFor(who, actor.user_id, "their deadline had passed")
-    if actor.gm:
-        raise NotPermitted(f"Player {who} is still within their deadline: a GM may act for a player only after it "
-                           "has passed (or when their seat is empty).", "Wait, or ask the player.")
-    mine = ", ".join(s.id for s in state.ships if s.controller in players)
+    if actor.gm or who in sides:
+        return with_player(cmd, who), acting_for(state, seats, actor, who, proxies, isinstance(cmd, Concede))
+    mine = ", ".join(s.id for s in state.ships if s.controller in sides)
     if isinstance(cmd, Reroll | UseFortune | KeepRoll | Decline | Decide):
         raise NotYourShip(f"This decision is player {who}'s.", "Wait for your opponent.")
     if getattr(cmd, "ship", ""):
         raise NotYourShip(f"{getattr(cmd, 'ship', '')} is not yours to command: it belongs to player {who}.",
                           f"Your ships: {mine or 'none'}.")
-    raise NotYourShip(f"You do not command side {who}.", f"Your sides: {', '.join(players) or 'none'}.")
+    raise NotYourShip(f"You do not command side {who}.", f"Your sides: {', '.join(sides) or 'none'}.")
+
+
+def undo_consent(state: Game, seats: Sequence[Seat], actor: Actor, asker: str, asked_by: str) -> str:
+    """Why an undo may go ahead with this actor's consent (the log's words), or a refusal. Consent
+    comes from someone else: a member holding a seat on the other team who is not the member who asked
+    (whatever other seat the asker holds), or a GM who plays no part in the game."""
+    if actor.local:
+        asked_by = ""  # the offline table: both sides share one screen, so the other side is there too
+    may = sorted(s.player for s in seats if s.user_id and not s.is_ai and s.user_id != asked_by
+                 and not state.allied(s.player, asker))
+    mine = [p for p in seated(seats, actor) if p in may]
+    if mine:
+        return f"undone with player {mine[0]}'s consent"
+    if actor.gm:
+        return f"undone with a GM's consent ({_mention(actor.user_id)}) at player {asker}'s request"
+    who = f"a player on the other team who did not ask (player {', '.join(may)}) or a GM" if may else "a GM"
+    if actor.user_id == asked_by:
+        raise UndoRefused("You asked for this undo, so the consent cannot be your own.", f"{who[0].upper()}{who[1:]} may consent.")
+    raise UndoRefused(f"Only {who} may consent to player {asker}'s undo.")
+
+
+def _mention(user_id: str) -> str:
+    return f"<@{user_id}>" if user_id.isdigit() else user_id

@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from game import events as ev
+from game.account import overrides_line
 from game.ai.captain import deciders
 from game.ai.legal import legal_commands
 from game.apply import apply, apply_all
@@ -49,7 +50,17 @@ from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, ru
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.schema.common import MAX_NAME
 from game.service import clock_service, orders_service
-from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
+from game.service.authority import (
+    LOCAL_GUILD,
+    Actor,
+    Proxies,
+    acting_for,
+    as_seated,
+    authorise,
+    require_gm,
+    seated,
+    undo_consent,
+)
 from game.service.cache import SHARED_TTL, Bounded, GameCache
 from game.service.clock_service import DeadlineResult, Reminder
 from game.service.decision import Decision, Retime, Wait, current_waits, decision_of, still_waiting
@@ -79,6 +90,7 @@ from game.service.models import (
 )
 from game.service.orders_service import OrderNote
 from game.service.outbox import Post
+from game.service.proxies import proxies_for, stand_ins
 from game.service.referee import RefereeService
 from game.service.repository import DuplicateRequest, Loaded, Repository, VersionConflict, decode_state
 from game.service.workers import Workers
@@ -620,12 +632,23 @@ class GameService:
     async def view(self, actor: Actor, game_id: int, player: str | None = None) -> View:
         """The game as the actor sees it; a player with two squadrons names the one to look through."""
         loaded = await self._load(game_id, actor)
-        players = self._players_of(loaded, actor)
+        players = await self._sides(loaded, actor)
         if player is not None:
             if player not in players:
                 raise NotSeated(f"You do not command side {player}.", f"Your sides: {', '.join(players) or 'none'}.")
             return view_of(loaded.state, player, also=players)
-        return view_of(loaded.state, self._viewer(loaded, actor), also=players)
+        return view_of(loaded.state, players[0] if players else None, also=players)
+
+    async def sides_of(self, actor: Actor, game_id: int) -> list[str]:
+        """The sides the actor gives orders for now: their own seats, and those they stand in for."""
+        return await self._sides(await self._load(game_id, actor), actor)
+
+    async def _sides(self, loaded: Loaded, actor: Actor) -> list[str]:
+        players = self._players_of(loaded, actor)
+        if actor.captain_of is not None:
+            return players
+        stand = Proxies(stand_ins=await stand_ins(self.repo, loaded, utcnow()))
+        return sorted({*players, *stand.stood_in(loaded.state, loaded.seats, actor)})
 
     async def state_for_audit(self, game_id: int) -> Game:
         """The full state (with every secret): for the audit and tests, never for a front end."""
@@ -649,7 +672,7 @@ class GameService:
         """What the actor can do now (from their own view), and the log position it was read at: a
         menu built from it answers only while the game is still there."""
         loaded = await self._load(game_id, actor)
-        players = self._players_of(loaded, actor)
+        players = await self._sides(loaded, actor)
         waiting = [p for p in players if p in deciders(loaded.state)]
         viewer = waiting[0] if waiting else (players[0] if players else None)
         key = (game_id, loaded.record.version, viewer, tuple(players), ship)
@@ -735,9 +758,10 @@ class GameService:
     # ------------------------------------------------------------------ acting
 
     async def submit(self, actor: Actor, game_id: int, command: Command | str, request_id: str | None = None,
-                     expect: Expect | None = None) -> Outcome:
+                     expect: Expect | None = None, override: bool = False) -> Outcome:
         """Apply a player's command (or a line of notation) and commit it before answering. With
-        `expect`, only while the game still waits on the decision the command was sent for."""
+        `expect`, only while the game still waits on the decision the command was sent for; with
+        `override`, a GM acts for a player within their deadline (logged: authority.acting_for)."""
         # a request id is looked up only when the command fails: the first time, the unique key on
         # the commit is all the check there is (DuplicateRequest)
         async with self._lock(game_id):
@@ -747,7 +771,7 @@ class GameService:
                 try:
                     if expect is not None:
                         await self._expect(loaded, expect)
-                    cmd, acted_for = await self._prepare(loaded, actor, command)
+                    cmd, acted_for = await self._prepare(loaded, actor, command, override)
                     if isinstance(cmd, FixDice):
                         await self._fix_dice(loaded, actor, cmd)
                         return Outcome(game_id, loaded.record.last_seq, loaded.record.last_seq, (),
@@ -772,25 +796,22 @@ class GameService:
                     raise
             raise ServiceError("The game is busy: other orders kept arriving.", "Try again in a moment.")
 
-    async def _prepare(self, loaded: Loaded, actor: Actor, command: Command | str) -> tuple[Command, ev.ActedFor | None]:
+    async def _prepare(self, loaded: Loaded, actor: Actor, command: Command | str,
+                       override: bool = False) -> tuple[Command, ev.ActedFor | None]:
         """Parse the line against what the actor may see, then check the actor may give it."""
         actor = as_seated(loaded.seats, actor)
         players = self._players_of(loaded, actor)
-        if not players and not actor.gm:
+        proxies = await proxies_for(self.repo, loaded, actor, override) if actor.captain_of is None else Proxies()
+        sides = [*players, *proxies.stood_in(loaded.state, loaded.seats, actor)]
+        if not sides and not actor.gm:
             raise NotSeated("You are not playing in this game.", "Join a side first (/game join), or watch.")
-        absent = await self._absent(loaded) if actor.gm else set()
         if isinstance(command, str):
-            knows = [*players, *absent]
+            # an override reads the hand of a side the game waits on, as the GM acting for it must
+            knows = [*sides, *proxies.absent, *(deciders(loaded.state) if proxies.override else ())]
             command = parse(command, redact(loaded.state, knows), hands=knows)
         if isinstance(command, FixDice):
             return command, None
-        return authorise(loaded.state, loaded.seats, actor, command, absent)
-
-    async def _absent(self, loaded: Loaded) -> set[str]:
-        """Players a GM may act for: past their deadline, or with nobody in their seat."""
-        empty = {s.player for s in loaded.seats if s.user_id is None and not s.is_ai}
-        assert loaded.record.id is not None
-        return empty | await self.repo.overdue_players(loaded.record.id, utcnow())
+        return authorise(loaded.state, loaded.seats, actor, command, proxies)
 
     async def _stale(self, loaded: Loaded) -> bool:
         assert loaded.record.id is not None
@@ -820,9 +841,10 @@ class GameService:
         return await self.submit(actor, game_id, Concede(who), request_id)
 
     async def hand_over(self, actor: Actor, game_id: int, to_user: str | None = None, to_name: str = "",
-                        player: str | None = None, request_id: str | None = None) -> Outcome:
+                        player: str | None = None, request_id: str | None = None, override: bool = False) -> Outcome:
         """Give a side to another member (`to_user`) or, with none, to the computer captain. The side's
-        player may do it, or a GM for any side; the log says who played each turn."""
+        player may do it, or a GM for any side; a GM takes a seat for themselves only as they may act
+        for it (authority.acting_for, with `override`). The log says who played each turn."""
         async with self._lock(game_id):
             loaded = await self._load(game_id, actor, fresh=True)
             actor = as_seated(loaded.seats, actor)
@@ -847,6 +869,10 @@ class GameService:
                                 "Give the side to someone without a seat, or to the computer captain.")
             if (to_user is not None and to_user == seat.user_id) or (to_user is None and seat.is_ai):
                 raise SeatTaken(f"Side {who} is already theirs.")
+            taken = None
+            if to_user == actor.user_id:
+                taken = acting_for(loaded.state, loaded.seats, actor, who,
+                                   await proxies_for(self.repo, loaded, actor, override))
             before = seat.display_name
             if to_user is None:
                 seat.user_id, seat.is_ai, seat.display_name = None, True, f"Computer captain ({who})"
@@ -854,7 +880,8 @@ class GameService:
                 seat.user_id, seat.is_ai, seat.display_name = to_user, False, (to_name[:100] or to_user)
             event = ev.SeatHandedOver(who, before, seat.display_name, actor.user_id, to_user is None)
             try:
-                return await self._commit(loaded, actor, [event], request_id, seats=[seat])
+                return await self._commit(loaded, actor, [*([taken] if taken else []), event], request_id,
+                                          seats=[seat])
             except VersionConflict:
                 self._cache.pop(game_id, None)  # the seat was changed only in this copy
                 raise ServiceError("The game moved on while the side was handed over.", "Try again.") from None
@@ -873,6 +900,10 @@ class GameService:
                 history.append((e.player, turn, e.to))
         starts = [(s.player, 0, first.get(s.player, s.display_name)) for s in loaded.seats]
         return sorted(starts + history, key=lambda h: (h[0], h[1]))
+
+    async def gm_overrides(self, game_id: int) -> str:
+        """The game's GM overrides in one line (account.overrides_line), for its game-over post."""
+        return overrides_line(e for _, _, e in await self.repo.events(game_id))
 
     async def set_gm_role(self, actor: Actor, role_id: str) -> None:
         """Name the role whose members act as GMs here. Only a GM (Manage Server, or the current GM role)
@@ -905,7 +936,7 @@ class GameService:
                 if not players:
                     raise NotSeated("Only a player or a GM may ask to undo.")
                 await self._undo_target(loaded)  # refuse now what could never be undone
-                event = ev.UndoRequested(players[0], loaded.record.last_seq)
+                event = ev.UndoRequested(players[0], loaded.record.last_seq, actor.user_id)
                 try:
                     first, last = await self._write(loaded, actor, [event], apply(loaded.state, event), request_id)
                 except VersionConflict:
@@ -921,17 +952,12 @@ class GameService:
         if req is None:
             raise UndoRefused("Nobody has asked to undo.", "A player asks first (undo), then the opponent consents.")
         asker, seq = req
-        actor = as_seated(loaded.seats, actor)
-        players = self._players_of(loaded, actor)
-        opponents = [p for p in players if not loaded.state.allied(p, asker)]
-        if not opponents and not actor.gm:
-            if asker in players:
-                raise UndoRefused("The undo needs your opponent's consent, not your own.")
-            raise UndoRefused(f"Only player {asker}'s opponent (or a GM) can consent to this undo.")
+        asked = [e for _, _, e in await self.repo.events(game_id, loaded.record.last_seq)
+                 if isinstance(e, ev.UndoRequested)]
+        reason = undo_consent(loaded.state, loaded.seats, as_seated(loaded.seats, actor), asker,
+                              asked[-1].by if asked else "")
         if seq != loaded.record.last_seq - 1:
             raise UndoRefused("Play has moved on since the undo was asked for.")
-        reason = (f"undone with player {opponents[0]}'s consent" if opponents
-                  else f"undone by a GM ({_who(actor)}) at player {asker}'s request")
         return await self._undo(actor, game_id, request_id, reason)
 
     async def _undo_target(self, loaded: Loaded) -> tuple[int, list[tuple[int, int, Any]]]:
@@ -946,7 +972,8 @@ class GameService:
             kinds = {type(e) for e in commands[cmd]}
             if ev.StateRestored in kinds:
                 break  # never undo past an earlier undo
-            if kinds <= {ev.UndoRequested, ev.CardPicked, ev.SeatHandedOver, ev.ClockChanged}:  # not activations
+            if kinds <= {ev.UndoRequested, ev.CardPicked, ev.SeatHandedOver, ev.ClockChanged, ev.ActedFor}:
+                # not activations (an ActedFor alone with a hand-over: a GM took the seat)
                 continue
             seen = [e for e in commands[cmd] if isinstance(e, UNDO_BARRIERS)
                     or (isinstance(e, ev.PhaseBegan) and e.phase in (Phase.END, Phase.INITIATIVE))]
@@ -995,7 +1022,7 @@ class GameService:
         cmd = parse(line, redact(loaded.state, players), hands=players)
         if isinstance(cmd, FixDice):
             raise DiceNotAllowed("Fixing dice cannot be planned.")
-        cmd, _ = authorise(loaded.state, loaded.seats, replace(actor, gm=False), cmd, set())
+        cmd, _ = authorise(loaded.state, loaded.seats, replace(actor, gm=False), cmd, Proxies())
         player = getattr(cmd, "player", "") or players[0]
         text = format_command(cmd)
         await self.repo.add_planned(game_id, player, actor.user_id, text)
@@ -1012,6 +1039,10 @@ class GameService:
         order = await self.repo.next_planned(game_id, player)
         if order is None:
             return []
+        if all(s.user_id != order.user_id for s in loaded.seats if s.player == player):
+            # planned by the side's former player: it lapsed with the hand-over, and concerns nobody now
+            await self.repo.finish_planned(order, "lapsed", "the side changed hands")
+            return []
         actor = Actor(order.user_id, loaded.record.guild_id)
         try:
             outcome = await self.submit(actor, game_id, order.line, request_id=f"planned:{order.id}")
@@ -1025,6 +1056,9 @@ class GameService:
 
     async def standing_orders(self, actor: Actor, game_id: int, player: str | None = None) -> Standing:
         return await orders_service.current(self, actor, game_id, player)
+
+    async def lapsed_orders(self, actor: Actor, game_id: int, player: str | None = None) -> str:
+        return await orders_service.lapsed(self, actor, game_id, player)
 
     async def order_move(self, actor: Actor, game_id: int, line: str, player: str | None = None) -> Standing:
         return await orders_service.order_move(self, actor, game_id, line, player)

@@ -154,7 +154,7 @@ class PlannedOrder(SQLModel, table=True):
     player: str = Field(max_length=8)
     user_id: str = Field(max_length=32)
     line: str = Field(sa_type=Text)
-    status: str = Field(default="pending", max_length=20)  # pending | applied | refused | cancelled
+    status: str = Field(default="pending", max_length=20)  # pending | applied | refused | cancelled | lapsed
     note: str = Field(default="", sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 

@@ -17,7 +17,7 @@ from game.dice import derived_number
 from game.errors import RulesError, UnknownName
 from game.notation import format_command, parse
 from game.service import orders_store as store
-from game.service.authority import Actor, authorise
+from game.service.authority import Actor, Proxies, authorise
 from game.service.errors import NotSeated
 from game.standing import FALLBACKS, REROLL_POLICIES, TARGET_RULES, ShipOrders, Standing, step
 from game.views import redact, view_of
@@ -46,14 +46,32 @@ async def _mine(svc: GameService, actor: Actor, game_id: int, player: str | None
     return loaded, player or players[0]
 
 
+def owned(stored: tuple[Standing, str] | None, holder: str | None) -> Standing | None:
+    """Standing orders belong to the member who gave them: once the side is someone else's they have
+    lapsed, for whatever reads them (shown, edited or carried out)."""
+    return stored[0] if stored is not None and holder is not None and stored[1] == holder else None
+
+
 async def current(svc: GameService, actor: Actor, game_id: int, player: str | None = None) -> Standing:
-    """The actor's standing orders for this turn (orders from an earlier turn have lapsed)."""
+    """The actor's standing orders for this turn (orders from an earlier turn, or given by the side's
+    former player, have lapsed: an edit starts afresh)."""
     loaded, who = await _mine(svc, actor, game_id, player)
-    found = await store.load_orders(svc.repo, game_id, who)
+    found = owned(await store.load_orders(svc.repo, game_id, who), actor.user_id)
     turn = loaded.state.turn
-    if found is None or found[0].turn != turn:
+    if found is None or found.turn != turn:
         return Standing(who, turn)
-    return found[0]
+    return found
+
+
+async def lapsed(svc: GameService, actor: Actor, game_id: int, player: str | None = None) -> str:
+    """What the side's new player is told while its former player's standing orders are still stored."""
+    _, who = await _mine(svc, actor, game_id, player)
+    stored = await store.load_orders(svc.repo, game_id, who)
+    if stored is None or owned(stored, actor.user_id) is not None:
+        return ""
+    turn = max((t for side, t, _ in await svc.seat_history(game_id) if side == who), default=0)
+    return (f"Your predecessor's standing orders for side {who} lapsed at the hand-over "
+            f"({f'turn {turn}' if turn else 'before turn 1'}): they are never carried out, and yours start afresh.")
 
 
 async def edit(svc: GameService, actor: Actor, game_id: int, change: Callable[[Standing], Standing],
@@ -72,7 +90,7 @@ async def order_move(svc: GameService, actor: Actor, game_id: int, line: str, pl
     if isinstance(cmd, FixDice) or not isinstance(cmd, Activate):
         raise RulesError("A standing move is one ship's Movement activation (`move SHIP …`).",
                          "Give attacks with /orders attack, and everything else when asked.")
-    cmd, _ = authorise(loaded.state, loaded.seats, replace(actor, gm=False), cmd, set())
+    cmd, _ = authorise(loaded.state, loaded.seats, replace(actor, gm=False), cmd, Proxies())
     assert isinstance(cmd, Activate)
     owner = loaded.state.ship(cmd.ship).controller
     if owner not in players:
@@ -146,10 +164,7 @@ async def run_standing(svc: GameService, game_id: int, told: dict[tuple[int, str
     seat = next((s for s in loaded.seats if s.player == player), None)
     if seat is None or seat.is_ai or seat.user_id is None:
         return []
-    stored = await store.load_orders(svc.repo, game_id, player)
-    orders, user = stored if stored is not None else (None, seat.user_id)
-    if user != seat.user_id:
-        orders = None  # given by the side's former player: they lapsed when the side changed hands
+    orders, user = owned(await store.load_orders(svc.repo, game_id, player), seat.user_id), seat.user_id
     rules = await svc.rules_for(loaded.record)
     position = loaded.record.last_seq
     judgement = derived_number(loaded.record.dice_seed, f"standing:{player}:{position}")

@@ -62,3 +62,11 @@ async def clocks_for(repo: Repository, game_id: int, users: list[str]) -> tuple[
         rows = (await s.execute(select(PlayerClock).where(col(PlayerClock.user_id).in_(users)))).scalars().all() \
             if users else []
     return clock or GameClock(game_id=game_id), {r.user_id: r for r in rows}
+
+
+async def player_clocks(repo: Repository, users: list[str]) -> list[PlayerClock]:
+    """These members' hours and vacations, read fresh (a vacation set through another process counts)."""
+    if not users:
+        return []
+    async with repo.session() as s:
+        return list((await s.execute(select(PlayerClock).where(col(PlayerClock.user_id).in_(users)))).scalars().all())

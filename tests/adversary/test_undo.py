@@ -82,7 +82,7 @@ async def test_only_the_opponent_consents_and_the_undo_shows_no_secret(table: Ta
     ship = state.ships_of(player)[0]
     assert answer_text(await t.cmd(mover, "order", line=f'move "{ship.id}"')).startswith("✅")  # no dice
     assert "Asked" in answer_text(await t.cmd(mover, "game", "undo"))
-    for user, why in ((mover, "not your own"), (EVE, "opponent (or a GM)")):
+    for user, why in ((mover, "cannot be your own"), (EVE, "player on the other team who did not ask")):
         answer = answer_text(await t.cmd(user, "game", "approve-undo"))
         assert answer.startswith("❌") and why in answer, answer
     assert not [e for e in await t.log_events() if isinstance(e, ev.StateRestored)]
