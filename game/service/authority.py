@@ -188,14 +188,15 @@ def undo_consent(state: Game, seats: Sequence[Seat], actor: Actor, asker: str, a
         asked_by = ""  # the offline table: both sides share one screen, so the other side is there too
     may = sorted(s.player for s in seats if s.user_id and not s.is_ai and s.user_id != asked_by
                  and not state.allied(s.player, asker))
+    who = f"a player on the other team who did not ask (player {', '.join(may)}) or a GM" if may else "a GM"
+    # before any other reason: not even a GM who asked (and has since left their seat) consents to it
+    if actor.user_id == asked_by:
+        raise UndoRefused("You asked for this undo, so the consent cannot be your own.", f"{who[0].upper()}{who[1:]} may consent.")
     mine = [p for p in seated(seats, actor) if p in may]
     if mine:
         return f"undone with player {mine[0]}'s consent"
     if actor.gm:
         return f"undone with a GM's consent ({_mention(actor.user_id)}) at player {asker}'s request"
-    who = f"a player on the other team who did not ask (player {', '.join(may)}) or a GM" if may else "a GM"
-    if actor.user_id == asked_by:
-        raise UndoRefused("You asked for this undo, so the consent cannot be your own.", f"{who[0].upper()}{who[1:]} may consent.")
     raise UndoRefused(f"Only {who} may consent to player {asker}'s undo.")
 
 
