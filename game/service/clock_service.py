@@ -265,13 +265,16 @@ async def due_reminder(svc: GameService, job: ScheduledJob) -> Reminder | None:
         return None
     payload = json.loads(job.payload)
     text = reminder_text(payload)
+    decision = decision_of_job(job)
     try:
         loaded = await svc._load(job.game_id, fresh=True)
-    except OtherSystem:  # a referee assistant's reminder names no decision yet: the seat's player
-        info = await svc.info(job.game_id)
-        user = next((u for p, u, _, ai in info.seats if p == payload.get("player") and not ai), None)
-        return Reminder(user, text, False) if user else None
-    decision = decision_of_job(job)
+    except OtherSystem:  # a referee assistant's game: the same check, over the waits it stores
+        if decision is None:  # planned before its jobs named their decision: the seat's player
+            info = await svc.info(job.game_id)
+            user = next((u for p, u, _, ai in info.seats if p == payload.get("player") and not ai), None)
+            return Reminder(user, text, False) if user else None
+        holder = await svc.referee.waiting_holder(decision)
+        return Reminder(holder, text, False) if holder and holder.isdigit() else None
     if decision is None:
         await plan_afresh(svc, job.game_id)
         return None

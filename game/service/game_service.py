@@ -1045,7 +1045,12 @@ class GameService:
             return []
         actor = Actor(order.user_id, loaded.record.guild_id)
         try:
-            outcome = await self.submit(actor, game_id, order.line, request_id=f"planned:{order.id}")
+            # for the decision waited on as read here: if play moved on meanwhile (another process, the
+            # player by hand), the order stays queued for the player's next decision
+            outcome = await self.submit(actor, game_id, order.line, request_id=f"planned:{order.id}",
+                                        expect=Expect(decision=self.decision_now(loaded, player)))
+        except AlreadyDecided:
+            return []
         except RulesError as exc:
             await self.repo.finish_planned(order, "refused", exc.text)
             return [PlanRefused(order.user_id, player, order.line, exc.text)]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime, timedelta
 from importlib import resources
@@ -35,6 +35,7 @@ from game.errors import DataError, NotYourShip, RulesError, UnknownName
 from game.fairness import commitment, new_seed
 from game.schema.common import MAX_DEPTH, MAX_NAME, read_toml
 from game.service.authority import Actor
+from game.service.decision import Decision, Wait, decode_waits, encode_waits
 from game.service.errors import (
     ChannelBusy,
     GameDamaged,
@@ -264,6 +265,21 @@ class RefereeService:
                        st.turn, st.phase, tuple(sorted(game.system.deciders(st))),
                        commitment(r.dice_seed) if r.dice_seed else "", st.result)
 
+    async def waiting_holder(self, decision: Decision) -> str | None:
+        """The one check of a scheduled action (game/service/decision.py), for these games: the member
+        to remind when the game still waits on the seat's wait begun where the action was planned, held
+        by the same member (or, planned while the seat stood empty, by whoever has taken it since);
+        None otherwise."""
+        game = await self._load(decision.game_id, fresh=True)
+        name = seat_keys(game.state).get(decision.player)
+        if game.state.result or name not in game.system.deciders(game.state):
+            return None
+        wait = decode_waits(game.record.waits).get(decision.player)
+        holder = next((s.user_id for s in game.seats if s.player == decision.player), None)
+        if wait is None or wait.since != decision.since or decision.holder not in (None, holder):
+            return None
+        return holder
+
     async def game_in_channel(self, guild_id: str, channel_id: str, include_over: bool = False) -> int | None:
         """The channel's referee-system game, if its game is one."""
         record = await self.repo.game_in_channel(guild_id, channel_id, include_over)
@@ -453,11 +469,17 @@ class RefereeService:
         waiting = sorted(sysm.deciders(state)) if not state.result else []
         replan = (waiting, state.phase) != (sorted(sysm.deciders(game.state)), game.state.phase)
         hours = (await self.repo.guild_settings(rec.guild_id)).reminder_hours if replan else 0
+        # a new set of waits begins here: each reminder names it, so a stale one ends quietly (still_waiting)
+        # waits and jobs name a seat by its key (the side's name may be long; the key fits the job's column)
+        key_of = {name: key for key, name in seat_keys(state).items()}
+        holders = {s.player: s.user_id for s in game.seats}
+        waits = ({key_of[p]: Wait(first, holders.get(key_of[p]), now) for p in waiting if p in key_of} if replan
+                 else decode_waits(rec.waits))
         async with self.repo.session() as s, s.begin():
             done = cast(CursorResult[Any], await s.execute(
                 update(GameRecord).where(col(GameRecord.id) == rec.id, col(GameRecord.version) == rec.version)
                 .values(version=rec.version + 1, last_seq=rec.last_seq + len(rows), commands=command,
-                        updated_at=now, status=status)))
+                        updated_at=now, status=status, waits=encode_waits(waits))))
             if done.rowcount != 1:
                 self._cache.games.pop(rec.id, None)
                 raise _Conflict()
@@ -466,7 +488,8 @@ class RefereeService:
                                   payload=json.dumps(data, ensure_ascii=False, separators=(",", ":")),
                                   actor=actor.user_id, created_at=now))
             if replan:
-                await _remind(s, rec.id, waiting, hours, now)
+                await _remind(s, rec.id, waits, seat_keys(state), hours, now)
+        rec.waits = encode_waits(waits)
         rec.version += 1
         rec.last_seq += len(rows)
         rec.commands = command
@@ -474,13 +497,16 @@ class RefereeService:
         game.state, game.log = state, log
 
 
-async def _remind(s: AsyncSession, game_id: int, players: Sequence[str], hours: int, now: datetime) -> None:
+async def _remind(s: AsyncSession, game_id: int, waits: Mapping[str, Wait], names: Mapping[str, str], hours: int,
+                  now: datetime) -> None:
     """A reminder for each seat the game now waits for, in the transaction of the command (the jobs
-    survive a restart). No deadline: nobody may act for an absent seat in these games."""
+    survive a restart), naming the wait it was planned for. No deadline: nobody may act for an absent
+    seat in these games."""
     await (await s.connection()).run_sync(clear_clock_jobs, [game_id], ("reminder",))
-    for player in players:
+    for key, wait in waits.items():
         s.add(ScheduledJob(game_id=game_id, kind="reminder", due_at=now + timedelta(hours=hours),
-                           payload=json.dumps({"player": player})))
+                           payload=json.dumps({"player": names.get(key, key)}), player=key, holder=wait.holder,
+                           since=wait.since))
 
 
 def undo_refused(taken: Sequence[Any], state: Any) -> str:

@@ -11,10 +11,12 @@ from game.service.authority import Actor
 from game.service.models import utcnow
 from tests.adversary.clock_jobs import claim_and_die, make_due, planned, scheduler_pass
 from tests.adversary.eyes import ANN, BOB, GUS, Table
+from tests.adversary.test_referee_secrets import sealed_game
 from tests.adversary.test_sweep import make_gm_role
 from tests.bot.fake_discord import GUILD_ID
 
 CARL = (444444444444444444, "Carl")  # the member a GM hands side A to
+UMA = (444444444444444444, "Uma")  # the referee's seat in sealed_game
 
 
 async def both_to_pick(t: Table) -> None:
@@ -67,3 +69,20 @@ async def test_a_stale_deadline_does_not_act_for_the_side_after_a_hand_over(tabl
     assert not (await t.state()).squadron("A").picked, "the stale deadline picked for Carl"
     assert await deadline_events(t) == []
     assert "deadline has passed" not in "\n".join(i.text for i in t.public(mark))
+
+
+async def test_a_stale_referee_reminder_pings_nobody(table: Table) -> None:
+    """A referee assistant's game (WS&IM): the British plot's reminder is claimed by a scheduler that
+    dies; Ann plots in time, and the game waits on the umpire; the old reminder, run after the lease,
+    pings nobody. A reminder planned for the wait that goes on still pings its holder."""
+    t = table
+    await sealed_game(t)  # Bob has plotted: the game waits on Ann's British plot
+    await make_due(t, "reminder", "British")
+    assert [j.kind for j in await claim_and_die(t)] == ["reminder"]
+    await t.cmd(ANN, "ref", "order", line="plot Victory 1")
+    mark = t.mark()
+    await scheduler_pass(t, after_lease=True)
+    assert not [i.text for i in t.public(mark) if f"<@{ANN[0]}>" in i.text], "the stale reminder pinged Ann"
+    await make_due(t, "reminder", "Umpire")
+    await scheduler_pass(t)
+    assert [i.text for i in t.public(mark) if f"<@{UMA[0]}>" in i.text], "the umpire's own reminder went missing"
