@@ -90,7 +90,7 @@ async def test_only_a_game_recorded_as_older_than_verifiable_dice_may_hold_unche
     rolls = rolls_of(log)
     older = copy.deepcopy(log)
     older["initial_state"]["seed"] = 7  # began with a readable seed number, before secret dice
-    for i, e in rolls_of(older)[:2]:  # its first rolls were made then, without a position
+    for _, e in rolls_of(older)[:2]:  # its first rolls were made then, without a position
         e["at"] = -1
     code, out = verify(tmp_path, older, capsys)
     assert code == 0
