@@ -151,14 +151,18 @@ def _no_constant(name: str) -> float:
 def _float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value) or abs(value) > MAX_NUMBER:
-        raise _NumberOutOfBounds(text[:40])
+        raise _NumberOutOfBounds(_shown(text))
     return value
 
 
 def _int(text: str) -> int:
-    if len(text) > 12 or abs(int(text)) > MAX_NUMBER:
-        raise _NumberOutOfBounds(text[:40])
+    if len(text) > 12 or abs(int(text)) > MAX_NUMBER:  # its length first: a long one is slow to convert
+        raise _NumberOutOfBounds(_shown(text))
     return int(text)
+
+
+def _shown(number: str) -> str:
+    return number if len(number) <= 24 else f"{number[:20]}… ({len(number)} characters)"
 
 
 # ---------------------------------------------------------------- shape and fit

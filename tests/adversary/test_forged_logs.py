@@ -16,17 +16,14 @@ import pytest
 from sqlalchemy import select, update
 
 from cli.main import main as quarterdeck
-from game.model import Phase
 from game.service.db import make_engine, upgrade_to_head
-from game.service.game_service import Actor, GameService
+from game.service.game_service import GameService
 from game.service.models import EventRecord
 from tests.adversary.eyes import EVE, Table, answer_text
+from tests.adversary.logs import ROLLS, finished_log, rolls_of
 from tests.adversary.test_fair_dice import SHORT, play_out
 from tests.bot.fake_discord import command
-from tests.helpers import S, scenario_text
 from tests.seeds import counting_seeds
-
-GM = Actor("999", "g1", gm=True)
 
 
 @pytest.fixture
@@ -38,24 +35,6 @@ async def service(tmp_path: Path) -> AsyncIterator[GameService]:
         yield GameService(engine, seeds=counting_seeds())
     finally:
         await engine.dispose()
-ROLLS = ("DiceRolled", "DiceRerolled", "SetupCardsDrawn")
-
-
-async def finished_log(service: GameService) -> dict[str, Any]:
-    """A real game played to its end by two computer captains, exported as `/game verify` attaches it."""
-    text = scenario_text([S("Lion", "Fourth Rate", 15, 18, 0, "A"), S("Otter", "Sloop", 19, 18, 0, "B")],
-                         test_dice=False)
-    info = await service.create_game(GM, "forged", scenario_text=text)
-    for side in ("A", "B"):
-        await service.join(GM, info.id, side, ai=True)
-    await service.play_ai(info.id, limit=5000)
-    assert (await service.state_for_audit(info.id)).phase is Phase.OVER
-    return await service.export_log(GM, info.id)
-
-
-def rolls_of(log: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
-    """(1-based event number, event) of every roll."""
-    return [(i, e) for i, (_, e) in enumerate(log["events"], 1) if e["type"] in ROLLS]
 
 
 def verify(tmp_path: Path, log: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
