@@ -158,7 +158,7 @@ def test_a_file_that_is_no_log_is_one_error_line(name: str, data: bytes | None, 
                    f"{missing} cannot be read: No such file or directory.")
 
 
-def test_a_binary_or_oversized_script_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_binary_or_oversized_script_or_scenario_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     binary = tmp_path / "moves.txt"
     binary.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
     assert_refused(*run(["script", str(binary)], capsys), f"{binary} is not UTF-8 text.")
@@ -172,6 +172,9 @@ def test_a_binary_or_oversized_script_is_one_error_line(tmp_path: Path, capsys: 
     directed.write_text("scenario sea.toml\nmove Kestrel\n", encoding="utf-8")
     assert_refused(*run(["script", str(directed)], capsys), f"{scenario}: entry '(file)', field '(file)': {scenario} "
                                                             "is not UTF-8 text.")
+    db = f"sqlite+aiosqlite:///{tmp_path / 'table.db'}"
+    assert_refused(*run(["table", "--scenario", str(scenario), "--new", "--db", db], capsys),
+                   f"{scenario}: entry '(file)', field '(file)': {scenario} is not UTF-8 text.")
 
 
 ESCAPES = {
