@@ -70,7 +70,7 @@ class _LogDoc(BaseModel):
     format: Literal["quarterdeck-log/1"]
     name: StrictStr = ""
     system: Annotated[StrictStr, Field(max_length=50)]
-    seed: Annotated[StrictStr, Field(max_length=200)]
+    seed: Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{64}$")]  # every game's dice seed, in hex
     commitment: Annotated[StrictStr, Field(max_length=200)] | None = None
     initial_state: dict[StrictStr, Any]
     events: Annotated[list[Any], Field(max_length=MAX_EVENTS)]  # pairs, checked one by one below

@@ -76,7 +76,12 @@ def _number_too_long(log: dict[str, Any]) -> None:
     log["events"][0][0] = 10**40
 
 
+def _seed_not_hex(log: dict[str, Any]) -> None:
+    log["seed"] = "the seed"
+
+
 CRAFTED: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
+    "seed not hex": (_seed_not_hex, "{path} is damaged: seed: String should match pattern '^[0-9a-f]{{64}}$'."),
     "missing ship": (_missing_ship, "The log is not a game's: event {moved} (ShipMoved) does not fit the game at that "
                                     "point (KeyError: 'Ghost')."),
     "NaN position": (_nan_position, "{path} holds the number NaN: numbers in a log are finite and at most "
