@@ -13,6 +13,8 @@ from game.names import plain
 from game.report import describe, summary
 from game.rules_data import DataError
 from game.scenario import builtin_scenarios
+from game.schema.common import read_text_file
+from game.schema.scenario import MAX_FILE_BYTES as MAX_SCENARIO_BYTES
 from game.service.db import make_engine, upgrade_to_head
 from game.service.game_service import LOCAL_GUILD, Actor, GameService
 
@@ -46,10 +48,9 @@ def scenario_source(scenario: str | None, base: Path | None = None) -> tuple[str
     path = Path(scenario)
     if base is not None and not path.is_absolute() and not path.exists():
         path = base / path
-    try:
-        return path.read_text(encoding="utf-8"), path.name
-    except OSError as exc:
-        raise DataError(str(path), "(file)", "(file)", f"cannot be read: {exc.strerror}") from None
+    # one byte over the upload limit is enough for the schema to refuse the file by its size
+    text = read_text_file(path, MAX_SCENARIO_BYTES + 1, lambda problem: DataError(str(path), "(file)", "(file)", problem))
+    return text, path.name
 
 
 

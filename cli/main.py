@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from cli.terminal import terminal_streams
+
 TURN_LOG_EVENTS = ("InitiativeWon", "ShipMoved", "AttackResolved", "StatusGained", "Collided",
                    "StrikePointsCounted", "GameEnded", "ControlChanged", "OfficerLost", "FlagTransferred")
 
@@ -79,8 +81,6 @@ def _attack_line(e: object) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from cli import play
-
     parser = argparse.ArgumentParser(prog="quarterdeck", description="Referee for Oak & Iron")
     sub = parser.add_subparsers(dest="command", required=True)
     p_script = sub.add_parser("script", help="play a file of table commands and print the final state")
@@ -117,6 +117,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_replay.add_argument("--delay", type=float, default=0.0, help="seconds between moments in the terminal")
     p_replay.add_argument("--no-images", action="store_true", help="only the terminal playback")
     args = parser.parse_args(argv)
+    with terminal_streams():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from cli import play
+
     if args.command == "script":
         return play.run_script(args.file, args.json, args.scenario, args.seed, sys.stdout, args.db)
     if args.command == "demo":

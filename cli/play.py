@@ -11,23 +11,22 @@ from pathlib import Path
 from typing import TextIO
 
 from cli.common import LOCAL, _directive_scenario, open_service, print_state, scenario_source, seat_everyone
+from cli.terminal import refuse
 from game.errors import RulesError
 from game.rules_data import DataError
+from game.schema.common import read_text_file
 from game.service.settings import Settings
+
+MAX_SCRIPT_BYTES = 1_000_000  # a script is typed by hand: a whole game's orders are a few kilobytes
 
 
 def run_script(path: Path, as_json: bool, scenario: str | None, seed: int | None, out: TextIO,
                db: str | None = None) -> int:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        print(f"error: cannot read {path}: {exc.strerror}", file=sys.stderr)
-        return 2
-    try:
+        lines = read_text_file(path, MAX_SCRIPT_BYTES, RulesError).splitlines()
         text, name = scenario_source(scenario or _directive_scenario(lines), path.parent)
-    except DataError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    except RulesError as exc:
+        return refuse(exc.text)
     with tempfile.TemporaryDirectory() as tmp:
         url = db or f"sqlite+aiosqlite:///{Path(tmp) / 'script.db'}"
         return asyncio.run(_script(url, path, lines, text, name, seed, as_json, out))
@@ -42,8 +41,7 @@ async def _script(url: str, path: Path, lines: Sequence[str], text: str, name: s
             info = await service.create_game(LOCAL, f"script:{path}", scenario=name.removesuffix(".toml"),
                                              scenario_text=text, seed=seed, scenario_seed=seed is None)
         except DataError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
+            return refuse(exc.text)
         await seat_everyone(service, info.id)
         for number, raw in enumerate(lines, start=1):
             body = raw.split("#", 1)[0].strip()

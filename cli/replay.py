@@ -7,18 +7,18 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from cli.verify import read_log
+from cli.terminal import refuse
 from game.errors import RulesError
+from game.log_file import read_log_file
 from game.replay import frames
 
 
 def run_replay(file: Path, out_dir: Path | None, delay: float, out: TextIO, images: bool = True) -> int:
     try:
-        game_log = read_log(file)
+        game_log = read_log_file(file)
         shown = frames(game_log.initial, game_log.log)  # a spectator's eyes: the log's secrets stay in it
     except RulesError as exc:
-        print(f"error: {exc.text}", file=out)
-        return 2
+        return refuse(exc.text)
     print(f"{game_log.name or 'A game'}: {len(shown)} moments", file=out)
     for i, frame in enumerate(shown, 1):
         g = frame.view.game

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cli.common import HELP, LOCAL, open_service, print_events, print_state, scenario_source, seat_everyone
+from cli.terminal import refuse
 from game.errors import ParseError, RulesError
 from game.model import Phase
 from game.notation import VERBS, parse
-from game.rules_data import DataError
 from game.service.game_service import GameInfo, GameService
 from game.service.settings import Settings
 
@@ -110,8 +110,8 @@ async def _choose_game(service: GameService, scenario: str | None, seed: int | N
         text, name = scenario_source(scenario)
         info = await service.create_game(LOCAL, f"table-{len(games) + 1}", scenario=name.removesuffix(".toml"),
                                          scenario_text=text, seed=seed)
-    except (DataError, RulesError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except RulesError as exc:  # a DataError too
+        refuse(exc.text)
         return None
     if vs_ai is not None and vs_ai not in [s[0] for s in info.seats]:
         print(f"error: --vs-ai names a player of the game: {', '.join(s[0] for s in info.seats)}", file=sys.stderr)

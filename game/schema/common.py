@@ -13,6 +13,7 @@ import re
 import tomllib
 import unicodedata
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
@@ -115,6 +116,22 @@ def _string_end(text: str, i: int, quote: str) -> int:
             return k
         else:
             j = k + 1
+
+
+def read_text_file(path: Path, max_bytes: int, error: Callable[[str], Exception]) -> str:
+    """A user's file as UTF-8 text, of at most `max_bytes`: no more than one byte past the limit is
+    ever read, so a huge file costs nothing. A refusal is `error(sentence)`."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(max_bytes + 1)
+    except OSError as exc:
+        raise error(f"{path} cannot be read: {exc.strerror or type(exc).__name__}.") from None
+    if len(data) > max_bytes:
+        raise error(f"{path} is larger than {max_bytes:,} bytes, the limit for this file.")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise error(f"{path} is not UTF-8 text.") from None
 
 
 def _too_deep(doc: Any, limit: int) -> bool:

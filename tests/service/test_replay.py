@@ -104,7 +104,8 @@ async def test_a_damaged_log_file_is_refused_with_a_reason(tmp_path: Path, capsy
                  "[" * 5000 + "]" * 5000):
         bad.write_text(text, encoding="utf-8")
         assert quarterdeck(["replay", str(bad), "--out", str(tmp_path / "x")]) == 2
-        assert "error:" in capsys.readouterr().out
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith("error: ") and err.count("\n") == 1
     assert not (tmp_path / "x").exists()
 
 
