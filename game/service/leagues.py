@@ -317,8 +317,6 @@ class Leagues:
         if lg.status == "over":
             raise LeagueRefused(f"{lg.name} is over.")
         entry = self._entrant(await self._entries(lg), entrant)
-        if entry is None:
-            raise LeagueRefused(f"{lg.name} has no entrant {entrant[:64]!r}.", "/league show lists the entrants.")
         if entry.dropped_at is not None:
             raise LeagueRefused(f"{entry.name} has already been dropped from {lg.name}.")
         open_row = next((r for r in await self._round_rows(lg, lg.current_round)
@@ -378,11 +376,14 @@ class Leagues:
             log.info("league game %s was not conceded after a forfeit: %s", row.game_id, exc.message)
 
     @staticmethod
-    def _entrant(entries: Sequence[LeagueEntry], who: str) -> LeagueEntry | None:
-        """An entrant by member id, mention or name."""
+    def _entrant(entries: Sequence[LeagueEntry], who: str) -> LeagueEntry:
+        """An entrant by member id, mention or name (a name two entrants share names neither)."""
         key = who.strip().removeprefix("<@").removeprefix("!").removesuffix(">").casefold()
-        return next((e for e in entries if e.member == key), None) or \
-            next((e for e in entries if e.name.casefold() == key), None)
+        found = [e for e in entries if e.member == key] or [e for e in entries if e.name.casefold() == key]
+        if len(found) != 1:
+            raise LeagueRefused(f"{len(found) or 'No'} entrants are called {who[:64]!r}." if found else
+                                f"There is no entrant {who[:64]!r}.", "Pick one from the list, or give a mention.")
+        return found[0]
 
     async def _pair_next(self, guild_id: str, name: str, closing: int) -> tuple[League, tuple[Notice, ...]]:
         """Pair the round after `closing` (0: the first, which closes registration), from the entrants as

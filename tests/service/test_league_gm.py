@@ -30,7 +30,7 @@ async def test_a_dropped_entrant_forfeits_their_game_and_is_never_paired_again(s
     bobs = next(p for p in started if "222" in (p.a, p.b))
     with pytest.raises(RulesError, match="Only a GM may drop a league entrant"):
         await leagues.drop(ANN, "Cup", "Bob")
-    with pytest.raises(RulesError, match="Cup has no entrant 'Zed'"):
+    with pytest.raises(RulesError, match="There is no entrant 'Zed'"):
         await leagues.drop(GM, "Cup", "Zed")
     entry = await leagues.drop(GM, "Cup", "<@222>", "left the club")
     assert entry.dropped and entry.name == "Bob"
