@@ -391,7 +391,7 @@ class Leagues:
         for _ in range(PAIRING_TRIES):
             lg = await self._league(guild_id, name)
             if lg.current_round != closing:
-                raise LeagueRefused("Another GM has just moved the league on.", "See /league show.")
+                raise _under_way(lg, closing + 1)
             entries = await self._entries(lg)
             if closing == 0:
                 n = sum(1 for e in entries if e.dropped_at is None)
@@ -449,7 +449,7 @@ class Leagues:
             if changed.rowcount != 1:
                 now = await s.get(League, lg.id, populate_existing=True)
                 if now is None or now.current_round != lg.current_round:
-                    raise LeagueRefused("Another GM has just moved the league on.", "See /league show.")
+                    raise _under_way(lg, number)
                 raise _EntrantsChanged
             for row in made:
                 s.add(row)
@@ -532,7 +532,14 @@ class Leagues:
         state = await self.svc.state_for_audit(row.game_id)
         due = sorted(deciders(state)) if state.phase is not Phase.OVER else []
         if len(due) == 1:
-            await self.svc.concede(Actor(SYSTEM, lg.guild_id, gm=True), row.game_id, due[0])
+            try:
+                await self.svc.concede(Actor(SYSTEM, lg.guild_id, gm=True), row.game_id, due[0])
+            except RulesError:
+                state = await self.svc.state_for_audit(row.game_id)
+                if state.phase is not Phase.OVER:
+                    raise
+                await self._record(row.game_id, state)  # another GM's command ended it a moment ago
+                return
             async with self.session() as s, s.begin():  # the game's end recorded the result; say why
                 await s.execute(update(LeagueGame).where(col(LeagueGame.id) == row.id)
                                 .values(reason=f"timed out: player {due[0][:8]} had not played"))
@@ -701,6 +708,12 @@ def _results(rows: Sequence[LeagueGame]) -> list[Result]:
     return [Result(r.a_member, r.b_member, r.winner, r.a_points, r.b_points,
                    frozenset(m for side, m in (("A", r.a_member), ("B", r.b_member)) if m and side in r.forfeited))
             for r in rows if r.status == "done"]
+
+
+def _under_way(lg: League, number: int) -> LeagueRefused:
+    """What the GM who lost the race to pair a round is told."""
+    return LeagueRefused(f"Round {number} of {lg.name} is already under way: another GM has just paired it.",
+                         "/league show lists its tables.")
 
 
 def _forfeit_winner(row: LeagueGame, forfeited: str) -> str | None:

@@ -167,3 +167,29 @@ async def test_a_member_joining_as_the_league_starts_is_in_its_first_round_or_re
         assert paired == registered, (results, paired, registered)
     else:  # the start was refused because the entrants changed under it: nothing was paired
         assert info.pairings == () and "777" in registered, results
+
+
+async def test_two_gms_closing_a_finished_round_at_once_pair_the_next_once(two: list[GameService]) -> None:
+    """Both close round 1 at the same moment: round 2 is paired once and its games made once; the GM
+    who lost the race is told the round is already under way (or makes the tables nobody was making)."""
+    first, second = two
+    await Leagues(first).create(GM1, "c", "Close", scenario="short", scenario_text=SHORT)
+    for _ in range(4):
+        await Leagues(first).join(GM1, "Close", ai=True)
+    for p in (await Leagues(first).start(GM1, "Close")).started:
+        await first.play_ai(p.game_id or 0, limit=2000)
+
+    async def close(service: GameService, gm: Actor) -> str:
+        try:
+            report = await Leagues(service).next_round(gm, "Close")
+        except RulesError as exc:
+            return exc.message
+        return f"closed {len(report.closed)}, made {len(report.made)}"
+
+    answers = await asyncio.gather(close(first, GM1), close(second, GM2))
+    info = await Leagues(first).show("g1", "Close")
+    assert info.current_round == 2 and len(info.pairings) == 2
+    assert len({p.game_id for p in info.pairings}) == 2 and await _games(first) == 4
+    assert "closed 2, made" in " ".join(answers), answers
+    for a in answers:
+        assert a.startswith("closed") or a == "Round 2 of Close is already under way: another GM has just paired it.", a
