@@ -436,6 +436,7 @@ class Leagues:
             row.status, row.forfeited, row.winner = "done", gone, _forfeit_winner(row, gone)
             row.reason = ("forfeit: " + ", ".join(unable[m] for m in (row.a_member, row.b_member) if m in unable))[:200]
             row.recorded_at = self.clock()
+            log.info("league %s round %s table %s: %s", lg.id, number, row.table_no, row.reason)
             notices += [Notice(m, f"You forfeit table {row.table_no} of round {number} of {lg.name}: your registered "
                                   f"list {broken[m]!r} is no longer a complete {lg.size} list. Save a complete list "
                                   "under that name (/squadron) before the next round is paired.")
@@ -496,6 +497,7 @@ class Leagues:
                 except RulesError as exc:
                     # their list went between the check and the game (or would not enlist): the pairing
                     # is forfeited rather than leaving a ranked game with a seat anyone could take
+                    log.info("league %s table %s: %s forfeits, not seated: %s", lg.id, row.table_no, member, exc.message)
                     async with self.session() as s, s.begin():
                         await self._settle(s, lg, row, None, 0, 0, f"forfeit: {names[member][:40]} could not be "
                                            f"seated ({exc.message[:100]})",
