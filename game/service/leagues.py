@@ -333,6 +333,11 @@ class Leagues:
             settled = open_row is not None and await self._settle(
                 s, lg, open_row, None, 0, 0, f"forfeit: {entry.name[:40]} was dropped by a GM ({actor.user_id})",
                 forfeited=side)
+            if open_row is not None and not settled:
+                now = await s.get(LeagueGame, open_row.id, populate_existing=True)
+                if now is not None and now.status == "making":  # claimed since it was read: nothing is dropped
+                    raise LeagueRefused(f"The game of table {now.table_no} is being made right now.",
+                                        "Try again in a moment.")
         log.info("league %s: entrant %s dropped by GM %s (%s)", lg.id, entry.member, actor.user_id, why)
         if settled and open_row is not None:
             await self._concede_for(lg, open_row, side)

@@ -193,3 +193,58 @@ async def test_two_gms_closing_a_finished_round_at_once_pair_the_next_once(two: 
     assert "closed 2, made" in " ".join(answers), answers
     for a in answers:
         assert a.startswith("closed") or a == "Round 2 of Close is already under way: another GM has just paired it.", a
+
+
+async def test_a_table_being_made_is_neither_decided_nor_its_entrant_dropped_meanwhile(
+        two: list[GameService]) -> None:
+    """A second GM cannot decide a table, forfeit it or drop one of its entrants while the first GM's
+    command holds its claim: the game made a moment later would not be the pairing's result."""
+    first, second = two
+    await Leagues(first).create(GM1, "c", "Held", scenario="short", scenario_text=SHORT)
+    for who in ("301", "302"):
+        await Leagues(first).join(Actor(who, "g1"), "Held", f"P{who}")
+    inside, go = asyncio.Event(), asyncio.Event()
+
+    async def slow_place(title: str) -> str:
+        inside.set()
+        await go.wait()
+        return "thread-1"
+
+    starting = asyncio.create_task(Leagues(first).start(GM1, "Held", slow_place))
+    await asyncio.wait_for(inside.wait(), 30)
+    late = Leagues(second)
+    for attempt in (late.forfeit(GM2, "Held", 1, "A"), late.record_result(GM2, "Held", 1, "B"),
+                    late.drop(GM2, "Held", "301")):
+        with pytest.raises(RulesError, match="The game of table 1 is being made right now"):
+            await attempt
+    go.set()
+    (p,) = (await starting).made
+    assert p.status == "playing" and not p.forfeited
+    assert not any(e.dropped for e in (await late.show("g1", "Held")).entrants)
+
+
+async def test_a_claim_whose_command_died_is_taken_over_after_the_lease(two: list[GameService]) -> None:
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from game.service.league_claims import CLAIM_LEASE
+    from game.service.models import LeagueGame, utcnow
+
+    first, _ = two
+    await Leagues(first).create(GM1, "c", "Crash", scenario="short", scenario_text=SHORT)
+    for _ in range(2):
+        await Leagues(first).join(GM1, "Crash", ai=True)
+
+    async def refused(title: str) -> str:
+        raise RulesError("I may not create threads here.")
+
+    with pytest.raises(RulesError):
+        await Leagues(first).start(GM1, "Crash", refused)
+    now = utcnow()
+    async with first.repo.session() as s, s.begin():  # a command claimed the table and its process died
+        await s.execute(update(LeagueGame).values(status="making", claim="dead", claimed_at=now))
+    soon = await Leagues(first, clock=lambda: now + CLAIM_LEASE - timedelta(seconds=1)).next_round(GM1, "Crash")
+    assert soon.made == () and await _games(first) == 0  # still the other command's to make
+    later = await Leagues(first, clock=lambda: now + CLAIM_LEASE + timedelta(seconds=1)).next_round(GM1, "Crash")
+    assert [p.status for p in later.made] == ["playing"] and await _games(first) == 1
