@@ -6,30 +6,31 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy import func, select
 
 from game.errors import RulesError
-from game.service.db import make_engine
 from game.service.game_service import Actor, GameService
 from game.service.leagues import Leagues
 from game.service.models import GameRecord, LeagueEntry
-from tests.seeds import counting_seeds
 from tests.service.test_leagues import SHORT
 
 GM1, GM2 = Actor("901", "g1", gm=True), Actor("902", "g1", gm=True)
 
 
-@pytest.fixture
-async def two(db_url: str) -> AsyncIterator[list[GameService]]:
-    engines = [make_engine(db_url), make_engine(db_url)]
-    try:
-        yield [GameService(e, seeds=counting_seeds(1 + 1000 * i), shared=True) for i, e in enumerate(engines)]
-    finally:
-        for e in engines:
-            await e.dispose()
+async def _paired_not_made(service: GameService, name: str, entrants: int) -> None:
+    """A league of computer captains whose first round is paired, but none of its games made: the
+    threads were refused."""
+    await Leagues(service).create(GM1, "c", name, scenario="short", scenario_text=SHORT)
+    for _ in range(entrants):
+        await Leagues(service).join(GM1, name, ai=True)
+
+    async def refused(title: str) -> str:
+        raise RulesError("I may not create threads here.")
+
+    with pytest.raises(RulesError, match="may not create threads"):
+        await Leagues(service).start(GM1, name, refused)
 
 
 async def _games(service: GameService) -> int:
@@ -75,15 +76,7 @@ async def test_two_gms_closing_a_round_at_once_make_one_game_per_pairing(two: li
     """Both GMs run the command on a round paired but not yet made (its threads were refused), at the
     same moment: the pairings are claimed one by one, and nobody's table is made twice."""
     first, second = two
-    await Leagues(first).create(GM1, "c", "Twice", scenario="short", scenario_text=SHORT)
-    for _ in range(8):
-        await Leagues(first).join(GM1, "Twice", ai=True)
-
-    async def refused(title: str) -> str:
-        raise RulesError("I may not create threads here.")
-
-    with pytest.raises(RulesError, match="may not create threads"):
-        await Leagues(first).start(GM1, "Twice", refused)
+    await _paired_not_made(first, "Twice", 8)
     assert {p.status for p in (await Leagues(first).show("g1", "Twice")).pairings} == {"pending"}
     counter = itertools.count(1)
 
@@ -232,15 +225,7 @@ async def test_a_claim_whose_command_died_is_taken_over_after_the_lease(two: lis
     from game.service.models import LeagueGame, utcnow
 
     first, _ = two
-    await Leagues(first).create(GM1, "c", "Crash", scenario="short", scenario_text=SHORT)
-    for _ in range(2):
-        await Leagues(first).join(GM1, "Crash", ai=True)
-
-    async def refused(title: str) -> str:
-        raise RulesError("I may not create threads here.")
-
-    with pytest.raises(RulesError):
-        await Leagues(first).start(GM1, "Crash", refused)
+    await _paired_not_made(first, "Crash", 2)
     now = utcnow()
     async with first.repo.session() as s, s.begin():  # a command claimed the table and its process died
         await s.execute(update(LeagueGame).values(status="making", claim="dead", claimed_at=now))
