@@ -31,25 +31,14 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column('forfeited', S(length=2), nullable=False, server_default=''))
         batch_op.add_column(sa.Column('claim', S(length=32), nullable=False, server_default=''))
         batch_op.add_column(sa.Column('claimed_at', sa.DateTime(timezone=True), nullable=True))
-    # the defaults were for the rows already there: new rows get theirs from the models
-    with op.batch_alter_table('leagues', schema=None) as batch_op:
-        batch_op.alter_column('entry_version', server_default=None)
-    with op.batch_alter_table('league_entries', schema=None) as batch_op:
-        batch_op.alter_column('dropped_by', server_default=None)
-        batch_op.alter_column('drop_reason', server_default=None)
-    with op.batch_alter_table('league_games', schema=None) as batch_op:
-        batch_op.alter_column('forfeited', server_default=None)
-        batch_op.alter_column('claim', server_default=None)
+    # the server defaults stay: removing one makes SQLite's batch mode copy the table, and dropping the
+    # old `leagues` fails while entrants and pairings refer to it (foreign keys are on)
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('league_games', schema=None) as batch_op:
-        batch_op.drop_column('claimed_at')
-        batch_op.drop_column('claim')
-        batch_op.drop_column('forfeited')
-    with op.batch_alter_table('league_entries', schema=None) as batch_op:
-        batch_op.drop_column('drop_reason')
-        batch_op.drop_column('dropped_by')
-        batch_op.drop_column('dropped_at')
-    with op.batch_alter_table('leagues', schema=None) as batch_op:
-        batch_op.drop_column('entry_version')
+    # SQLite (3.35 on) drops a column in place: batch mode's copy could not drop the old tables while
+    # other rows refer to them
+    for table, column in (('league_games', 'claimed_at'), ('league_games', 'claim'), ('league_games', 'forfeited'),
+                          ('league_entries', 'drop_reason'), ('league_entries', 'dropped_by'),
+                          ('league_entries', 'dropped_at'), ('leagues', 'entry_version')):
+        op.drop_column(table, column)
