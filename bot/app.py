@@ -122,19 +122,6 @@ class QuarterdeckBot(commands.AutoShardedBot):
 
         await deadline_job(self, job)  # what the game's clock says: a GM may act, the captain plays, or a pass
 
-    async def _ping(self, job: ScheduledJob, text: str) -> None:
-        if job.game_id is None:
-            return
-        info = await self.service.info(job.game_id)
-        player = json.loads(job.payload).get("player")
-        user = next((u for p, u, _, ai in info.seats if p == player and not ai), None)
-        if user:
-            # through the outbox, like every post of a game: it reaches a thread that was archived or is
-            # not cached, and a failed post is retried rather than lost
-            await self.service.enqueue(job.game_id, "notice", {
-                "text": f"{text}, <@{user}> (game #{job.game_id}).", "users": [user]})
-            await self.courier.drain(job.game_id)
-
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, RulesError):

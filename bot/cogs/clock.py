@@ -3,7 +3,6 @@ extend; and each member's own hours and vacations. Every change is in the game's
 
 from __future__ import annotations
 
-import json
 import logging
 from datetime import timedelta
 from typing import Any, Literal
@@ -106,17 +105,17 @@ class ClockCog(commands.GroupCog, name="clock", description="A game's deadlines;
 
 
 async def deadline_job(bot: Any, job: ScheduledJob) -> None:
-    """A deadline fell due: the service does what the game's clock says; the channel is told and the
-    late player pinged (through the outbox, with whatever boards were played), then play carries on."""
+    """A deadline fell due: the service does what the game's clock says, if the game still waits on the
+    decision the deadline was planned for; the channel is told and the late player pinged (through the
+    outbox, with whatever boards were played), then play carries on."""
     if job.game_id is None:
         return
-    payload = json.loads(job.payload)
     service = bot.service
-    done = await service.on_deadline(job.game_id, str(payload.get("player", "")), payload.get("action"))
+    done = await service.due_deadline(job)
     if done is None:
         return
     info = await service.info(job.game_id)
-    user = next((u for p, u, _, ai in info.seats if p == payload.get("player") and not ai and u), None)
+    user = next((u for p, u, _, ai in info.seats if p == job.player and not ai and u), None)
     mention = f", <@{user}>" if user and user.isdigit() else ""
     await service.enqueue(job.game_id, "notice", {"text": f"{done.text}{mention} (game #{job.game_id}).",
                                                   "users": [user] if mention else []})
@@ -125,27 +124,20 @@ async def deadline_job(bot: Any, job: ScheduledJob) -> None:
 
 
 async def remind_job(bot: Any, job: ScheduledJob) -> None:
-    """A reminder fell due: none while the game's clock is paused (another process may have paused
-    it since the job was planned); a substitute standing in for a member on vacation is the one
-    pinged; otherwise the usual ping, worded for how near the deadline is."""
-    from game.service.clock import reminder_text
-    from game.service.orders_store import game_clock
-
+    """A reminder fell due: the service says whom it pings (the side's holder, or the substitute standing
+    in while they are away), or nobody when the game no longer waits on the decision it was planned
+    for or its clock is paused."""
     if job.game_id is None:
         return
-    payload = json.loads(job.payload)
-    if (await game_clock(bot.service.repo, job.game_id)).paused:
+    due = await bot.service.due_reminder(job)
+    if due is None:
         return
-    text = reminder_text(payload)
-    info = await bot.service.info(job.game_id)
-    seat_user = next((u for p, u, _, ai in info.seats if p == payload.get("player") and not ai), None)
-    stand_in = payload.get("user")
-    if not stand_in or stand_in == seat_user or not str(stand_in).isdigit():
-        await bot._ping(job, text)
-        return
-    await bot.service.enqueue(job.game_id, "notice", {
-        "text": f"{text}, <@{stand_in}>: you stand in for player {payload.get('player')} while their player is "
-                f"away (game #{job.game_id}).", "users": [str(stand_in)]})
+    if due.stand_in:
+        text = (f"{due.text}, <@{due.user}>: you stand in for player {job.player} while their player is away "
+                f"(game #{job.game_id}).")
+    else:
+        text = f"{due.text}, <@{due.user}> (game #{job.game_id})."
+    await bot.service.enqueue(job.game_id, "notice", {"text": text, "users": [due.user]})
     await bot.courier.drain(job.game_id)
 
 

@@ -3,19 +3,22 @@ the deadline does. Per game (/game clock), with each member's own hours (/me hou
 quiet hours (no pings; deadlines wait them out if the game says so) and a vacation (the clock stops
 for their games, or a substitute is pinged, or the computer captain plays for them).
 
-`plan_jobs` is pure: the service gives it the clock, the seats and the players' hours and writes
-the jobs it answers with in the transaction that moves the game on. Every change of a clock is
+`plan_wait` is pure: from one side's wait (game/service/decision.py: its holder, when its clock
+started, a GM's extension), the game's clock and the holder's hours, the reminders and the deadline;
+the service writes them, each naming the decision it was planned for, in the transaction that began
+or changed the wait. Every change of a clock is
 also an event in the game's log (ClockChanged), so the account shows it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from game.service.decision import Wait
 from game.service.models import GameClock, PlayerClock
 
 ACTIONS = ("gm", "captain", "pass")  # what a deadline does
@@ -78,36 +81,35 @@ def _utc(when: datetime) -> datetime:
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when
 
 
-def plan_jobs(now: datetime, players: Sequence[str], users: Mapping[str, str | None], clock: GameClock,
-              hours: Hours, members: Mapping[str, PlayerClock]) -> list[Job]:
-    """The reminders and deadlines for the players the game now waits for. A paused game plans
-    none; a player on vacation either stops the clock (it starts when they return), has a
-    substitute pinged, or has the computer captain play at once."""
-    if clock.paused:
+def plan_wait(now: datetime, player: str, wait: Wait, clock: GameClock, hours: Hours,
+              member: PlayerClock | None) -> list[Job]:
+    """The reminders and the deadline of one side's wait, from when its clock started, the hours a GM
+    added, the holder's vacation and quiet hours. A paused game plans none, nor does a computer
+    captain's side (it plays at once); a holder on vacation either stops the clock (it starts when
+    they return), has a substitute pinged, or has the computer captain play at once."""
+    if clock.paused or (wait.holder or "").startswith("ai:"):
         return []
+    base, ping = wait.started, wait.holder
+    if member is not None and away(member, now):
+        if member.away_mode == "captain":
+            return [("deadline", now, {"player": player, "action": "captain", "why": "away"})]
+        if member.away_mode == "substitute" and member.substitute:
+            ping = member.substitute
+        elif member.away_until is not None:
+            base = max(base, _utc(member.away_until))
+    start = base + timedelta(hours=wait.extended)
     jobs: list[Job] = []
-    for player in players:
-        user = users.get(player)
-        mine = members.get(user or "")
-        start, ping = now, user
-        if mine is not None and away(mine, now):
-            if mine.away_mode == "captain":
-                jobs.append(("deadline", now, {"player": player, "action": "captain", "why": "away"}))
-                continue
-            if mine.away_mode == "substitute" and mine.substitute:
-                ping = mine.substitute
-            else:
-                start = _utc(mine.away_until) if mine.away_until is not None else now
-        times = reminder_times(hours)
-        for stage, h in enumerate(times, start=1):
-            due = start + timedelta(hours=h)
-            if mine is not None:
-                due = out_of_quiet(due, mine)
-            jobs.append(("reminder", due, {"player": player, "stage": stage, "of": len(times), "user": ping}))
-        due = start + timedelta(hours=hours.deadline)
-        if mine is not None and clock.skip_quiet:
-            due = out_of_quiet(due, mine)
-        jobs.append(("deadline", due, {"player": player, "action": clock.on_deadline}))
+    times = reminder_times(hours)
+    for stage, h in enumerate(times, start=1):
+        due = start + timedelta(hours=h)
+        if member is not None:
+            due = out_of_quiet(due, member)
+        jobs.append(("reminder", due, {"player": player, "stage": stage, "of": len(times), "user": ping,
+                                       "stand_in": ping != wait.holder}))
+    due = start + timedelta(hours=hours.deadline)
+    if member is not None and clock.skip_quiet:
+        due = out_of_quiet(due, member)
+    jobs.append(("deadline", due, {"player": player, "action": clock.on_deadline}))
     return jobs
 
 

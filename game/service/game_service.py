@@ -51,7 +51,8 @@ from game.schema.common import MAX_NAME
 from game.service import clock_service, orders_service
 from game.service.authority import LOCAL_GUILD, Actor, as_seated, authorise, require_gm, seated
 from game.service.cache import SHARED_TTL, Bounded, GameCache
-from game.service.clock_service import DeadlineResult
+from game.service.clock_service import DeadlineResult, Reminder
+from game.service.decision import Decision, Retime, Wait, current_waits, decision_of, still_waiting
 from game.service.errors import (
     AlreadyDecided,
     ChannelBusy,
@@ -67,7 +68,15 @@ from game.service.errors import (
     WrongGuild,
 )
 from game.service.jobs import choose_job, decide_job, options_job, public_options_job
-from game.service.models import DataVersion, GameRecord, GuildSettings, SavedSquadron, Seat, utcnow
+from game.service.models import (
+    DataVersion,
+    GameRecord,
+    GuildSettings,
+    SavedSquadron,
+    ScheduledJob,
+    Seat,
+    utcnow,
+)
 from game.service.orders_service import OrderNote
 from game.service.outbox import Post
 from game.service.referee import RefereeService
@@ -113,6 +122,7 @@ class Expect:
     roll: int | None = None  # the number of the RollAwaitsChoice event that opened the waiting roll
     turn: int | None = None  # the turn whose initiative pick a hand menu offers
     position: int | None = None  # the log length an options menu was read at
+    decision: Decision | None = None  # what a scheduled action was planned for (game/service/decision.py)
 
 
 @dataclass(frozen=True)
@@ -490,9 +500,9 @@ class GameService:
                     self._cache.pop(game_id, None)
             else:
                 raise ServiceError("The game is busy; try again in a moment.")
-            if all(s.user_id is not None or s.is_ai for s in loaded.seats):
-                # every side is taken: the game's clock starts for whoever it now waits for
-                await self._replan(loaded, sorted(deciders(loaded.state)))
+        if all(s.user_id is not None or s.is_ai for s in loaded.seats):
+            # every side is taken: the game's clock starts for whoever it now waits for
+            await clock_service.plan_afresh(self, game_id)
         if enlist is not None:
             try:
                 await self.submit(Actor(f"ai:{seat.player}", actor.guild_id), game_id, Enlist(seat.player, enlist))
@@ -680,6 +690,24 @@ class GameService:
         if expect.position is not None and loaded.record.last_seq != expect.position:
             raise AlreadyDecided("That menu was for an earlier moment of the game: play has moved on.",
                                  "Use the newest board's menu, or /options.")
+        if expect.decision is not None:
+            self._require_waiting(loaded, expect.decision)
+
+    def _waits(self, loaded: Loaded) -> dict[str, Wait]:
+        return current_waits(loaded.record.waits, loaded.state, loaded.seats, loaded.record.updated_at)
+
+    def decision_now(self, loaded: Loaded, player: str) -> Decision | None:
+        """The decision the game waits on from this side, as it stands at this moment."""
+        return decision_of(loaded.record.id or 0, self._waits(loaded), player, loaded.record.last_seq)
+
+    def _is_waiting(self, loaded: Loaded, decision: Decision) -> bool:
+        return still_waiting(loaded.record.id or 0, loaded.record.last_seq, loaded.state, loaded.seats,
+                             self._waits(loaded), decision)
+
+    def _require_waiting(self, loaded: Loaded, decision: Decision) -> None:
+        if not self._is_waiting(loaded, decision):
+            raise AlreadyDecided(f"The game no longer waits on the decision that was for player {decision.player}.",
+                                 "Nothing was done for them.")
 
     async def public_options(self, game_id: int) -> list[Options]:
         """The options of each player the game waits for, as may be posted in the channel."""
@@ -1019,12 +1047,6 @@ class GameService:
 
     # ------------------------------------------------------------------ the game clock (clock_service.py)
 
-    async def _clock_plan(self, loaded: Loaded, players: list[str]) -> tuple[Any, ...]:
-        return await clock_service.clock_plan(self, loaded, players)
-
-    async def _replan(self, loaded: Loaded, players: list[str]) -> None:
-        await clock_service.replan(self, loaded, players)
-
     async def clock_settings(self, actor: Actor, game_id: int, reminder_hours: int | None = None,
                              deadline_hours: int | None = None, on_deadline: str | None = None,
                              skip_quiet: bool | None = None) -> Outcome:
@@ -1047,8 +1069,17 @@ class GameService:
         return await clock_service.set_away(self, actor, until, mode, substitute)
 
     async def on_deadline(self, game_id: int, player: str, action: str | None = None) -> DeadlineResult | None:
-        """The deadline job's work: what the game's clock says a passed deadline does."""
-        return await clock_service.on_deadline(self, game_id, player, action)
+        """What the game's clock says a passed deadline does, for the decision the side is waited on now."""
+        decision = self.decision_now(await self._load(game_id, fresh=True), player)
+        return None if decision is None else await clock_service.on_deadline(self, replace(decision, at=None), action)
+
+    async def due_deadline(self, job: ScheduledJob) -> DeadlineResult | None:
+        """The deadline job's work, for the decision it was planned for (None: it ends quietly)."""
+        return await clock_service.due_deadline(self, job)
+
+    async def due_reminder(self, job: ScheduledJob) -> Reminder | None:
+        """Whom a reminder job pings, and with what (None: it ends quietly)."""
+        return await clock_service.due_reminder(self, job)
 
     # ------------------------------------------------------------------ the computer captain
 
@@ -1069,7 +1100,8 @@ class GameService:
             # the request id names the moment: a second process deciding the same move is answered with
             # the first one's result instead of playing its choice again on the moved-on game
             out.append(await self.submit(Actor(f"ai:{player}", loaded.record.guild_id), game_id, cmd,
-                                         request_id=f"ai:{game_id}:{loaded.record.last_seq}:{player}"))
+                                         request_id=f"ai:{game_id}:{loaded.record.last_seq}:{player}",
+                                         expect=Expect(decision=self.decision_now(loaded, player))))
         return out
 
     # ------------------------------------------------------------------ durability
@@ -1264,27 +1296,25 @@ class GameService:
         self._fixed_dice.setdefault(loaded.record.id or 0, deque()).extend(cmd.faces)
 
     async def _commit(self, loaded: Loaded, actor: Actor, events: Sequence[Any], request_id: str | None,
-                      seats: Sequence[Seat] = ()) -> Outcome:
+                      seats: Sequence[Seat] = (), retime: Retime | None = None) -> Outcome:
         new_state = apply_all(loaded.state, events)
         written: list[int] = []
-        first, last = await self._write(loaded, actor, events, new_state, request_id, seats, written)
+        first, last = await self._write(loaded, actor, events, new_state, request_id, seats, written, retime)
         mine = self._players_of(loaded, actor)
         return Outcome(loaded.record.id or 0, first, last, tuple(event_for(e, mine) for e in events),
                        self._view_for(loaded, actor, new_state), posts=tuple(written))
 
     async def _write(self, loaded: Loaded, actor: Actor, events: Sequence[Any], new_state: Game,
                      request_id: str | None, seats: Sequence[Seat] = (),
-                     written: list[int] | None = None) -> tuple[int, int]:
+                     written: list[int] | None = None, retime: Retime | None = None) -> tuple[int, int]:
         response = {"events": len(events)}
-        replan = None
-        if (deciders(new_state), new_state.phase) != (deciders(loaded.state), loaded.state.phase):
-            # reminders and a deadline for whoever the game now waits for (jobs survive restarts)
-            replan = await self._clock_plan(loaded, sorted(deciders(new_state)))
         first = loaded.record.last_seq + 1
+        # the sides whose wait began, ended or was re-timed are planned again, in this transaction
+        waits, replan = await clock_service.plan_after(self, loaded, new_state, first + len(events) - 1, retime)
         posts = posts_for(loaded.seats, events, new_state, first, first + len(events) - 1) if self.outbox else []
         # no slot of _db_slots: appends queue in the group writer, which writes them together
         first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan,
-                                             seats, posts, written)
+                                             seats, posts, written, waits)
         if new_state.phase is Phase.OVER and loaded.state.phase is not Phase.OVER:
             from game.service.leagues import game_ended  # a league records the result as the game ends
 

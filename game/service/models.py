@@ -50,6 +50,9 @@ class GameRecord(SQLModel, table=True):
     initial_state: str = Field(sa_type=Text)
     data_version: str = Field(default="builtin", max_length=64)
     status_message_id: str | None = Field(default=None, max_length=32)
+    # the sides the game waits on, each since which log position, for whom and since when (JSON:
+    # game/service/decision.py); what every scheduled action's decision is checked against
+    waits: str = Field(default="{}", sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
@@ -134,6 +137,11 @@ class ScheduledJob(SQLModel, table=True):
     locked_until: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
     last_error: str = Field(default="", sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    # the decision a clock job was planned for (game/service/decision.py): the side, its holder and the
+    # log position the side's wait began at; it acts only while the game still waits on exactly that
+    player: str | None = Field(default=None, max_length=8)
+    holder: str | None = Field(default=None, max_length=32)
+    since: int | None = Field(default=None)
 
 
 class PlannedOrder(SQLModel, table=True):

@@ -166,10 +166,11 @@ async def run_standing(svc: GameService, game_id: int, told: dict[tuple[int, str
     from game.service.game_service import AlreadyDecided, Expect
 
     try:
-        # decided on the game as it stood at `position`: refused if play moved on meanwhile (another
-        # front end's loop took the decision), and then there is nothing to say
+        # decided for this holder on the game as it stood at `position`: refused if play moved on or the
+        # side changed hands meanwhile (the one check of every scheduled action), and then there is
+        # nothing to say
         outcome = await svc.submit(actor, game_id, found.command, request_id=f"standing:{game_id}:{position}",
-                                   expect=Expect(position=position))
+                                   expect=Expect(decision=svc.decision_now(loaded, player)))
     except AlreadyDecided:
         return []
     except RulesError as exc:

@@ -44,8 +44,9 @@ from game.service.writer import (
     Append,
     GroupWriter,
     Picks,
+    PlannedJob,
     VersionConflict,
-    clear_clock_jobs,
+    clear_side_jobs,
     job_rows,
     keep_picks,
     stage_posts,
@@ -246,10 +247,11 @@ class Repository:
         actor: str,
         request_id: str | None,
         response: dict[str, Any],
-        replan: tuple[Any, ...] | None = None,  # job_rows' arguments between the game and the time
+        replan: tuple[Sequence[str], Sequence[PlannedJob]] | None = None,  # sides planned again, their jobs
         seats: Sequence[Seat] = (),
         posts: Sequence[Post] = (),
         written: list[int] | None = None,
+        waits: str | None = None,  # the sides' waits after the command (None: as they were)
     ) -> tuple[int, int]:
         """Write the events of one accepted command (and the seats it changed), atomically, if the game
         is still at the version it was read at, with what the bot must post about them (`posts`, in the
@@ -262,9 +264,10 @@ class Repository:
         last = rec.last_seq + len(events)
         command = rec.commands + 1
         now = utcnow()
+        waits = rec.waits if waits is None else waits
         item = Append(
             rec.id, rec.version,
-            {"last_seq": last, "commands": command, "updated_at": now, "status": status_of(new_state)},
+            {"last_seq": last, "commands": command, "updated_at": now, "status": status_of(new_state), "waits": waits},
             [{"game_id": rec.id, "seq": first + i, "command": command, "type": type(e).__name__,
               "payload": encode_event(e), "actor": actor, "request_id": request_id, "created_at": now}
              for i, e in enumerate(events)],
@@ -278,8 +281,7 @@ class Repository:
         if loaded.state.phase in PICKING or new_state.phase in PICKING:
             item.picks = picks_owed(loaded.seats, new_state)
         if replan is not None:
-            players, reminder_hours, deadline_hours, jobs = replan
-            item.jobs = job_rows(rec.id, players, reminder_hours, deadline_hours, jobs, now)
+            item.sides, item.jobs = replan[0], job_rows(rec.id, replan[1], now)
         try:
             await self.writer.write(item)
         except IntegrityError:
@@ -293,17 +295,28 @@ class Repository:
         rec.commands = command
         rec.updated_at = now
         rec.status = status_of(new_state)
+        rec.waits = waits
         return first, last
 
-    async def replan(self, game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int,
-                     jobs: Sequence[tuple[str, datetime, dict[str, Any]]] | None = None) -> None:
-        """A reminder and a deadline for these players (the game began, or its clock was reset)."""
-        now = utcnow()
-        planned = job_rows(game_id, players, reminder_hours, deadline_hours, jobs, now)
+    async def replan(self, record: GameRecord, sides: Sequence[str], jobs: Sequence[PlannedJob],
+                     waits: str | None = None) -> None:
+        """Plan these sides' clocks again outside a command (the game began; a member's hours changed),
+        if the game is still at the version it was read at: a plan made from an older copy would name
+        decisions the game has moved past. New waits move the version on (every copy is then stale)."""
+        assert record.id is not None
+        step = 0 if waits is None else 1
         async with self.engine.begin() as conn:
-            await conn.run_sync(clear_clock_jobs, [game_id])
-            if planned:
-                await conn.execute(insert(ScheduledJob), planned)
+            moved = await conn.execute(
+                update(GameRecord).where(col(GameRecord.id) == record.id, col(GameRecord.version) == record.version)
+                .values(version=record.version + step, waits=record.waits if waits is None else waits))
+            if moved.rowcount != 1:
+                raise VersionConflict(f"game {record.id} changed since version {record.version}")
+            await conn.run_sync(clear_side_jobs, record.id, list(sides))
+            rows = job_rows(record.id, jobs, utcnow())
+            if rows:
+                await conn.execute(insert(ScheduledJob), rows)
+        record.version += step
+        record.waits = record.waits if waits is None else waits
 
     async def add_seat(self, seat: Seat) -> Seat:
         async with self.session() as s, s.begin():

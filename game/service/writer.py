@@ -19,10 +19,10 @@ import logging
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, select, tuple_, update
+from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, or_, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from game.service.models import (
@@ -55,13 +55,17 @@ JOBS, OUTBOX, SECRETS, SEATS = _table(ScheduledJob), _table(OutboxRow), _table(P
 # the hot statements, built once: building a statement cost more than SQLite took to run it
 _MOVE_ON = (update(GAMES).where(GAMES.c.id == bindparam("w_id"), GAMES.c.version == bindparam("w_version"))
             .values(version=bindparam("w_next"), last_seq=bindparam("w_last_seq"), commands=bindparam("w_commands"),
-                    updated_at=bindparam("w_updated_at"), status=bindparam("w_status")))
+                    updated_at=bindparam("w_updated_at"), status=bindparam("w_status"), waits=bindparam("w_waits")))
 _ADD_REQUESTS, _ADD_EVENTS, _ADD_SNAPSHOTS, _ADD_JOBS = insert(REQUESTS), insert(EVENTS), insert(SNAPSHOTS), insert(JOBS)
 _ADD_POSTS = insert(OUTBOX).returning(OUTBOX.c.id, sort_by_parameter_order=True)
 _KEYS_SEEN = select(OUTBOX.c.game_id, OUTBOX.c.key).where(
     tuple_(OUTBOX.c.game_id, OUTBOX.c.key).in_(bindparam("keys", expanding=True)))
 _CLEAR_JOBS = delete(JOBS).where(JOBS.c.game_id.in_(bindparam("games", expanding=True)),
                                  JOBS.c.kind.in_(bindparam("kinds", expanding=True)), JOBS.c.status != "running")
+# a side's jobs, and those planned before jobs named their side (they belong to the whole game)
+_CLEAR_SIDES = delete(JOBS).where(JOBS.c.game_id == bindparam("game"), JOBS.c.kind.in_(CLOCK_KINDS),
+                                  JOBS.c.status != "running",
+                                  or_(JOBS.c.player.in_(bindparam("sides", expanding=True)), JOBS.c.player.is_(None)))
 
 
 class VersionConflict(Exception):
@@ -90,28 +94,36 @@ class Append:
     picks: Picks | None = None
     seats: Sequence[Seat] = ()
     jobs: list[dict[str, Any]] | None = None  # None: the game's clock jobs stay as they are
+    sides: Sequence[str] = ()  # the sides whose jobs `jobs` replace
     posts: Sequence[Post] = ()
     now: datetime | None = None
     outbox_ids: list[int] = field(default_factory=list)  # filled by the write
 
 
-def job_rows(game_id: int, players: Sequence[str], reminder_hours: int, deadline_hours: int,
-             jobs: Sequence[tuple[str, datetime, dict[str, Any]]] | None, now: datetime) -> list[dict[str, Any]]:
-    """The rows of a game's new plan: `jobs` as the game's clock planned them (game/service/clock.py),
-    or, with none, a reminder and a deadline per player after the given hours."""
-    if jobs is None:
-        jobs = [(kind, now + timedelta(hours=hours), {"player": player})
-                for player in players for kind, hours in (("reminder", reminder_hours), ("deadline", deadline_hours))]
+PlannedJob = tuple[str, datetime, dict[str, Any], str, str | None, int]  # kind, due, payload, side, holder, since
+
+
+def job_rows(game_id: int, jobs: Sequence[PlannedJob], now: datetime) -> list[dict[str, Any]]:
+    """The rows of a game's new plan, as its clock planned them (game/service/clock.py), each naming
+    the decision it was planned for: the side, its holder and the log position its wait began at."""
     return [{"game_id": game_id, "kind": kind, "due_at": due, "payload": json.dumps(payload), "status": "pending",
-             "attempts": 0, "last_error": "", "created_at": now, "locked_until": None}
-            for kind, due, payload in jobs]
+             "attempts": 0, "last_error": "", "created_at": now, "locked_until": None,
+             "player": player, "holder": holder, "since": since}
+            for kind, due, payload, player, holder, since in jobs]
 
 
 def clear_clock_jobs(conn: Connection, game_ids: Sequence[int], kinds: Sequence[str] = CLOCK_KINDS) -> None:
-    """The games' reminders and deadlines go, done or not, before new ones are planned: the table
+    """The games' reminders (and deadlines) go, done or not, before new ones are planned: the table
     holds only what is planned now (it used to gain two rows a command). A job a scheduler is running
     stays until it ends."""
     conn.execute(_CLEAR_JOBS, {"games": list(game_ids), "kinds": list(kinds)})
+
+
+def clear_side_jobs(conn: Connection, game_id: int, sides: Sequence[str]) -> None:
+    """These sides' reminders and deadlines go before theirs are planned again; the other sides' plans
+    stay as they are (an opponent's move never re-times a side whose wait goes on). A job a scheduler
+    is running stays until it ends, and then finds its decision gone."""
+    conn.execute(_CLEAR_SIDES, {"game": game_id, "sides": list(sides)})
 
 
 class GroupWriter:
@@ -229,11 +241,11 @@ def _rows(conn: Connection, items: list[Append]) -> None:
             conn.execute(update(SEATS).where(SEATS.c.id == seat.id).values(
                 user_id=seat.user_id, display_name=seat.display_name, is_ai=seat.is_ai, player=seat.player))
     replanned = [i for i in items if i.jobs is not None]
-    if replanned:
-        clear_clock_jobs(conn, [i.game_id for i in replanned])
-        jobs = [row for i in replanned for row in i.jobs or ()]
-        if jobs:
-            conn.execute(_ADD_JOBS, jobs)
+    for item in replanned:
+        clear_side_jobs(conn, item.game_id, item.sides)
+    jobs = [row for i in replanned for row in i.jobs or ()]
+    if jobs:
+        conn.execute(_ADD_JOBS, jobs)
     _stage(conn, [i for i in items if i.posts])
 
 

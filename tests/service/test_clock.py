@@ -7,18 +7,25 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from game import events as ev
 from game.ai.captain import Captain, deciders
 from game.errors import RulesError
 from game.model import Phase
-from game.service.clock import Hours, in_quiet, plan_jobs, reminder_times
+from game.service.clock import Hours, in_quiet, plan_wait, reminder_times
+from game.service.decision import Wait
 from game.service.game_service import Actor, GameService, NotPermitted
 from game.service.models import GameClock, PlayerClock, ScheduledJob
 
 ANN, BOB, GM = Actor("111", "g1"), Actor("222", "g1"), Actor("999", "g1", gm=True)
 NOON = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+
+
+def plan_jobs(clock: GameClock, hours: Hours, member: PlayerClock | None = None,
+              extended: int = 0) -> list[tuple[str, datetime, dict[str, object]]]:
+    """Side B's plan, held by Bob (222), whose wait began at noon."""
+    return plan_wait(NOON, "B", Wait(3, "222", NOON, extended), clock, hours, member)
 
 
 def test_reminders_escalate_at_half_the_deadline_and_an_hour_before() -> None:
@@ -28,11 +35,11 @@ def test_reminders_escalate_at_half_the_deadline_and_an_hour_before() -> None:
 
 
 def test_the_plan_for_a_late_player() -> None:
-    jobs = plan_jobs(NOON, ["B"], {"B": "222"}, GameClock(game_id=1, on_deadline="captain"), Hours(12, 48), {})
+    jobs = plan_jobs(GameClock(game_id=1, on_deadline="captain"), Hours(12, 48))
     assert [(k, due - NOON, p.get("stage"), p.get("action")) for k, due, p in jobs] == [
         ("reminder", timedelta(hours=12), 1, None), ("reminder", timedelta(hours=24), 2, None),
         ("reminder", timedelta(hours=47), 3, None), ("deadline", timedelta(hours=48), None, "captain")]
-    assert plan_jobs(NOON, ["B"], {"B": "222"}, GameClock(game_id=1, paused=True), Hours(12, 48), {}) == []
+    assert plan_jobs(GameClock(game_id=1, paused=True), Hours(12, 48)) == []
 
 
 def test_quiet_hours_hold_pings_and_deadlines_back() -> None:
@@ -40,24 +47,23 @@ def test_quiet_hours_hold_pings_and_deadlines_back() -> None:
     assert in_quiet(datetime(2026, 11, 23, 22, 30, tzinfo=UTC), night)  # 23:30 in Paris
     assert not in_quiet(datetime(2026, 11, 23, 7, 30, tzinfo=UTC), night)  # 08:30 in Paris
     # asked at noon UTC with a 10-hour reminder: 22:00 UTC is 23:00 in Paris, held to 08:00 Paris (07:00 UTC)
-    jobs = plan_jobs(NOON, ["B"], {"B": "222"}, GameClock(game_id=1), Hours(10, 48), {"222": night})
+    jobs = plan_jobs(GameClock(game_id=1), Hours(10, 48), night)
     first = jobs[0][1]
     assert first == datetime(2026, 11, 24, 7, 0, tzinfo=UTC)
-    ignoring = plan_jobs(NOON, ["B"], {"B": "222"}, GameClock(game_id=1, skip_quiet=False), Hours(10, 34),
-                         {"222": night})
+    ignoring = plan_jobs(GameClock(game_id=1, skip_quiet=False), Hours(10, 34), night)
     assert ignoring[-1][1] == NOON + timedelta(hours=34)  # 22:00 UTC, in quiet hours, kept
 
 
 def test_a_vacation_stops_the_clock_or_hands_the_turn_on() -> None:
     back = NOON + timedelta(days=3)
     stop = PlayerClock(user_id="222", away_until=back, away_mode="stop")
-    jobs = plan_jobs(NOON, ["B"], {"B": "222"}, GameClock(game_id=1), Hours(12, 48), {"222": stop})
+    jobs = plan_jobs(GameClock(game_id=1), Hours(12, 48), stop)
     assert jobs[-1][1] == back + timedelta(hours=48)
     captain = PlayerClock(user_id="222", away_until=back, away_mode="captain")
-    assert plan_jobs(NOON, ["B"], {"B": "222"}, GameClock(game_id=1), Hours(12, 48), {"222": captain}) == [
+    assert plan_jobs(GameClock(game_id=1), Hours(12, 48), captain) == [
         ("deadline", NOON, {"player": "B", "action": "captain", "why": "away"})]
     sub = PlayerClock(user_id="222", away_until=back, away_mode="substitute", substitute="444")
-    jobs = plan_jobs(NOON, ["B"], {"B": "222"}, GameClock(game_id=1), Hours(12, 48), {"222": sub})
+    jobs = plan_jobs(GameClock(game_id=1), Hours(12, 48), sub)
     assert {p["user"] for k, _, p in jobs if k == "reminder"} == {"444"} and jobs[-1][1] == NOON + timedelta(hours=48)
 
 
@@ -153,3 +159,26 @@ async def test_a_vacation_is_logged_in_each_game(service: GameService) -> None:
     assert await service.set_hours(BOB, "Europe/Paris", 22, 7) == "Europe/Paris, quiet 22:00–7:00"
     with pytest.raises(RulesError):
         await service.set_hours(BOB, "Mars/Olympus")
+
+
+async def test_a_job_from_before_jobs_named_their_decision_only_plans_the_clock_again(service: GameService) -> None:
+    """A deadline planned before migration 0011 names no decision: when it falls due it plays nothing
+    and the game's sides get jobs that name theirs."""
+    from game.service.scheduler import schedule
+
+    gid = await new_game(service)
+    await service.clock_settings(GM, gid, on_deadline="captain")
+    async with service.repo.session() as s, s.begin():
+        await s.execute(delete(ScheduledJob).where(ScheduledJob.game_id == gid))  # type: ignore[arg-type]
+    await schedule(service.repo, "deadline", datetime.now(UTC) - timedelta(minutes=1), gid,
+                   {"player": "A", "action": "captain"})
+    async with service.repo.session() as s:
+        old = (await s.execute(select(ScheduledJob).where(ScheduledJob.game_id == gid))).scalars().one()
+    assert await service.due_deadline(old) is None
+    assert await service.due_reminder(old) is None
+    async with service.repo.session() as s:
+        rows = (await s.execute(select(ScheduledJob).where(ScheduledJob.game_id == gid,
+                                                           ScheduledJob.status == "pending"))).scalars().all()
+    assert not [e for _, _, e in await service.repo.events(gid) if isinstance(e, ev.CardPicked)]
+    assert sorted((r.kind, r.player) for r in rows if r.kind == "deadline") == [("deadline", "A"), ("deadline", "B")]
+    assert {(r.player, r.holder, r.since) for r in rows} == {("A", ANN.user_id, 0), ("B", BOB.user_id, 0)}

@@ -54,7 +54,7 @@ async def test_a_model_change_without_a_migration_is_caught(db_url: str) -> None
 
 @pytest.mark.parametrize("engine_name", ENGINES)
 async def test_the_league_claims_migration_keeps_the_leagues_already_there(engine_name: str, tmp_path: Path) -> None:
-    """0011 adds columns to tables that other rows refer to: on SQLite a table copied by batch mode
+    """0012 adds columns to tables that other rows refer to: on SQLite a table copied by batch mode
     cannot be dropped while entrants and pairings point at it (foreign keys are on), so a server with
     a league could not upgrade. Upgrade with a league in the database, and back."""
     import asyncio
@@ -86,7 +86,7 @@ async def test_the_league_claims_migration_keeps_the_leagues_already_there(engin
                     [(None, ""), (None, "")]
                 assert (await conn.execute(text("SELECT status, forfeited, claim FROM league_games"))).all() == \
                     [("pending", "", "")]
-            await asyncio.to_thread(command.downgrade, alembic_config(url), "0010_orders")
+            await asyncio.to_thread(command.downgrade, alembic_config(url), "0011_decisions")
             async with engine.connect() as conn:
                 assert (await conn.execute(text("SELECT count(*) FROM league_entries"))).scalar_one() == 2
         finally:

@@ -1,8 +1,8 @@
 """league claims: a pairing's game is claimed before it is made, joins count under the league's
 row lock, entrants can be dropped and pairings forfeited (issue 22, findings 8, 9 and 14)
 
-Revision ID: 0011_league_claims
-Revises: 0010_orders
+Revision ID: 0012_league_claims
+Revises: 0011_decisions
 Create Date: 2026-11-27 01:00:00.000000
 """
 
@@ -12,8 +12,8 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-revision = '0011_league_claims'
-down_revision = '0010_orders'
+revision = '0012_league_claims'
+down_revision = '0011_decisions'
 branch_labels = None
 depends_on = None
 
