@@ -295,7 +295,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             return
         for member in (m for s, m in (("A", p.a), ("B", p.b)) if m and s in p.forfeited):
             await tell(self.bot, member, f"🏆 A GM forfeited your table {p.table} of round {p.round} of "
-                                         f"{_esc(name, 64)}: {fit(p.reason, 200)}")
+                                         f"{_esc(name, 64)}: {_esc(p.reason, 200)}")
         await reply(interaction, f"✅ {_result(p)}")
 
     @app_commands.command(description="Drop an entrant from a league (GM): never paired again, this round forfeited")
@@ -311,7 +311,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             await reply(interaction, refusal(exc))
             return
         await tell(self.bot, entry.member, f"🏆 A GM dropped you from {_esc(name, 64)}"
-                                           f"{f': {fit(note, 150)}' if note.strip() else ''}. Your results so far "
+                                           f"{f': {_esc(note, 150)}' if note.strip() else ''}. Your results so far "
                                            "stay in the standings; you are not paired again.")
         await reply(interaction, f"✅ {_esc(entry.name)} is dropped from {_esc(name, 64)}: not paired again, and "
                                  "their unfinished game of this round is forfeited. The standings show it.")
