@@ -42,7 +42,9 @@ def _number(x: float) -> str:
 
 
 def _cells(row: Row) -> tuple[str, ...]:
-    name = row.name if len(row.name) <= NAME_CHARS else row.name[: NAME_CHARS - 1] + "…"
+    tag = " (dropped)" if row.dropped else ""  # kept whole: the name gives way
+    room = NAME_CHARS - len(tag)
+    name = (row.name if len(row.name) <= room else row.name[: room - 1] + "…") + tag
     return (str(row.rank), name, str(row.played), _number(row.wins), str(row.draws), str(row.losses),
             f"{row.margin:+d}" if row.margin else "0", _number(row.opponents_wins), f"{row.rating:.1f}")
 

@@ -1,4 +1,4 @@
-"""/league: create, join, start, round, result, standings, show.
+"""/league: create, join, start, round, result, forfeit, drop, standings, show.
 
 Each round's pairings are posted in the league's channel, every game in its own thread; games
 between computer captains are played out at once, and every result is recorded by the service as
@@ -39,6 +39,27 @@ async def league_names(interaction: discord.Interaction, current: str) -> list[a
     return choices(await Leagues(service_of(interaction)).names(str(interaction.guild_id)), current)
 
 
+async def entrant_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The league's entrants still in it, by name; the value is the member (names may repeat)."""
+    try:
+        info = await Leagues(service_of(interaction)).show(str(interaction.guild_id), str(interaction.namespace.name))
+    except RulesError:
+        return []
+    return [app_commands.Choice(name=fit(e.name, 100), value=e.member) for e in info.entrants
+            if not e.dropped and current.lower() in e.name.lower()][:25]
+
+
+async def tell(client: discord.Client, member: str, text: str) -> None:
+    """A line for one entrant alone, by DM (a closed DM loses it: the standings still show it)."""
+    if not member.isdigit():
+        return
+    try:
+        user = client.get_user(int(member)) or await client.fetch_user(int(member))
+        await user.send(fit(text), allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        log.info("could not DM entrant %s about their league", member)
+
+
 def _who(member: str | None, name: str) -> str:
     """A mention for a member (pinged only where the message allows it), a plain name otherwise."""
     return f"<@{member}>" if member and member.isdigit() else f"**{_esc(name)}**"
@@ -46,11 +67,13 @@ def _who(member: str | None, name: str) -> str:
 
 def _result(p: Pairing) -> str:
     if p.b is None:
-        return f"{_who(p.a, p.a_name)} has a bye (a win)"
+        return (f"{_who(p.a, p.a_name)} forfeits the bye ({fit(p.reason, 80)})" if p.forfeited
+                else f"{_who(p.a, p.a_name)} has a bye (a win)")
     head = f"T{p.table}: {_who(p.a, p.a_name)} v {_who(p.b, p.b_name)}"
     if p.status != "done":
         return head + (f" → <#{p.thread_id}>" if p.thread_id else f" (game #{p.game_id})" if p.game_id else "")
-    won = "a draw" if p.winner is None else f"{_esc(p.a_name if p.winner == p.a else p.b_name)} won"
+    won = ("both forfeit" if p.forfeited == "AB" else "a draw" if p.winner is None
+           else f"{_esc(p.a_name if p.winner == p.a else p.b_name)} won")
     return f"{head}: {won}, Strike Points {p.a_points}–{p.b_points} ({fit(p.reason, 80)})"
 
 
@@ -61,7 +84,8 @@ def _round_text(info: LeagueInfo, pairings: Sequence[Pairing]) -> str:
 
 
 def _standing_lines(table: Table) -> list[str]:
-    return [f"{r.rank}. {_esc(r.name)}: {r.wins:g} of {r.played} won, Strike Point margin {r.margin:+d}, "
+    return [f"{r.rank}. {_esc(r.name)}{' (dropped)' if r.dropped else ''}: {r.wins:g} of {r.played} won"
+            f"{f' ({r.forfeits} forfeited)' if r.forfeits else ''}, Strike Point margin {r.margin:+d}, "
             f"opponents' wins {r.opponents_wins:g}, rating {r.rating:.1f}" for r in table.rows]
 
 
@@ -173,6 +197,14 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         try:
             actor = await actor_of(interaction)
             report = await (leagues.start(actor, name, place) if first else leagues.next_round(actor, name, place))
+            if not first and not report.closed and not report.made:
+                # another GM's command is making this round's games: it posts them
+                await reply(interaction, f"⏳ Round {report.league.current_round} of {_esc(report.league.name, 64)} "
+                                         "is already under way: another GM's command is making its games. "
+                                         "`/league show` lists its tables.")
+                return
+            for notice in report.notices:
+                await tell(self.bot, notice.member, f"🏆 {notice.text}")
             await self._play_computer_games(service, actor, report, threads)
             info = await leagues.show(actor.guild_id, name)
             table = await leagues.standings(actor.guild_id, name) if report.closed else None
@@ -189,7 +221,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
                                    threads: dict[str, discord.Thread]) -> None:
         """Each new game is opened in its thread; computer captains play what is theirs at once (a game
         between two of them to its end), and a game with a member gets its board."""
-        for p in report.started:
+        for p in report.made:
             if p.game_id is None:
                 continue
             thread = threads.get(p.thread_id or "")
@@ -248,6 +280,43 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             return
         await reply(interaction, f"✅ {_result(p)}")
 
+    @app_commands.command(description="Forfeit a pairing of the current round (GM): the other side wins")
+    @app_commands.describe(name="The league", table="The table (see /league show)",
+                           side="The side that forfeits (both: both lose)", note="Why (shown with the result)")
+    @app_commands.autocomplete(name=league_names)
+    async def forfeit(self, interaction: discord.Interaction, name: str, table: app_commands.Range[int, 1, 10_000],
+                      side: Literal["A", "B", "both"], note: str = "") -> None:
+        if not await defer(interaction):
+            return
+        try:
+            p = await Leagues(service_of(interaction)).forfeit(
+                await actor_of(interaction), name, table, "AB" if side == "both" else side, note[:120])
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        for member in (m for s, m in (("A", p.a), ("B", p.b)) if m and s in p.forfeited):
+            await tell(self.bot, member, f"🏆 A GM forfeited your table {p.table} of round {p.round} of "
+                                         f"{_esc(name, 64)}: {_esc(p.reason, 200)}")
+        await reply(interaction, f"✅ {_result(p)}")
+
+    @app_commands.command(description="Drop an entrant from a league (GM): never paired again, this round forfeited")
+    @app_commands.describe(name="The league", entrant="The entrant (a name from the list, or a mention)",
+                           note="Why (kept with the drop)")
+    @app_commands.autocomplete(name=league_names, entrant=entrant_names)
+    async def drop(self, interaction: discord.Interaction, name: str, entrant: str, note: str = "") -> None:
+        if not await defer(interaction):
+            return
+        try:
+            entry = await Leagues(service_of(interaction)).drop(await actor_of(interaction), name, entrant, note[:150])
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        await tell(self.bot, entry.member, f"🏆 A GM dropped you from {_esc(name, 64)}"
+                                           f"{f': {_esc(note, 150)}' if note.strip() else ''}. Your results so far "
+                                           "stay in the standings; you are not paired again.")
+        await reply(interaction, f"✅ {_esc(entry.name)} is dropped from {_esc(name, 64)}: not paired again, and "
+                                 "their unfinished game of this round is forfeited. The standings show it.")
+
     @app_commands.command(description="A league's standings, with the table as an image")
     @app_commands.describe(name="The league", page=f"Which page ({PER_PAGE} a page)")
     @app_commands.autocomplete(name=league_names)
@@ -295,6 +364,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
                  "over": "over"}[info.status]
         start = (page - 1) * PER_PAGE
         entrants = [f"• {_esc(e.name)}{f' ({_esc(e.squadron, 40)})' if e.squadron else ''}, rating {e.rating:.1f}"
+                    f"{' (dropped)' if e.dropped else ''}"
                     for e in info.entrants[start:start + PER_PAGE]]
         lines = [f"🏆 **{_esc(info.name, 64)}**: {what}, {info.format.replace('_', ' ')}, {info.round_hours} h a round, "
                  f"{state}; {len(info.entrants)} entrants"]

@@ -29,6 +29,7 @@ from game.model import Game, Phase
 from game.service.authority import Actor, require_gm
 from game.service.errors import ServiceError
 from game.service.game_service import DRAFTED, GameService, _starting_state
+from game.service.league_claims import change_entrants, claim_pairing, link_game, release_pairing
 from game.service.models import GameRecord, League, LeagueEntry, LeagueGame, Rating, utcnow
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,7 @@ FORMATS = ("swiss", "round_robin")
 MAX_LEAGUE_NAME = 64
 MAX_ROUND_HOURS = 24 * 60  # two months: longer is a typo
 MAX_ENTRANTS = 256  # a round then makes 128 games and threads; the pairing search recurses once per pair
+PAIRING_TRIES = 5  # joins or drops landing while a round is paired: read the entrants again, this often
 SYSTEM = "league"  # who the league acts as when it makes games and ends timed-out ones
 Place = Callable[[str], Awaitable[str | None]]  # a game's title -> the thread it is played in (or None)
 
@@ -51,6 +53,7 @@ class EntryInfo:
     name: str
     squadron: str
     rating: float  # the ordinal (mu - 3 sigma) in this server
+    dropped: bool = False  # by a GM (/league drop): never paired again
 
     @property
     def is_ai(self) -> bool:
@@ -67,11 +70,12 @@ class Pairing:
     b_name: str
     game_id: int | None
     thread_id: str | None
-    status: str  # pending | playing | done
+    status: str  # pending | making | playing | done
     winner: str | None
     a_points: int
     b_points: int
     reason: str
+    forfeited: str = ""  # the sides that forfeited: "", "A", "B" or "AB"
 
 
 @dataclass(frozen=True)
@@ -103,10 +107,24 @@ class Table:
 
 
 @dataclass(frozen=True)
+class Notice:
+    """A line for one entrant alone (a forfeit they did not choose themselves)."""
+
+    member: str
+    text: str
+
+
+@dataclass(frozen=True)
 class RoundReport:
     league: LeagueInfo
     closed: tuple[Pairing, ...]  # the results of the round just closed (timed-out games included)
     started: tuple[Pairing, ...]  # the new round's pairings (empty when the league is over)
+    made: tuple[Pairing, ...] = ()  # the games this call made (another GM's command makes the rest)
+    notices: tuple[Notice, ...] = ()  # entrants who forfeited a pairing for want of a valid list
+
+
+class _EntrantsChanged(Exception):
+    """A join or a drop was committed between reading the entrants and pairing them."""
 
 
 def _aware(when: datetime | None) -> datetime | None:
@@ -157,22 +175,31 @@ class Leagues:
         """Register the actor (with one of their saved squadrons for a drafted league), or with `ai` a
         computer captain (a GM's choice)."""
         lg = await self._league(actor.guild_id, league)
+        closed = LeagueRefused(f"Registration for {lg.name} has closed: its first round has started.")
         if lg.status != "registering":
-            raise LeagueRefused(f"Registration for {lg.name} has closed: its first round has started.")
+            raise closed
         assert lg.id is not None
-        if len(await self._entries(lg)) >= MAX_ENTRANTS:
-            raise LeagueRefused(f"{lg.name} is full: a league takes {MAX_ENTRANTS} entrants.")
         if ai:
             require_gm(actor, "enter a computer captain")
-            async with self.session() as s:
-                n = (await s.execute(select(func.count()).select_from(LeagueEntry).where(
-                    col(LeagueEntry.league_id) == lg.id, col(LeagueEntry.member).like("ai:%")))).scalar_one()
-            member, name, squadron = f"ai:{n + 1}", f"Computer captain {n + 1}", None
         else:
-            member, name = actor.user_id, (display_name.strip() or actor.user_id)[:100]
+            mine = next((e for e in await self._entries(lg) if e.member == actor.user_id), None)
+            if mine is not None and mine.dropped_at is not None:
+                raise LeagueRefused(f"A GM has dropped you from {lg.name}.", "Ask a GM of the server why.")
             squadron = await self._check_squadron(actor, lg, squadron)
         try:
             async with self.session() as s, s.begin():
+                # the league's row is locked from here to the commit: the count and the number below
+                # are every other join's, finished
+                if not await change_entrants(s, lg.id, "registering"):
+                    raise closed
+                entries = select(func.count()).select_from(LeagueEntry).where(col(LeagueEntry.league_id) == lg.id)
+                if (await s.execute(entries.where(col(LeagueEntry.dropped_at).is_(None)))).scalar_one() >= MAX_ENTRANTS:
+                    raise LeagueRefused(f"{lg.name} is full: a league takes {MAX_ENTRANTS} entrants.")
+                if ai:  # dropped ones keep their number: a number is never given twice in a league
+                    n = (await s.execute(entries.where(col(LeagueEntry.member).like("ai:%")))).scalar_one() + 1
+                    member, name, squadron = f"ai:{n}", f"Computer captain {n}", None
+                else:
+                    member, name = actor.user_id, (display_name.strip() or actor.user_id)[:100]
                 s.add(LeagueEntry(league_id=lg.id, member=member, name=name, squadron=squadron or ""))
         except IntegrityError:
             raise LeagueRefused(f"You are already registered in {lg.name}.") from None
@@ -204,15 +231,10 @@ class Leagues:
         lg = await self._league(actor.guild_id, league)
         if lg.status != "registering":
             raise LeagueRefused(f"{lg.name} has already started.", "Close a round with /league round.")
-        entries = await self._entries(lg)
-        if len(entries) < 2:
-            raise LeagueRefused("A league needs at least two entrants.", "Players register with /league join.")
-        await self._lists_still_there(lg, entries)
-        n = len(entries)
-        lg.rounds = swiss_rounds(n) if lg.format == "swiss" else round_robin_rounds(n)
-        lg.status = "running"
-        started = await self._pair_round(lg, entries, [])
-        return RoundReport(await self.show(actor.guild_id, lg.name), (), await self._made(lg, started, place))
+        lg, notices = await self._pair_next(actor.guild_id, lg.name, 0)
+        made = await self._made(lg, place)
+        info = await self.show(actor.guild_id, lg.name)
+        return RoundReport(info, (), info.pairings, made, notices)
 
     async def next_round(self, actor: Actor, league: str, place: Place | None = None) -> RoundReport:
         """Close the current round and begin the next (or end the league after its last). Games still
@@ -224,11 +246,13 @@ class Leagues:
             raise LeagueRefused(f"{lg.name} is not running.",
                                 "Start it with /league start." if lg.status == "registering" else "It is over.")
         rows = await self._round_rows(lg, lg.current_round)
-        if any(r.status == "pending" for r in rows):
-            # a restart (or a refused thread) came between pairing the round and making its games: this
-            # makes the rest of them, and the round goes on
-            made = await self._made(lg, rows, place)
-            return RoundReport(await self.show(actor.guild_id, lg.name), (), made)
+        if any(r.status in ("pending", "making") for r in rows):
+            # a restart (or a refused thread) came between pairing the round and making its games, or
+            # another GM's command is making them now: this makes those nobody is making, and the round
+            # goes on
+            made = await self._made(lg, place)
+            info = await self.show(actor.guild_id, lg.name)
+            return RoundReport(info, (), info.pairings, made)
         await self._reconcile(lg, rows)
         rows = await self._round_rows(lg, lg.current_round)
         playing = [r for r in rows if r.status != "done"]
@@ -245,16 +269,83 @@ class Leagues:
             async with self.session() as s, s.begin():
                 await s.execute(update(League).where(col(League.id) == lg.id).values(status="over"))
             return RoundReport(await self.show(actor.guild_id, lg.name), closed, ())
-        entries = await self._entries(lg)
-        await self._lists_still_there(lg, entries)
-        started = await self._pair_round(lg, entries, await self._all_rows(lg))
-        return RoundReport(await self.show(actor.guild_id, lg.name), closed, await self._made(lg, started, place))
+        lg, notices = await self._pair_next(actor.guild_id, lg.name, lg.current_round)
+        made = await self._made(lg, place)
+        info = await self.show(actor.guild_id, lg.name)
+        return RoundReport(info, closed, info.pairings, made, notices)
 
     async def record_result(self, actor: Actor, league: str, table: int, winner: str | None,
                             reason: str = "") -> Pairing:
         """A GM decides a pairing of the current round: `winner` is "A", "B" or None (a draw). The game, if
         it goes on, no longer counts."""
         require_gm(actor, "record a league result")
+        lg, row = await self._open_table(actor, league, table)
+        if row.b_member is None:
+            raise LeagueRefused(f"Table {table} already has its result.")
+        member = {"A": row.a_member, "B": row.b_member, None: None}.get(winner, "?")
+        if member == "?":
+            raise LeagueRefused("The winner is side A, side B, or nobody (a draw).")
+        async with self.session() as s, s.begin():
+            settled = await self._settle(s, lg, row, member, row.a_points, row.b_points,
+                                         (reason.strip() or "recorded by a GM")[:150] + f" ({actor.user_id})")
+        return await self._settled_table(lg, table, settled)
+
+    async def forfeit(self, actor: Actor, league: str, table: int, side: str, reason: str = "") -> Pairing:
+        """A GM forfeits a pairing of the current round for side "A", "B" or "AB" (both): the other side
+        wins (both forfeiting: both lose). A forfeit moves no rating; its game, if it goes on, no longer
+        counts, and a side that forfeited alone concedes it."""
+        require_gm(actor, "forfeit a league pairing")
+        if side not in ("A", "B", "AB"):
+            raise LeagueRefused("The side that forfeits is A, B, or both.")
+        lg, row = await self._open_table(actor, league, table)
+        if row.b_member is None and side != "A":
+            raise LeagueRefused(f"Table {table} is a bye: only its side A can forfeit it.")
+        note = f"forfeit by a GM: {reason.strip() or 'no reason given'}"[:150] + f" ({actor.user_id})"
+        async with self.session() as s, s.begin():
+            settled = await self._settle(s, lg, row, None, 0, 0, note, forfeited=side)
+        log.info("league %s round %s table %s: side %s forfeited by GM %s", lg.id, row.round, table, side, actor.user_id)
+        if settled:
+            await self._concede_for(lg, row, side)
+        return await self._settled_table(lg, table, settled)
+
+    async def drop(self, actor: Actor, league: str, entrant: str, reason: str = "") -> EntryInfo:
+        """A GM drops an entrant: never paired again (a round robin keeps their place in its schedule and
+        they forfeit each game of it), their unfinished pairing of this round forfeited; the results so
+        far stay in the standings, where they are marked as dropped."""
+        require_gm(actor, "drop a league entrant")
+        lg = await self._league(actor.guild_id, league)
+        if lg.status == "over":
+            raise LeagueRefused(f"{lg.name} is over.")
+        entry = self._entrant(await self._entries(lg), entrant)
+        if entry.dropped_at is not None:
+            raise LeagueRefused(f"{entry.name} has already been dropped from {lg.name}.")
+        open_row = next((r for r in await self._round_rows(lg, lg.current_round)
+                         if entry.member in (r.a_member, r.b_member) and r.status != "done"), None)
+        if open_row is not None and open_row.status == "making":
+            raise LeagueRefused(f"The game of table {open_row.table_no} is being made right now.", "Try again in a moment.")
+        why = (reason.strip() or "no reason given")[:150]
+        side = "A" if open_row is not None and open_row.a_member == entry.member else "B"
+        async with self.session() as s, s.begin():
+            if not await change_entrants(s, lg.id, "registering", "running"):
+                raise LeagueRefused(f"{lg.name} is over.")
+            await s.execute(update(LeagueEntry).where(col(LeagueEntry.id) == entry.id)
+                            .values(dropped_at=self.clock(), dropped_by=actor.user_id, drop_reason=why))
+            settled = open_row is not None and await self._settle(
+                s, lg, open_row, None, 0, 0, f"forfeit: {entry.name[:40]} was dropped by a GM ({actor.user_id})",
+                forfeited=side)
+            if open_row is not None and not settled:
+                now = await s.get(LeagueGame, open_row.id, populate_existing=True)
+                if now is not None and now.status == "making":  # claimed since it was read: nothing is dropped
+                    raise LeagueRefused(f"The game of table {now.table_no} is being made right now.",
+                                        "Try again in a moment.")
+        log.info("league %s: entrant %s dropped by GM %s (%s)", lg.id, entry.member, actor.user_id, why)
+        if settled and open_row is not None:
+            await self._concede_for(lg, open_row, side)
+        return EntryInfo(entry.member, entry.name, entry.squadron, (await self._skill(actor.guild_id, entry.member)).ordinal,
+                         dropped=True)
+
+    async def _open_table(self, actor: Actor, league: str, table: int) -> tuple[League, LeagueGame]:
+        """A table of the current round that a GM may still decide."""
         lg = await self._league(actor.guild_id, league)
         row = next((r for r in await self._round_rows(lg, lg.current_round) if r.table_no == table), None)
         if lg.status != "running" or row is None:
@@ -264,59 +355,146 @@ class Leagues:
             # a GM who plays has a player's rights at their own table (game/service/authority.py)
             raise LeagueRefused("You play at that table: its result is not yours to record.",
                                 "Finish or concede the game, or ask another GM.")
-        if row.status == "done" or row.b_member is None:
+        if row.status == "done":
             raise LeagueRefused(f"Table {table} already has its result.")
-        member = {"A": row.a_member, "B": row.b_member, None: None}.get(winner, "?")
-        if member == "?":
-            raise LeagueRefused("The winner is side A, side B, or nobody (a draw).")
-        async with self.session() as s, s.begin():
-            await self._settle(s, lg, row, member, row.a_points, row.b_points,
-                               (reason.strip() or "recorded by a GM")[:150] + f" ({actor.user_id})")
-        return (await self._pairings(lg, [r for r in await self._round_rows(lg, lg.current_round)
-                                          if r.table_no == table]))[0]
+        return lg, row
 
-    async def _pair_round(self, lg: League, entries: Sequence[LeagueEntry], rows: Sequence[LeagueGame]) -> list[LeagueGame]:
-        """The next round's pairings, stored (with the league's new round) before any game is made."""
-        order = [e.member for e in entries]
+    async def _settled_table(self, lg: League, table: int, settled: bool) -> Pairing:
+        (p,) = await self._pairings(lg, [r for r in await self._round_rows(lg, lg.current_round) if r.table_no == table])
+        if not settled:  # decided (or claimed to be made) since it was read
+            raise LeagueRefused(f"The game of table {table} is being made right now.", "Try again in a moment.") \
+                if p.status == "making" else LeagueRefused(f"Table {table} already has its result.")
+        return p
+
+    async def _concede_for(self, lg: League, row: LeagueGame, forfeited: str) -> None:
+        """A side that forfeited alone ends its game, if it is still being played (its result is already
+        the forfeit: the game's ending records nothing more)."""
+        if row.game_id is None or forfeited not in ("A", "B"):
+            return
+        state = await self.svc.state_for_audit(row.game_id)
+        if state.phase is Phase.OVER:
+            return
+        try:
+            await self.svc.concede(Actor(SYSTEM, lg.guild_id, gm=True), row.game_id,
+                                   state.players[0 if forfeited == "A" else 1])
+        except RulesError as exc:  # it ended meanwhile: nothing to stop
+            log.info("league game %s was not conceded after a forfeit: %s", row.game_id, exc.message)
+
+    @staticmethod
+    def _entrant(entries: Sequence[LeagueEntry], who: str) -> LeagueEntry:
+        """An entrant by member id, mention or name (a name two entrants share names neither)."""
+        key = who.strip().removeprefix("<@").removeprefix("!").removesuffix(">").casefold()
+        found = [e for e in entries if e.member == key] or [e for e in entries if e.name.casefold() == key]
+        if len(found) != 1:
+            raise LeagueRefused(f"{len(found) or 'No'} entrants are called {who[:64]!r}." if found else
+                                f"There is no entrant {who[:64]!r}.", "Pick one from the list, or give a mention.")
+        return found[0]
+
+    async def _pair_next(self, guild_id: str, name: str, closing: int) -> tuple[League, tuple[Notice, ...]]:
+        """Pair the round after `closing` (0: the first, which closes registration), from the entrants as
+        they stand; read again if a join or a drop came in between."""
+        for _ in range(PAIRING_TRIES):
+            lg = await self._league(guild_id, name)
+            if lg.current_round != closing:
+                raise _under_way(lg, closing + 1)
+            entries = await self._entries(lg)
+            if closing == 0:
+                n = sum(1 for e in entries if e.dropped_at is None)
+                if n < 2:
+                    raise LeagueRefused("A league needs at least two entrants.", "Players register with /league join.")
+                lg.rounds = swiss_rounds(n) if lg.format == "swiss" else round_robin_rounds(n)
+                lg.status = "running"
+            try:
+                return lg, await self._pair_round(lg, entries, await self._all_rows(lg))
+            except _EntrantsChanged:
+                continue
+        raise LeagueRefused("The entrants changed while the round was being paired.", "Run the command again.")
+
+    async def _pair_round(self, lg: League, entries: Sequence[LeagueEntry],
+                          rows: Sequence[LeagueGame]) -> tuple[Notice, ...]:
+        """The next round's pairings, stored (with the league's new round) before any game is made. An
+        entrant who cannot play (dropped, or a drafted list that no longer holds) forfeits at once."""
         number = lg.current_round + 1
+        active = [e.member for e in entries if e.dropped_at is None]
         if lg.format == "round_robin":
-            pairs, bye = round_robin(order, number)
+            # the schedule was fixed at the start: the dropped keep their places and forfeit
+            scheduled = {m for r in rows for m in (r.a_member, r.b_member)} if rows else set(active)
+            pairs, bye = round_robin([e.member for e in entries if e.member in scheduled], number)
         else:
-            ranked = [s.entrant for s in standings(order, _results(rows))]
+            ranked = [s.entrant for s in standings([e.member for e in entries], _results(rows)) if s.entrant in active]
             met = {frozenset((r.a_member, r.b_member)) for r in rows if r.b_member is not None}
-            pairs, bye = swiss(ranked, met, {r.a_member for r in rows if r.b_member is None})
+            pairs, bye = swiss(ranked, met, {r.a_member for r in rows if r.b_member is None and r.winner == r.a_member})
+        unable = {e.member: f"{e.name[:40]} was dropped by a GM" for e in entries if e.dropped_at is not None}
+        broken = await self._broken_lists(lg, [e for e in entries if e.dropped_at is None])
+        names = {e.member: e.name for e in entries}
+        unable |= {m: f"{names[m][:40]} has no valid list" for m in broken}
         made = [LeagueGame(league_id=lg.id or 0, round=number, table_no=i + 1, a_member=a, b_member=b)
                 for i, (a, b) in enumerate(pairs)]
         if bye is not None:
             made.append(LeagueGame(league_id=lg.id or 0, round=number, table_no=len(pairs) + 1, a_member=bye,
                                    status="done", winner=bye, reason="a bye", recorded_at=self.clock()))
+        notices = []
+        for row in made:
+            gone = "".join(side for side, m in (("A", row.a_member), ("B", row.b_member)) if m in unable)
+            if not gone:
+                continue
+            row.status, row.forfeited, row.winner = "done", gone, _forfeit_winner(row, gone)
+            row.reason = ("forfeit: " + ", ".join(unable[m] for m in (row.a_member, row.b_member) if m in unable))[:200]
+            row.recorded_at = self.clock()
+            log.info("league %s round %s table %s: %s", lg.id, number, row.table_no, row.reason)
+            notices += [Notice(m, f"You forfeit table {row.table_no} of round {number} of {lg.name}: your registered "
+                                  f"list {broken[m]!r} is no longer a complete {lg.size} list. Save a complete list "
+                                  "under that name (/squadron) before the next round is paired.")
+                        for m in (row.a_member, row.b_member) if m in broken]
         async with self.session() as s, s.begin():
-            changed = await s.execute(update(League).where(col(League.id) == lg.id, col(League.current_round) == lg.current_round)
+            changed = await s.execute(update(League).where(col(League.id) == lg.id,
+                                                           col(League.current_round) == lg.current_round,
+                                                           col(League.entry_version) == lg.entry_version)
                                       .values(current_round=number, rounds=lg.rounds, status=lg.status,
                                               round_started_at=self.clock()))
             if changed.rowcount != 1:
-                raise LeagueRefused("Another GM has just moved the league on.", "See /league show.")
+                now = await s.get(League, lg.id, populate_existing=True)
+                if now is None or now.current_round != lg.current_round:
+                    raise _under_way(lg, number)
+                raise _EntrantsChanged
             for row in made:
                 s.add(row)
         lg.current_round = number
-        return made
+        return tuple(notices)
 
-    async def _made(self, lg: League, rows: Sequence[LeagueGame], place: Place | None) -> tuple[Pairing, ...]:
-        """Make the game of each pairing still without one: in its own thread when `place` gives one."""
+    async def _made(self, lg: League, place: Place | None) -> tuple[Pairing, ...]:
+        """Make the game of each pairing of the round still without one, each under a claim (another
+        GM's command makes the ones it claimed): in its own thread when `place` gives one. The
+        pairings whose games this call made."""
         names = {e.member: e.name for e in await self._entries(lg)}
         system = Actor(SYSTEM, lg.guild_id, gm=True)
-        for row in rows:
-            if row.status != "pending" or row.b_member is None:
+        tables = set()
+        for row in await self._round_rows(lg, lg.current_round):
+            if row.status not in ("pending", "making") or row.b_member is None:
+                continue
+            async with self.session() as s, s.begin():
+                token = await claim_pairing(s, row.id, self.clock())
+            if token is None:
                 continue
             title = f"{lg.name} · round {row.round} · {names[row.a_member]} v {names[row.b_member]}"
-            thread = await place(title) if place is not None else None
-            channel = lg.channel_id if thread else f"league-{lg.id}-{row.round}-{row.table_no}"
-            info = await self.svc.create_game(system, channel, scenario=lg.scenario, scenario_text=lg.scenario_text or None,
-                                              name=title[:64], thread_id=thread, size=lg.size or "skirmish")
+            try:
+                thread = await place(title) if place is not None else None
+                channel = lg.channel_id if thread else f"league-{lg.id}-{row.round}-{row.table_no}"
+                info = await self.svc.create_game(system, channel, scenario=lg.scenario,
+                                                  scenario_text=lg.scenario_text or None, name=title[:64],
+                                                  thread_id=thread, size=lg.size or "skirmish")
+            except Exception:
+                async with self.session() as s, s.begin():
+                    await release_pairing(s, row.id, token)
+                raise
             async with self.session() as s, s.begin():
-                await s.execute(update(LeagueGame).where(col(LeagueGame.id) == row.id)
-                                .values(game_id=info.id, status="playing"))
+                linked = await link_game(s, row.id, token, info.id)
+            if not linked:  # held past the lease and taken over: the other claim's game is the pairing's
+                log.warning("league %s table %s: game %s was made under a lapsed claim and is not the pairing's",
+                            lg.id, row.table_no, info.id)
+                continue
             row.game_id, row.status = info.id, "playing"
+            tables.add(row.table_no)
             sides = [p for p, *_ in info.seats]
             for side, member in zip(sides, (row.a_member, row.b_member), strict=True):
                 try:
@@ -324,31 +502,30 @@ class Leagues:
                 except RulesError as exc:
                     # their list went between the check and the game (or would not enlist): the pairing
                     # is forfeited rather than leaving a ranked game with a seat anyone could take
-                    other = row.b_member if member == row.a_member else row.a_member
+                    log.info("league %s table %s: %s forfeits, not seated: %s", lg.id, row.table_no, member, exc.message)
                     async with self.session() as s, s.begin():
-                        await self._settle(s, lg, row, other, 0, 0, f"forfeit: {names[member][:40]} could not be "
-                                           f"seated ({exc.message[:100]})")
+                        await self._settle(s, lg, row, None, 0, 0, f"forfeit: {names[member][:40]} could not be "
+                                           f"seated ({exc.message[:100]})",
+                                           forfeited="A" if member == row.a_member else "B")
                     break
-        return tuple(await self._pairings(lg, await self._round_rows(lg, lg.current_round)))
+        return tuple(p for p in await self._pairings(lg, await self._round_rows(lg, lg.current_round))
+                     if p.table in tables)
 
-    async def _lists_still_there(self, lg: League, entries: Sequence[LeagueEntry]) -> None:
-        """Before a round is paired: every member of a drafted league still has the complete list they
-        registered (a game is never made with a seat that cannot be filled)."""
+    async def _broken_lists(self, lg: League, entries: Sequence[LeagueEntry]) -> dict[str, str]:
+        """The members of a drafted league who no longer have the complete list they registered, with
+        its name: they forfeit (a game is never made with a seat that cannot be filled, and nobody
+        holds the round up)."""
         if lg.scenario != DRAFTED:
-            return
-        missing = []
+            return {}
+        broken = {}
         for e in entries:
             if e.member.startswith("ai:"):
                 continue
             lists = {r.name.casefold(): r for r in await self.svc.repo.squadrons_of(lg.guild_id, e.member)}
             found = lists.get(e.squadron.casefold())
             if found is None or not found.complete or found.size != lg.size:
-                missing.append(f"{e.name} ({e.squadron})")
-        if missing:
-            raise LeagueRefused("These entrants no longer have the complete list they registered: "
-                                + ", ".join(missing[:10]) + ("…" if len(missing) > 10 else "") + ".",
-                                f"Each saves a complete {lg.size} list under that name again (/squadron), then a "
-                                "GM runs the command again.")
+                broken[e.member] = e.squadron
+        return broken
 
     async def _seat(self, lg: League, game_id: int, side: str, member: str, name: str) -> None:
         if member.startswith("ai:"):
@@ -362,7 +539,14 @@ class Leagues:
         state = await self.svc.state_for_audit(row.game_id)
         due = sorted(deciders(state)) if state.phase is not Phase.OVER else []
         if len(due) == 1:
-            await self.svc.concede(Actor(SYSTEM, lg.guild_id, gm=True), row.game_id, due[0])
+            try:
+                await self.svc.concede(Actor(SYSTEM, lg.guild_id, gm=True), row.game_id, due[0])
+            except RulesError:
+                state = await self.svc.state_for_audit(row.game_id)
+                if state.phase is not Phase.OVER:
+                    raise
+                await self._record(row.game_id, state)  # another GM's command ended it a moment ago
+                return
             async with self.session() as s, s.begin():  # the game's end recorded the result; say why
                 await s.execute(update(LeagueGame).where(col(LeagueGame.id) == row.id)
                                 .values(reason=f"timed out: player {due[0][:8]} had not played"))
@@ -399,13 +583,21 @@ class Leagues:
             await self._settle(s, lg, row, winner, *_points(state, row), state.result[:200])
 
     async def _settle(self, s: AsyncSession, lg: League, row: LeagueGame, winner: str | None, a_points: int,
-                      b_points: int, reason: str) -> None:
-        """Write a result and move both ratings, once: a second writer finds the pairing done."""
-        done = await s.execute(update(LeagueGame).where(col(LeagueGame.id) == row.id, col(LeagueGame.status) != "done")
+                      b_points: int, reason: str, forfeited: str = "") -> bool:
+        """Write a result and move both ratings, once: a second writer finds the pairing done (and a
+        pairing whose game is being made is left to its maker). A forfeit names the sides that
+        forfeited, decides the winner by them, and moves no rating: nothing was played. Whether this
+        call wrote it."""
+        if forfeited:
+            winner = _forfeit_winner(row, forfeited)
+        done = await s.execute(update(LeagueGame).where(col(LeagueGame.id) == row.id,
+                                                        col(LeagueGame.status).in_(("pending", "playing")))
                                .values(status="done", winner=winner, a_points=a_points, b_points=b_points,
-                                       reason=reason[:200], recorded_at=self.clock()))
-        if done.rowcount != 1 or row.b_member is None:
-            return
+                                       reason=reason[:200], recorded_at=self.clock(), forfeited=forfeited))
+        if done.rowcount != 1:
+            return False
+        if row.b_member is None or forfeited:
+            return True
         names = {e.member: e.name for e in (await s.execute(
             select(LeagueEntry).where(col(LeagueEntry.league_id) == lg.id))).scalars()}
         a = await s.get(Rating, (lg.guild_id, row.a_member))
@@ -421,6 +613,7 @@ class Leagues:
             else:
                 old.mu, old.sigma, old.games, old.updated_at = new.mu, new.sigma, old.games + 1, utcnow()
                 old.name = names.get(member, old.name)
+        return True
 
     # ------------------------------------------------------------------ reading
 
@@ -437,7 +630,8 @@ class Leagues:
         return LeagueInfo(
             lg.id, lg.name, lg.guild_id, lg.channel_id, lg.scenario, lg.size, lg.format, lg.round_hours, lg.rounds,
             lg.current_round, lg.status, self._deadline(lg),
-            tuple(EntryInfo(e.member, e.name, e.squadron, skills[e.member].ordinal) for e in entries),
+            tuple(EntryInfo(e.member, e.name, e.squadron, skills[e.member].ordinal, e.dropped_at is not None)
+                  for e in entries),
             tuple(await self._pairings(lg, await self._round_rows(lg, lg.current_round))),
         )
 
@@ -447,7 +641,8 @@ class Leagues:
         rows = [r for r in await self._all_rows(lg) if r.status == "done"]
         names = {e.member: e for e in info.entrants}
         table = standings([e.member for e in info.entrants], _results(rows))
-        return Table(info, tuple(StandingRow.of(s, names[s.entrant].name, names[s.entrant].rating) for s in table))
+        return Table(info, tuple(StandingRow.of(s, names[s.entrant].name, names[s.entrant].rating,
+                                                names[s.entrant].dropped) for s in table))
 
     async def ranked(self, game_id: int) -> bool:
         """Whether the game is a league game (ranked: its seats change hands only through a GM)."""
@@ -513,11 +708,26 @@ class Leagues:
         return [Pairing(r.round, r.table_no, r.a_member, names.get(r.a_member, r.a_member), r.b_member,
                         names.get(r.b_member, r.b_member) if r.b_member else "", r.game_id,
                         threads.get(r.game_id) if r.game_id else None, r.status, r.winner, r.a_points, r.b_points,
-                        r.reason) for r in rows]
+                        r.reason, r.forfeited) for r in rows]
 
 
 def _results(rows: Sequence[LeagueGame]) -> list[Result]:
-    return [Result(r.a_member, r.b_member, r.winner, r.a_points, r.b_points) for r in rows if r.status == "done"]
+    return [Result(r.a_member, r.b_member, r.winner, r.a_points, r.b_points,
+                   frozenset(m for side, m in (("A", r.a_member), ("B", r.b_member)) if m and side in r.forfeited))
+            for r in rows if r.status == "done"]
+
+
+def _under_way(lg: League, number: int) -> LeagueRefused:
+    """What the GM who lost the race to pair a round is told."""
+    return LeagueRefused(f"Round {number} of {lg.name} is already under way: another GM has just paired it.",
+                         "/league show lists its tables.")
+
+
+def _forfeit_winner(row: LeagueGame, forfeited: str) -> str | None:
+    """The side that did not forfeit wins; when both did (or a bye was forfeited), nobody does."""
+    if forfeited == "A":
+        return row.b_member
+    return row.a_member if forfeited == "B" else None
 
 
 def _points(state: Game, row: LeagueGame) -> tuple[int, int]:

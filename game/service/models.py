@@ -219,6 +219,10 @@ class League(SQLModel, table=True):
     current_round: int = Field(default=0)
     round_started_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
     status: str = Field(default="registering", max_length=20)  # registering | running | over
+    # bumped by every join and drop in the transaction that makes it: the bump takes the league's row
+    # lock, so joins count the entrants one at a time, and a round is paired only from the entrants
+    # it read (game/service/leagues.py)
+    entry_version: int = Field(default=0)
     created_by: str = Field(max_length=32)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
@@ -235,6 +239,10 @@ class LeagueEntry(SQLModel, table=True):
     name: str = Field(max_length=100)
     squadron: str = Field(default="", max_length=100)  # the saved list brought to each drafted game
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    # a GM's /league drop: never paired again, the results so far kept (and shown) in the standings
+    dropped_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    dropped_by: str = Field(default="", max_length=32)
+    drop_reason: str = Field(default="", max_length=200)
 
 
 class LeagueGame(SQLModel, table=True):
@@ -250,12 +258,17 @@ class LeagueGame(SQLModel, table=True):
     a_member: str = Field(max_length=32)
     b_member: str | None = Field(default=None, max_length=32)
     game_id: int | None = Field(default=None, foreign_key="games.id", index=True)
-    status: str = Field(default="pending", max_length=20)  # pending | playing | done
+    status: str = Field(default="pending", max_length=20)  # pending | making | playing | done
     winner: str | None = Field(default=None, max_length=32)  # a member; empty for a draw
     a_points: int = Field(default=0)  # Strike Points suffered at the end
     b_points: int = Field(default=0)
     reason: str = Field(default="", max_length=200)
     recorded_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    forfeited: str = Field(default="", max_length=2)  # the sides that forfeited: "", "A", "B" or "AB"
+    # who is making this pairing's game (status "making"): only the holder of the claim makes it, so
+    # two GMs' commands never make two games of one pairing; a claim older than the lease is taken over
+    claim: str = Field(default="", max_length=32)
+    claimed_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
 
 
 class Rating(SQLModel, table=True):

@@ -12,7 +12,7 @@ from typing import Any
 
 from discord import app_commands
 
-from tests.adversary.eyes import GM_ROLE, ROLES, Table, gm_role_command, item_text
+from tests.adversary.eyes import ANN, GM_ROLE, ROLES, Table, gm_role_command, item_text
 
 DUTCH = resources.files("game.data").joinpath("oak_and_iron/squadrons/dutch_skirmish.toml").read_bytes()
 LOOKUP_COMMANDS = {"rules", "help", "data export", "squadron"}
@@ -46,7 +46,7 @@ class Request:
 
 ACTING = {"order", "plan", "move", "attack", "game create", "game join", "game concede", "game approve-undo",
           "game undo", "data import", "game handover", "league create", "league join", "league start", "league round",
-          "league result", "orders move", "orders attack", "orders discretion",
+          "league result", "league forfeit", "league drop", "orders move", "orders attack", "orders discretion",
           "clock settings", "clock pause", "clock resume", "clock extend",
           "ref join", "ref do", "ref order", "ref undo"}
 LEAGUE = "Cup"  # a league the sweep names but that no one has created: joining it is refused too
@@ -156,7 +156,9 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
         # running a league is a GM's power too
         out += [Request("league create", {"name": LEAGUE}), Request("league start", {"name": LEAGUE}),
                 Request("league round", {"name": LEAGUE}),
-                Request("league result", {"name": LEAGUE, "table": 1, "winner": "A"})]
+                Request("league result", {"name": LEAGUE, "table": 1, "winner": "A"}),
+                Request("league forfeit", {"name": LEAGUE, "table": 1, "side": "B"}),
+                Request("league drop", {"name": LEAGUE, "entrant": str(ANN[0])})]
     if not gm and not seated:
         out.append(Request("game undo", {}))  # a player may ask (the opponent consents); a GM's is immediate
     out += [Request("order", {"line": line}) for line in order_lines(t, gm)]

@@ -90,3 +90,47 @@ async def test_members_play_in_their_thread_and_a_concession_is_recorded(harness
     sent = await dispatch(bot, command(ANN, "league", "round", permissions=GM, name="Duel"), fake, settle=30)
     final = next(r for r in sent if r.in_channel and "Final standings" in r.content)
     assert final.content.splitlines()[1].startswith("1. Ann: 1 of 1 won")
+
+
+async def test_a_gm_drops_an_entrant_and_forfeits_a_table_through_the_bot(harness: Any) -> None:
+    """/league drop (the entrant picked from autocomplete) and /league forfeit: both answered privately,
+    the members concerned told by DM, and the standings showing the drop and the forfeits."""
+    from tests.bot.fake_discord import _base
+
+    bot, fake = harness
+    gail, cy, dee = (999999999999999901, "Gail"), (444444444444444401, "Cy"), (444444444444444402, "Dee")
+    await dispatch(bot, command(gail, "league", "create", permissions=GM, name="Club", scenario="one-turn",
+                                attachments={"file": fake.attach("short.toml", SHORT)}), fake)
+    for user in (ANN, BOB, cy, dee):
+        await dispatch(bot, command(user, "league", "join", name="Club"), fake)
+    await dispatch(bot, command(gail, "league", "start", permissions=GM, name="Club"), fake, settle=30)
+
+    data = {"id": "1", "name": "league", "type": 1, "guild_id": str(GUILD_ID), "options": [
+        {"name": "drop", "type": 1, "options": [{"name": "name", "type": 3, "value": "Club"},
+                                                 {"name": "entrant", "type": 3, "value": "b", "focused": True}]}]}
+    sent = await dispatch(bot, _base(gail, CHANNEL_ID, 4, data, permissions=GM), fake)
+    offered = next(r.payload["data"]["choices"] for r in sent if r.payload.get("type") == 8)
+    assert offered == [{"name": "Bob", "value": str(BOB[0])}]
+
+    sent = await dispatch(bot, command(gail, "league", "drop", permissions=GM, name="Club", entrant=str(BOB[0]),
+                                       note="moved away"), fake)
+    answer = last_followup(sent)
+    assert answer.ephemeral and answer.content.startswith("✅ Bob is dropped from Club"), answer.content
+    dms = [r.content for r in sent if r.in_channel and r.path.split("/")[4] in fake.dm_channels.values()]
+    assert dms == ["🏆 A GM dropped you from Club: moved away. Your results so far stay in the standings; you are "
+                   "not paired again."]
+
+    info = await Leagues(bot.service).show(str(GUILD_ID), "Club")
+    other = next(p for p in info.pairings if str(BOB[0]) not in (p.a, p.b))
+    sent = await dispatch(bot, command(gail, "league", "forfeit", permissions=GM, name="Club", table=other.table,
+                                       side="both", note="double no-show"), fake)
+    answer = last_followup(sent)
+    assert answer.ephemeral and "both forfeit" in answer.content and "double no-show" in answer.content
+    assert len([r for r in sent if r.in_channel and r.path.split("/")[4] in fake.dm_channels.values()]) == 2
+
+    sent = await dispatch(bot, command(BOB, "league", "show", name="Club"), fake)
+    assert "Bob, rating" in last_followup(sent).content and "(dropped)" in last_followup(sent).content
+    sent = await dispatch(bot, command(BOB, "league", "standings", name="Club"), fake)
+    lines = last_followup(sent).content
+    assert "Bob (dropped): 0 of 1 won (1 forfeited)" in lines, lines
+    assert lines.count("(1 forfeited)") == 3, lines  # Bob, and both of the other table

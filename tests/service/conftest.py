@@ -66,3 +66,15 @@ async def service(db_url: str) -> AsyncIterator[GameService]:
         yield GameService(engine, snapshot_every=10, seeds=counting_seeds())
     finally:
         await engine.dispose()
+
+
+@pytest.fixture
+async def two(db_url: str) -> AsyncIterator[list[GameService]]:
+    """Two processes' worth of service (separate caches, locks and connection pools) on one database."""
+    engines = [make_engine(db_url), make_engine(db_url)]
+    try:
+        # SQLite shared by two processes is not the default set-up, but the check is the same
+        yield [GameService(e, seeds=counting_seeds(1 + 1000 * i), shared=True) for i, e in enumerate(engines)]
+    finally:
+        for e in engines:
+            await e.dispose()

@@ -251,7 +251,9 @@ async def test_a_league_is_full_at_its_limit(service: GameService, monkeypatch: 
         await leagues.join(ANN, "Small", "Ann")
 
 
-async def test_a_drafted_round_waits_for_a_registered_list_that_was_deleted(service: GameService) -> None:
+async def test_a_drafted_round_goes_on_without_a_registered_list_that_was_deleted(service: GameService) -> None:
+    """Issue 22, finding 9: a member whose list is gone no longer holds the round up; they forfeit
+    the pairing (no game is made, no rating moves), and are told."""
     leagues = Leagues(service)
     await leagues.create(GM, "c", "Lists", scenario="drafted", size="skirmish")
     await service.save_squadron(ANN, DUTCH)
@@ -262,11 +264,20 @@ async def test_a_drafted_round_waits_for_a_registered_list_that_was_deleted(serv
     async with service.repo.session() as s, s.begin():
         for row in (await s.execute(select(SavedSquadron))).scalars():
             await s.delete(row)
-    with pytest.raises(RulesError, match=r"no longer have the complete list they registered: Ann \(Zeeland Admiralty\)"):
-        await leagues.start(GM, "Lists")
-    assert (await leagues.show("g1", "Lists")).status == "registering"  # nothing was paired or made
-    await service.save_squadron(ANN, DUTCH)
-    assert len((await leagues.start(GM, "Lists")).started) == 1
+    report = await leagues.start(GM, "Lists")
+    (p,) = report.started
+    assert report.league.status == "running" and report.made == ()
+    assert (p.status, p.winner, p.game_id, p.forfeited) == ("done", "ai:1", None, "A" if p.a == "111" else "B")
+    assert p.reason == "forfeit: Ann has no valid list"
+    (notice,) = report.notices
+    assert notice.member == "111" and notice.text == (
+        "You forfeit table 1 of round 1 of Lists: your registered list 'Zeeland Admiralty' is no longer a complete "
+        "skirmish list. Save a complete list under that name (/squadron) before the next round is paired.")
+    table = await leagues.standings("g1", "Lists")
+    assert [(r.name, r.wins, r.losses, r.forfeits) for r in table.rows] == [
+        ("Computer captain 1", 1, 0, 0), ("Ann", 0, 1, 1)]
+    async with service.repo.session() as s:
+        assert list((await s.execute(select(Rating))).scalars()) == []  # nothing was played: no rating moved
 
 
 async def test_a_member_who_cannot_be_seated_forfeits_the_pairing(service: GameService,

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import uuid
+from pathlib import Path
+
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect
@@ -9,6 +13,7 @@ from sqlmodel import SQLModel
 
 from game.service import models  # noqa: F401 - the tables
 from game.service.db import make_engine
+from tests.service.conftest import ENGINES, _pg_admin, _pg_url
 
 
 async def test_autogenerate_finds_no_difference(db_url: str) -> None:
@@ -45,3 +50,54 @@ async def test_a_model_change_without_a_migration_is_caught(db_url: str) -> None
     finally:
         await engine.dispose()
     assert any(op[0] == "add_column" and op[3].name == "surprise" for op in changes)
+
+
+@pytest.mark.parametrize("engine_name", ENGINES)
+async def test_the_league_claims_migration_keeps_the_leagues_already_there(engine_name: str, tmp_path: Path) -> None:
+    """0012 adds columns to tables that other rows refer to: on SQLite a table copied by batch mode
+    cannot be dropped while entrants and pairings point at it (foreign keys are on), so a server with
+    a league could not upgrade. Upgrade with a league in the database, and back."""
+    import asyncio
+
+    from alembic import command
+    from sqlalchemy import text
+
+    from game.service.db import alembic_config
+
+    async def check(url: str) -> None:
+        await asyncio.to_thread(command.upgrade, alembic_config(url), "0010_orders")
+        engine = make_engine(url)
+        try:
+            async with engine.begin() as conn:
+                await conn.execute(text(
+                    "INSERT INTO leagues (id, guild_id, channel_id, name, scenario, scenario_text, size, format, "
+                    "round_hours, rounds, current_round, status, created_by, created_at) VALUES (1, 'g', 'c', 'Cup', "
+                    "'quickstart', '', '', 'swiss', 72, 1, 1, 'running', 'u', CURRENT_TIMESTAMP)"))
+                for n in (1, 2):
+                    await conn.execute(text(f"INSERT INTO league_entries (league_id, member, name, squadron, "
+                                            f"created_at) VALUES (1, 'ai:{n}', 'C{n}', '', CURRENT_TIMESTAMP)"))
+                await conn.execute(text("INSERT INTO league_games (league_id, round, table_no, a_member, b_member, "
+                                        "status, a_points, b_points, reason) VALUES (1, 1, 1, 'ai:1', 'ai:2', "
+                                        "'pending', 0, 0, '')"))
+            await asyncio.to_thread(command.upgrade, alembic_config(url), "head")
+            async with engine.connect() as conn:
+                assert (await conn.execute(text("SELECT entry_version FROM leagues"))).all() == [(0,)]
+                assert (await conn.execute(text("SELECT dropped_at, dropped_by FROM league_entries"))).all() == \
+                    [(None, ""), (None, "")]
+                assert (await conn.execute(text("SELECT status, forfeited, claim FROM league_games"))).all() == \
+                    [("pending", "", "")]
+            await asyncio.to_thread(command.downgrade, alembic_config(url), "0011_decisions")
+            async with engine.connect() as conn:
+                assert (await conn.execute(text("SELECT count(*) FROM league_entries"))).scalar_one() == 2
+        finally:
+            await engine.dispose()
+
+    if engine_name == "sqlite":
+        await check(f"sqlite+aiosqlite:///{tmp_path / 'old.db'}")
+        return
+    name = f"qd_mig_{uuid.uuid4().hex[:12]}"
+    await _pg_admin(f'CREATE DATABASE "{name}"')
+    try:
+        await check(_pg_url(name))
+    finally:
+        await _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

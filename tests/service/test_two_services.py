@@ -4,27 +4,13 @@ each reads what the other wrote, and two members racing for one side cannot both
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
 from game.errors import RulesError
-from game.service.db import make_engine
 from game.service.game_service import Actor, GameService, SeatTaken, ServiceError
-from tests.seeds import counting_seeds
 
 ANN, BOB, CY = Actor("111", "g1"), Actor("222", "g1"), Actor("444", "g1")
-
-
-@pytest.fixture
-async def two(db_url: str) -> AsyncIterator[list[GameService]]:
-    engines = [make_engine(db_url), make_engine(db_url)]
-    try:
-        # SQLite shared by two processes is not the default set-up, but the check is the same
-        yield [GameService(e, seeds=counting_seeds(1 + 1000 * i), shared=True) for i, e in enumerate(engines)]
-    finally:
-        for e in engines:
-            await e.dispose()
 
 
 async def test_each_process_reads_what_the_other_wrote(two: list[GameService]) -> None:
