@@ -67,14 +67,14 @@ def _who(member: str | None, name: str) -> str:
 
 def _result(p: Pairing) -> str:
     if p.b is None:
-        return (f"{_who(p.a, p.a_name)} forfeits the bye ({fit(p.reason, 80)})" if p.forfeited
+        return (f"{_who(p.a, p.a_name)} forfeits the bye ({names.prose(fit(p.reason, 80))})" if p.forfeited
                 else f"{_who(p.a, p.a_name)} has a bye (a win)")
     head = f"T{p.table}: {_who(p.a, p.a_name)} v {_who(p.b, p.b_name)}"
     if p.status != "done":
         return head + (f" → <#{p.thread_id}>" if p.thread_id else f" (game #{p.game_id})" if p.game_id else "")
     won = ("both forfeit" if p.forfeited == "AB" else "a draw" if p.winner is None
            else f"{_esc(p.a_name if p.winner == p.a else p.b_name)} won")
-    return f"{head}: {won}, Strike Points {p.a_points}–{p.b_points} ({fit(p.reason, 80)})"
+    return f"{head}: {won}, Strike Points {p.a_points}–{p.b_points} ({names.prose(fit(p.reason, 80))})"
 
 
 def _round_text(info: LeagueInfo, pairings: Sequence[Pairing]) -> str:

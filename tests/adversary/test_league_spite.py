@@ -99,16 +99,33 @@ async def test_an_entrant_who_breaks_their_list_forfeits_and_holds_nobody_up(tab
     assert other.game_id is not None and not other.forfeited  # the other table was made and is played
 
 
-async def test_members_without_gm_rights_can_neither_drop_nor_forfeit(table: Table) -> None:
-    t = table
+async def _cup_under_way(t: Table) -> Any:
+    """Ann, Bob, Eve and Gus (a GM) in the league "Cup", its first round paired."""
     await _gus_is_a_gm(t)
     await t.cmd(ANN, "league", "create", permissions=MANAGE_GUILD, name="Cup",
                 attachments={"file": t.fake.attach("short.toml", SHORT)})
     for user in (ANN, BOB, EVE, GUS):
         await t.cmd(user, "league", "join", name="Cup")
     assert "under way" in answer_text(await t.cmd(ANN, "league", "start", permissions=MANAGE_GUILD, name="Cup"))
+    return await Leagues(t.service).show(str(GUILD_ID), "Cup")
+
+
+async def test_a_gms_forfeit_note_is_shown_as_text(table: Table) -> None:
+    """The note a GM gives with a forfeit is shown with the round's results: as text, never a link."""
+    t = table
+    before = await _cup_under_way(t)
+    bobs = next(p for p in before.pairings if str(BOB[0]) in (p.a, p.b))
+    note = "[Free Nitro](https://t.ly/x)"
+    await t.cmd(GUS, "league", "forfeit", name="Cup", table=bobs.table, side="A" if bobs.a == str(BOB[0]) else "B",
+                note=note)
+    shown = answer_text(await t.cmd(EVE, "league", "show", name="Cup"))
+    assert "Free Nitro" in shown and note not in shown and "https://t" not in shown, shown
+
+
+async def test_members_without_gm_rights_can_neither_drop_nor_forfeit(table: Table) -> None:
+    t = table
+    before = await _cup_under_way(t)
     leagues = Leagues(t.service)
-    before = await leagues.show(str(GUILD_ID), "Cup")
     bobs = next(p for p in before.pairings if str(BOB[0]) in (p.a, p.b))
     bob_side = "A" if bobs.a == str(BOB[0]) else "B"
     their_side = "B" if bob_side == "A" else "A"
