@@ -27,9 +27,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('scheduled_jobs', schema=None) as batch_op:
-        batch_op.drop_column('since')
-        batch_op.drop_column('holder')
-        batch_op.drop_column('player')
-    with op.batch_alter_table('games', schema=None) as batch_op:
-        batch_op.drop_column('waits')
+    # SQLite (3.35 on) drops a column in place: batch mode's copy of `games` could not drop the old
+    # table while seats, events and jobs refer to it (foreign keys are on)
+    for table, column in (('scheduled_jobs', 'since'), ('scheduled_jobs', 'holder'), ('scheduled_jobs', 'player'),
+                          ('games', 'waits')):
+        op.drop_column(table, column)

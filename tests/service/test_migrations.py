@@ -13,6 +13,8 @@ from sqlmodel import SQLModel
 
 from game.service import models  # noqa: F401 - the tables
 from game.service.db import make_engine
+from game.service.game_service import GameService
+from tests.seeds import counting_seeds
 from tests.service.conftest import ENGINES, _pg_admin, _pg_url
 
 
@@ -101,3 +103,37 @@ async def test_the_league_claims_migration_keeps_the_leagues_already_there(engin
         await check(_pg_url(name))
     finally:
         await _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+async def test_the_decisions_migration_goes_down_and_up_again_under_a_game_in_play(db_url: str) -> None:
+    """0011 adds a column to `games`, which seats, events and jobs refer to: with a game in play (its
+    clock's jobs naming their decisions), go back to 0010 and up to the head again, and play on."""
+    import asyncio
+
+    from alembic import command
+    from sqlalchemy import text
+
+    from game.service.authority import Actor
+    from game.service.db import alembic_config
+
+    ann, bob = Actor("111", "g"), Actor("222", "g")
+    engine = make_engine(db_url)
+    try:
+        svc = GameService(engine, seeds=counting_seeds())
+        game = await svc.create_game(ann, "chan")
+        await svc.join(ann, game.id, "A")
+        await svc.join(bob, game.id, "B")
+        await svc.submit(bob, game.id, "pick B Take Courage")
+        async with engine.connect() as conn:
+            named = (await conn.execute(text("SELECT count(*) FROM scheduled_jobs WHERE since IS NOT NULL"))).scalar_one()
+        assert named > 0
+        await engine.dispose()
+        await asyncio.to_thread(command.downgrade, alembic_config(db_url), "0010_orders")
+        await asyncio.to_thread(command.upgrade, alembic_config(db_url), "head")
+        async with engine.connect() as conn:
+            assert (await conn.execute(text("SELECT count(*) FROM seats"))).scalar_one() == 2
+        svc = GameService(engine, seeds=counting_seeds())
+        await svc.submit(ann, game.id, "pick A Down!")
+        assert (await svc.state_for_audit(game.id)).turn == 1
+    finally:
+        await engine.dispose()
