@@ -768,6 +768,7 @@ class GameService:
             for attempt in range(RETRIES):
                 # no version check on the way in: the commit's own check catches a stale copy
                 loaded = await self._load(game_id, actor, fresh=attempt > 0, verify=False)
+                acted_for: ev.ActedFor | None = None
                 try:
                     if expect is not None:
                         await self._expect(loaded, expect)
@@ -777,11 +778,17 @@ class GameService:
                         return Outcome(game_id, loaded.record.last_seq, loaded.record.last_seq, (),
                                        self._view_for(loaded, actor, loaded.state))
                     events = await self._decide(loaded, cmd)
-                except RulesError:
+                except RulesError as exc:
                     if request_id and (seen := await self._answered(actor, game_id, request_id)) is not None:
                         return seen  # the command was carried out before: refused now only for that
                     if attempt == 0 and await self._stale(loaded):
                         continue  # decided on an old copy: another process moved the game on
+                    if acted_for is not None and acted_for.kind == "override":
+                        # the override read the side's hidden cards to act for it; a refusal in the
+                        # rules' words could show them, and a refused attempt logs nothing
+                        raise NotPermitted(f"That order cannot be given for player {acted_for.player} now.",
+                                           "A refused GM override says no more than that, so that it never "
+                                           "shows the side's hidden cards: check the line and try again.") from exc
                     raise
                 if acted_for is not None:
                     events = [acted_for, *events]
@@ -806,9 +813,20 @@ class GameService:
         if not sides and not actor.gm:
             raise NotSeated("You are not playing in this game.", "Join a side first (/game join), or watch.")
         if isinstance(command, str):
-            # an override reads the hand of a side the game waits on, as the GM acting for it must
-            knows = [*sides, *proxies.absent, *(deciders(loaded.state) if proxies.override else ())]
-            command = parse(command, redact(loaded.state, knows), hands=knows)
+            knows = [*sides, *proxies.absent]
+            try:
+                command = parse(command, redact(loaded.state, knows), hands=knows)
+            except RulesError as refused:
+                peek = [*knows, *deciders(loaded.state)]
+                if not proxies.override or peek == knows:
+                    raise
+                # an override reads the hand of a side the game waits on, as the GM acting for it must;
+                # a line that still does not parse is refused in the words of what the GM may see, or a
+                # refused attempt (which logs nothing) would show them the hand
+                try:
+                    command = parse(command, redact(loaded.state, peek), hands=peek)
+                except RulesError:
+                    raise refused from None
         if isinstance(command, FixDice):
             return command, None
         return authorise(loaded.state, loaded.seats, actor, command, proxies)

@@ -76,6 +76,22 @@ async def test_a_gm_acts_within_the_deadline_only_by_a_logged_override(table: Ta
     await gus_override_is_in_the_game_over_post(t)
 
 
+async def test_a_refused_override_never_shows_the_sides_hand(table: Table) -> None:
+    """A GM who plays no part probes with `override`: a line that cannot be carried out is refused
+    without naming a card of A's hand (a refused attempt logs nothing, so it would be a free look)."""
+    t = table
+    await make_gm_role(t)
+    await open_quickstart(t)
+    hand = (await t.state()).squadron("A").hand
+    version = await t.version()
+    for line in ("pick A Nonsense", "pick A Broadside Of Lies", "A: move Nonsense"):
+        refused = await t.cmd(GUS, "order", line=line, override=True)
+        text = answer_text(refused)
+        assert refused.ephemeral and text.startswith("❌"), text
+        assert not [card for card in hand if card in text], (line, text)
+    assert await t.version() == version
+
+
 async def test_a_players_override_is_no_more_than_their_own_seat(table: Table) -> None:
     t = table
     await make_gm_role(t)
