@@ -1,5 +1,5 @@
-"""The computer captain against the captain of the start of issue 15 (game/ai/old_captain.py, kept
-frozen): seeded quick-start games, the new captain taking each side in turn. Prints the new
+"""The computer captain against the captain of the start of issue 15 (game/ai/captain.py at that
+commit, from git: benchmarks.baseline): seeded quick-start games, the new captain taking each side in turn. Prints the new
 captain's win rate with a 95% interval, and how long each captain thought per decision."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ import math
 import sys
 import time
 from dataclasses import replace
+from typing import Any
 
-from game.ai import old_captain
+from benchmarks import baseline
 from game.ai.captain import Captain
 from game.ai.match import play
 from game.rules_data import load_rules
@@ -21,7 +22,7 @@ GAMES = 200
 class _Timed:
     """A captain whose thinking time is added up."""
 
-    def __init__(self, captain: Captain | old_captain.Captain, clock: list[float]) -> None:
+    def __init__(self, captain: Any, clock: list[float]) -> None:
         self.captain, self.clock = captain, clock
 
     def act(self, state):  # type: ignore[no-untyped-def]
@@ -41,6 +42,10 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def main(games: int = GAMES) -> None:
+    old_captain = baseline.old_module("game/ai/captain.py", "baseline_captain")
+    if old_captain is None:
+        print("the start-of-issue captain is not available (no git): nothing compared")
+        return
     rules = load_rules()
     new_clock: list[float] = []
     old_clock: list[float] = []

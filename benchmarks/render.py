@@ -1,5 +1,6 @@
 """Render time in CPU milliseconds (p50 and p95), each figure beside the same board drawn by the
-renderer as it stood at the start of issue 15 (`benchmarks.baseline_render`) in the same run,
+renderer as it stood at the start of issue 15 (`render/` at that commit, from git: benchmarks.baseline) in
+the same run,
 the two taking turns so that both see the same load on a shared machine:
 
 - the quick start and a 20-ship Engagement table with 8 terrain pieces, the table's layer kept;
@@ -17,6 +18,7 @@ difference, and the share of pixels off by more than 40), the bound the golden i
 
 from __future__ import annotations
 
+import importlib
 import io
 import statistics
 import time
@@ -26,9 +28,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, _imaging
 
-from benchmarks import baseline_render as old
-from benchmarks.baseline_render import board as old_board
-from benchmarks.baseline_render import static as old_static
+from benchmarks import baseline
 from benchmarks.engine import engagement
 from game.scenario import quickstart
 from game.views import view_of
@@ -57,10 +57,10 @@ def _p(times: list[float]) -> str:
     return f"p50 {statistics.median(times):6.1f} ms, p95 {statistics.quantiles(times, n=20)[18]:6.1f} ms"
 
 
-def naive(view: Any, options: Any) -> Callable[[], bytes]:
+def naive(old: Any, view: Any, options: Any) -> Callable[[], bytes]:
     """The board's artists, texts included, added to its figure and saved by matplotlib: what the
     renderer would cost without its caches, sprites and palette."""
-    fig, _, sc = old_board.layout(view, options)
+    fig, _, sc = old.board.layout(view, options)
 
     def draw() -> bytes:
         added = []
@@ -90,6 +90,12 @@ def _difference(new_png: bytes, old_png: bytes) -> str:
 
 
 def main() -> None:
+    old = baseline.old_package("render", "baseline_render")
+    if old is None:
+        print("the start-of-issue renderer is not available (no git): nothing compared")
+        return
+    importlib.import_module("baseline_render.board")
+    importlib.import_module("baseline_render.static")
     for name, game, ship in (("quick start", quickstart(), "Amazone"),
                              ("Engagement 20 ships, 8 terrain", engagement(), "A4")):
         view = view_of(game, "A")
@@ -115,13 +121,13 @@ def main() -> None:
             return render_board(view, options)  # noqa: B023
 
         def first_old() -> bytes:
-            old_static._STATIC.clear()
-            return old.render_board(view, old_options)  # noqa: B023
+            old.static._STATIC.clear()
+            return bytes(old.render_board(view, old_options))  # noqa: B023
 
         cold, cold_old = _side_by_side(first, first_old, RENDERS // 2)
         print(f"  new table, first: {_p(cold)}   old {_p(cold_old)}   "
               f"ratio {statistics.median(cold) / statistics.median(cold_old):.2f}")
-        ref = [_cpu_ms(naive(view, old_options)) for _ in range(RENDERS // 4)]
+        ref = [_cpu_ms(naive(old, view, old_options)) for _ in range(RENDERS // 4)]
         print(f"  naive reference (same artists, Figure.savefig): p50 {statistics.median(ref):.1f} ms; "
               f"board / naive {statistics.median(warm) / statistics.median(ref):.2f}, "
               f"first board / naive {statistics.median(cold) / statistics.median(ref):.2f}")

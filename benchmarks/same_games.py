@@ -57,12 +57,16 @@ def _random_orders(game, turns: int, rng: random.Random) -> list[object]:  # typ
 def digests(games: int, rounds: int, captain_module: str) -> list[str]:
     import importlib
 
+    from benchmarks import baseline
     from benchmarks.engine import engagement
     from game.ai.match import play
     from game.rules_data import load_rules
     from game.scenario import quickstart
 
-    captain = importlib.import_module(captain_module)
+    # "baseline": the start-of-issue captain (from git) with this checkout's engine
+    captain = (baseline.old_module("game/ai/captain.py", "baseline_captain") if captain_module == "baseline"
+               else importlib.import_module(captain_module))
+    assert captain is not None, "the start-of-issue captain needs git"
     rules = load_rules()
     out = []
     for seed in range(1, games + 1):
@@ -80,7 +84,7 @@ def main(games: int = GAMES) -> None:
     from benchmarks import baseline
 
     new = baseline.run(f"importlib.import_module('benchmarks.same_games').digests({games}, {RANDOM_ROUNDS}, "
-                       "'game.ai.old_captain')", old=False)
+                       "'baseline')", old=False)
     old = baseline.run(f"importlib.import_module('benchmarks.same_games').digests({games}, {RANDOM_ROUNDS}, "
                        "'game.ai.captain')", old=True)
     if old is None:
