@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 
 from game.errors import RulesError
@@ -29,7 +30,8 @@ class Driver:
         # the courier tells the moves since the last post in one post under the newest board
         self.pace = pace
         # one driver per game in this process: two would decide for the same captain on the same state
-        self._locks: dict[int, asyncio.Lock] = {}
+        # a game's lock lives while a pass holds or waits for it (the map does not grow with every game)
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def advance(self, game_id: int, after_step: Step | None = None) -> int:
         """Play every computer captain's and planned move now due, one command at a time; `after_step`

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass, replace
@@ -163,7 +164,9 @@ class _Cache:
 
     size: int = 200
     games: OrderedDict[int, RefGame] = field(default_factory=OrderedDict)
-    locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+    # a game's lock lives while a command holds or waits for it, then goes: the map never grows with
+    # every game ever played (a lock nobody holds has nothing to exclude)
+    locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
 
     def get(self, game_id: int) -> RefGame | None:
         game = self.games.get(game_id)

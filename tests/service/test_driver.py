@@ -40,3 +40,20 @@ async def test_with_no_pace_each_move_is_handed_over_as_it_is_played(service: Ga
     gid = await captains_game(service)
     played, handed = await handed_over(service, gid, pace=0)
     assert played > 20 and len(handed) == played
+
+
+async def test_the_drivers_lock_of_a_game_goes_when_its_pass_ends(service: GameService) -> None:
+    """A long-running bot drives every game it ever sees: a game's lock lives only while a pass holds
+    or waits for it, so the map does not grow with every game."""
+    import gc
+
+    driver = Driver(service, pace=3600)
+
+    async def deliver(gid: int) -> None:
+        return None
+
+    for _ in range(3):
+        gid = await captains_game(service)
+        assert await driver.advance(gid, deliver) > 20
+    gc.collect()
+    assert len(driver._locks) == 0

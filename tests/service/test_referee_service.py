@@ -216,3 +216,24 @@ async def test_reminders_follow_whom_the_game_waits_for(service: GameService) ->
     assert await service.game_in_channel(G, "chan") is None  # the channel is free for the next game
     assert await reminders(service, gid) == []
     assert (await ref.info(gid)).status == "over"
+
+
+async def test_a_games_lock_does_not_outlive_its_commands(service: GameService) -> None:
+    """The referee service kept a lock for every game it ever touched; a lock now lives while a
+    command holds or waits for it. Two commands at once on one game still take turns."""
+    import asyncio
+    import gc
+
+    ref, gid = await wsim_game(service)
+    await asyncio.gather(ref.submit(UMPIRE, gid, "next"), ref.submit(UMPIRE, gid, "next"))
+    other = await ref.create_game(BRIT, "other", "wsim")
+    for actor, seat in ((BRIT, "British"), (FRENCH, "french"), (UMPIRE, "Umpire")):
+        await ref.join(actor, other.id, seat)
+    for _ in "AB":
+        await ref.submit(UMPIRE, other.id, "next")
+    assert (await ref.info(gid)).phase == (await ref.info(other.id)).phase  # both orders, one after the other
+    for n in range(20):
+        info = await ref.create_game(BRIT, f"more-{n}", "wsim")
+        await ref.join(BRIT, info.id)
+    gc.collect()
+    assert len(ref._cache.locks) == 0
