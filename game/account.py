@@ -7,7 +7,7 @@ from typing import Any
 
 from game import events as ev
 from game import roll_text
-from game.names import prose
+from game.names import mention, prose
 from game.names import text as named
 
 _STEPS = {"role": "attacker or defender", "draft": "drafting", "select": "terrain pool", "place": "placing terrain",
@@ -116,15 +116,15 @@ def account(e: Any) -> str:
         case ev.GameEnded(winner=w, reason=reason):
             return f"Game over: {'player ' + w if w else 'no one'} wins ({reason})."
         case ev.ActedFor(player=p, by=by, kind="stand-in", reason=why):
-            return f"{_user(by)} gives player {p}'s next order ({why})."
+            return f"{mention(by)} gives player {p}'s next order ({why})."
         case ev.ActedFor(player=p, kind="override", reason=why):
             return f"⚠️ {why}: player {p} is still within their deadline; the GM acts for them."
         case ev.ActedFor(player=p, by=by, reason=why):
-            return f"A GM ({_user(by)}) gives player {p}'s next order ({why})."
+            return f"A GM ({mention(by)}) gives player {p}'s next order ({why})."
         case ev.SeatHandedOver(player=p, before=before, to=to, by=by):
-            return f"🔁 Side {p} changes hands: {named(to)} plays it from now on (was {named(before)}; handed over by {_user(by)})."
+            return f"🔁 Side {p} changes hands: {named(to)} plays it from now on (was {named(before)}; handed over by {mention(by)})."
         case ev.ClockChanged(change=change, by=by, detail=detail):
-            return f"⏱️ Clock ({change}{', by ' + _user(by) if by else ''}): {detail}"
+            return f"⏱️ Clock ({change}{', by ' + mention(by) if by else ''}): {detail}"
         case ev.StateRestored(reason=why):
             return f"↩️ The last activation is taken back ({why})."
         case ev.UndoRequested(player=p):
@@ -146,7 +146,7 @@ def overrides_line(events: Iterable[Any], most: int = 10) -> str:
         if isinstance(e, ev.PhaseBegan):
             turn = e.turn
         elif isinstance(e, ev.ActedFor) and e.kind == "override":
-            seen[f"{_user(e.by)} for player {e.player} ({f'turn {turn}' if turn else 'before turn 1'})"] = None
+            seen[f"{mention(e.by)} for player {e.player} ({f'turn {turn}' if turn else 'before turn 1'})"] = None
     if not seen:
         return ""
     lines = list(seen)
@@ -154,5 +154,3 @@ def overrides_line(events: Iterable[Any], most: int = 10) -> str:
     return f"⚠️ GM overrides in this game: {', '.join(lines[:most])}{more}."
 
 
-def _user(user_id: str) -> str:
-    return f"<@{user_id}>" if user_id.isdigit() else user_id

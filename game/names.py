@@ -67,3 +67,9 @@ def plain(line: str) -> str:
     """A line built with `text` as the reader of a terminal or an image should see it: the names as
     written. Only for lines whose every backslash came from `text` (the game's own wording has none)."""
     return re.sub(r"\\(.)", r"\1", line)
+
+
+def mention(user_id: str) -> str:
+    """A member as a post names them: a mention for a Discord id (pinged only where the post allows
+    it), the id itself otherwise (the offline table's players, a computer captain)."""
+    return f"<@{user_id}>" if user_id.isdigit() else user_id

@@ -16,6 +16,7 @@ from game import events as ev
 from game.ai.captain import Captain
 from game.dice import derived_number
 from game.errors import RulesError
+from game.names import mention
 from game.service import orders_store as store
 from game.service.authority import Actor, as_seated, require_gm
 from game.service.cache import SHARED_TTL
@@ -228,7 +229,7 @@ async def set_away(svc: GameService, actor: Actor, until: datetime | None, mode:
     await store.save_clock(svc.repo, clock)
     svc._hours[actor.user_id] = clock
     svc._hours_read[actor.user_id] = time.monotonic()
-    who = f"<@{actor.user_id}>" if actor.user_id.isdigit() else actor.user_id
+    who = mention(actor.user_id)
     if until is None:
         detail = f"{who} is back: their clock runs again"
     else:

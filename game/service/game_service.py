@@ -42,6 +42,7 @@ from game.dice import derived_number, is_seed, seed_from_number
 from game.errors import DiceNotAllowed, RulesError, UnknownName
 from game.fairness import Verification, commitment, new_seed, verify_log
 from game.model import Game, Phase
+from game.names import mention
 from game.notation import format_command, parse
 from game.options import Options
 from game.phases.preparation import drafted_game
@@ -938,7 +939,7 @@ class GameService:
         loaded = await self._load(game_id, actor)
         actor = as_seated(loaded.seats, actor)
         if actor.gm:
-            return await self._undo(actor, game_id, request_id, f"undone by a GM ({_who(actor)})")
+            return await self._undo(actor, game_id, request_id, f"undone by a GM ({mention(actor.user_id)})")
         mine = self._players_of(loaded, actor)
         others = [s for s in loaded.seats if mine and not loaded.state.allied(s.player, mine[0])]
         if others and all(s.is_ai for s in others):
@@ -1452,9 +1453,6 @@ async def _ranked(service: GameService, game_id: int) -> bool:
 
     return await Leagues(service).ranked(game_id)
 
-
-def _who(actor: Actor) -> str:
-    return f"<@{actor.user_id}>" if actor.user_id.isdigit() else actor.user_id
 
 
 _BARRIER_ORDER = ("it revealed a card", "its dice have been rolled and seen", "the game has ended",
