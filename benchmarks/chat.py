@@ -56,13 +56,13 @@ async def load(service: GameService, ids: list[int], script: list[tuple[str, Com
         player, cmd = script[n % len(script)]
         t0 = time.perf_counter()
         try:
-            await service.game_in_channel("bench", f"chan-{gid - 1}")
+            await service.lobby.game_in_channel("bench", f"chan-{gid - 1}")
             t1 = time.perf_counter()
-            await service.submit(ACTORS[player], gid, cmd, request_id=f"{gid}-{n}")
+            await service.commands.submit(ACTORS[player], gid, cmd, request_id=f"{gid}-{n}")
             t2 = time.perf_counter()
-            await service.view(ACTORS[player], gid)
-            await service.public_options(gid)
-            await service.roll_decision(gid)
+            await service.reading.view(ACTORS[player], gid)
+            await service.reading.public_options(gid)
+            await service.reading.roll_decision(gid)
             submit_ms.append(t2 - t1)
             whole_ms.append(time.perf_counter() - t0)
         except RulesError:
@@ -118,7 +118,7 @@ async def amain(rates: list[float]) -> None:
             print(f"{label}: {GAMES} games set up in {time.perf_counter() - t0:.0f} s, RSS {_rss_mb():.0f} MB")
             progress = dict.fromkeys(ids, 0)
             for rate in rates:
-                writer = service.repo.writer
+                writer = service.store.repo.writer
                 batches, appends = writer.batches, writer.appends
                 r = await load(service, ids, script, rate, SECONDS, random.Random(int(rate)), progress)
                 grouped = (writer.appends - appends) / max(1, writer.batches - batches)

@@ -38,22 +38,22 @@ def p99(values: list[float]) -> float:
 
 async def _new_game(service: GameService, slot: int, drafted: bool) -> int:
     scenario = "drafted" if drafted else "quickstart"
-    info = await service.create_game(GM, f"chan-{slot}-{time.monotonic_ns()}", scenario=scenario)
-    await service.join(GM, info.id, "A", ai=True)
-    await service.join(GM, info.id, "B", ai=True)
+    info = await service.lobby.create_game(GM, f"chan-{slot}-{time.monotonic_ns()}", scenario=scenario)
+    await service.lobby.join(GM, info.id, "A", ai=True)
+    await service.lobby.join(GM, info.id, "B", ai=True)
     return info.id
 
 
 async def _play(service: GameService, slot: int, gid: int, stop: asyncio.Event, done: list[int],
                 making: asyncio.Lock) -> None:
     while not stop.is_set():
-        if not await service.play_ai(gid, limit=1):  # over: the slot starts another game
+        if not await service.commands.play_ai(gid, limit=1):  # over: the slot starts another game
             async with making:  # one at a time, as games are made in a guild (SQLite has one writer)
                 gid = await _new_game(service, slot, slot < DRAFTED)
             continue
         done[0] += 1
-        view = await service.view(SPECTATOR, gid)
-        await render_board_async(view, RenderOptions(rules=await service.rules_of_game(gid)))
+        view = await service.reading.view(SPECTATOR, gid)
+        await render_board_async(view, RenderOptions(rules=await service.reading.rules(gid)))
         done[1] += 1
 
 

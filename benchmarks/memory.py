@@ -41,18 +41,18 @@ async def _make_games(url: str) -> float:
     gm = Actor("gm", SPECTATOR_GUILD, gm=True)
     t0 = time.perf_counter()
     for g in range(50):  # games that have moved on, with seats and events
-        info = await service.create_game(gm, f"chan-{g}")
-        await service.join(gm, info.id, "A", ai=True)
-        await service.join(gm, info.id, "B", ai=True)
-        await service.play_ai(info.id, limit=4)
-    first = await service.repo.load(1)
+        info = await service.lobby.create_game(gm, f"chan-{g}")
+        await service.lobby.join(gm, info.id, "A", ai=True)
+        await service.lobby.join(gm, info.id, "B", ai=True)
+        await service.commands.play_ai(info.id, limit=4)
+    first = await service.store.repo.load(1)
     assert first is not None
     state = decode_state(first.record.initial_state)
     for g in range(50, GAMES):  # the rest as create_game writes them, without parsing the scenario each time
         record = GameRecord(guild_id=SPECTATOR_GUILD, channel_id=f"chan-{g}", name=first.record.name, system=state.system,
                             edition=state.edition, seed=0, dice_seed=new_seed(), status="open", initial_state="",
                             data_version="builtin")
-        await service.repo.create_game(record, state, [Seat(game_id=0, player=p, display_name=f"Player {p}")
+        await service.store.repo.create_game(record, state, [Seat(game_id=0, player=p, display_name=f"Player {p}")
                                                        for p in state.players])
     await engine.dispose()
     return time.perf_counter() - t0
@@ -76,15 +76,15 @@ async def _child(url: str, workers: int) -> dict[str, object]:
     started = rss_mb()
     engine = make_engine(url)
     service = GameService(engine, workers=pool)
-    report = await service.rebuild_all()
+    report = await service.audit.rebuild_all()
     live = rss_mb()
-    view = await service.view(Actor("spectator", SPECTATOR_GUILD), 1)
+    view = await service.reading.view(Actor("spectator", SPECTATOR_GUILD), 1)
     for i in range(TABLES):  # each its own static layer: another table size
         table = replace(view.game.table, width=view.game.table.width + i, height=view.game.table.height + i % 7)
         png = await render_board_async(replace(view, game=replace(view.game, table=table)), RenderOptions(whole_table=True))
         assert png[:4] == b"\x89PNG"
     rendered = rss_mb()
-    out = {"loaded": report.loaded, "cached": len(service._cache), "start": started, "live": live,
+    out = {"loaded": report.loaded, "cached": len(service.store.cached), "start": started, "live": live,
            "rendered": rendered, "workers": [round(rss_mb(p), 1) for p in pool.pids()],
            "matplotlib": "matplotlib" in sys.modules}
     await engine.dispose()

@@ -29,14 +29,14 @@ async def commands(url: str, script: list[tuple[str, Command]], with_outbox: boo
     engine = make_engine(url)
     service = GameService(engine, outbox=with_outbox)
     actors = {"A": Actor("111", LOCAL_GUILD), "B": Actor("222", LOCAL_GUILD)}  # the seed may be chosen
-    info = await service.create_game(actors["A"], f"chan-{uuid.uuid4().hex[:6]}", seed=1)
-    await service.join(actors["A"], info.id, "A")
-    await service.join(actors["B"], info.id, "B")
+    info = await service.lobby.create_game(actors["A"], f"chan-{uuid.uuid4().hex[:6]}", seed=1)
+    await service.lobby.join(actors["A"], info.id, "A")
+    await service.lobby.join(actors["B"], info.id, "B")
     t0 = time.perf_counter()
     for player, cmd in script[:COMMANDS]:
-        await service.submit(actors[player], info.id, cmd)
+        await service.commands.submit(actors[player], info.id, cmd)
     per = (time.perf_counter() - t0) / len(script[:COMMANDS])
-    async with service.repo.session() as s:
+    async with service.store.repo.session() as s:
         rows = len(await outbox.rows_of(s, info.id))
     if with_outbox:
         await drain_cost(service, info.id, rows)
@@ -51,11 +51,11 @@ async def drain_cost(service: GameService, game_id: int, rows: int) -> None:
     t0 = time.perf_counter()
     done = 0
     while True:
-        async with service.repo.session() as s, s.begin():
+        async with service.store.repo.session() as s, s.begin():
             row = await outbox.claim(s, game_id, utcnow())
         if row is None:
             break
-        async with service.repo.session() as s, s.begin():
+        async with service.store.repo.session() as s, s.begin():
             await outbox.delivered(s, row, utcnow())
         done += 1
     if done:

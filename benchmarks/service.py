@@ -55,9 +55,9 @@ async def seated_games(service: GameService, count: int) -> list[int]:
     """Quick-start games in channels chan-0…, both sides taken: the ids."""
     ids = []
     for g in range(count):
-        info = await service.create_game(ACTORS["A"], f"chan-{g}")
-        await service.join(ACTORS["A"], info.id, "A")
-        await service.join(ACTORS["B"], info.id, "B")
+        info = await service.lobby.create_game(ACTORS["A"], f"chan-{g}")
+        await service.lobby.join(ACTORS["A"], info.id, "A")
+        await service.lobby.join(ACTORS["B"], info.id, "B")
         ids.append(info.id)
     return ids
 
@@ -73,9 +73,9 @@ async def run(url: str, games: int, per_game: int, script: list[tuple[str, Comma
         for n, (player, cmd) in enumerate(script[:per_game]):
             t0 = time.perf_counter()
             if isinstance(cmd, PickCard):
-                await service.submit(actors[player], gid, cmd, request_id=f"{gid}-{n}")
+                await service.commands.submit(actors[player], gid, cmd, request_id=f"{gid}-{n}")
             else:
-                await service.submit(actors[player], gid, cmd, request_id=f"{gid}-{n}")
+                await service.commands.submit(actors[player], gid, cmd, request_id=f"{gid}-{n}")
             latencies.append(time.perf_counter() - t0)
 
     t_start, cpu_start = time.perf_counter(), time.process_time()
@@ -91,7 +91,7 @@ async def run(url: str, games: int, per_game: int, script: list[tuple[str, Comma
         "p99": latencies[int(len(latencies) * 0.99) - 1] * 1000,
         "rss": rss,
         "cpu_ms": cpu / max(1, len(latencies)) * 1000,
-        "grouped": service.repo.writer.appends / max(1, service.repo.writer.batches),
+        "grouped": service.store.repo.writer.appends / max(1, service.store.repo.writer.batches),
     }
 
 

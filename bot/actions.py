@@ -14,8 +14,9 @@ import discord
 from bot.limits import error_text, fit
 from game import names
 from game.errors import RulesError
-from game.service.game_service import Actor, AlreadyDecided, GameService, Outcome, PlanRefused
+from game.service.game_service import Actor, AlreadyDecided, GameService, Outcome
 from game.service.orders_service import OrderNote
+from game.service.results import PlanRefused
 from game.views import View
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ async def actor_of(interaction: discord.Interaction) -> Actor:
     gm = False
     member = interaction.user
     if isinstance(member, discord.Member):
-        settings = await service_of(interaction).guild_settings(guild)  # cached: read on every keystroke
+        settings = await service_of(interaction).data.settings(guild)  # cached: read on every keystroke
         # the role ids as the interaction carried them (the guild's role cache may not hold them yet)
         role_ids = {str(r) for r in getattr(member, "_roles", [])} | {str(r.id) for r in member.roles}
         gm = interaction.permissions.manage_guild or (
@@ -61,7 +62,7 @@ async def game_here(interaction: discord.Interaction, include_over: bool = False
     from game.service.game_service import GameNotFound
 
     service = service_of(interaction)
-    info = await service.game_in_channel(str(interaction.guild_id), channel_key(interaction), include_over)
+    info = await service.lobby.game_in_channel(str(interaction.guild_id), channel_key(interaction), include_over)
     if info is None:
         raise GameNotFound("There is no game in progress in this channel.",
                            "Start one with /game create, or go to the game's channel or thread.")
@@ -174,7 +175,7 @@ async def after_command(interaction: discord.Interaction, game_id: int, outcome:
     service = service_of(interaction)
     bot: Any = interaction.client
     if outcome is None or (not outcome.events and not outcome.replayed):
-        await service.announce(game_id)  # nothing was committed (/game status, the last seat taken)
+        await service.front.announce(game_id)  # nothing was committed (/game status, the last seat taken)
     await bot.courier.drain(game_id)
     await bot.driver.advance(game_id, bot.courier.drain)
 
@@ -214,7 +215,7 @@ async def send_line(interaction: discord.Interaction, line: str, override: bool 
     """A line of table notation as the actor's order: the slash commands that build notation end here.
     `override`: a GM acts for a player within their deadline, in the open (authority.acting_for)."""
     async def send(service: GameService, actor: Actor, gid: int) -> Any:
-        return await service.submit(actor, gid, line, request_id=f"cmd:{interaction.id}", override=override)
+        return await service.commands.submit(actor, gid, line, request_id=f"cmd:{interaction.id}", override=override)
 
     await act(interaction, send, done=f"✅ {names.code(line)}")
 
@@ -226,7 +227,7 @@ async def private_preview(interaction: discord.Interaction, build: Preview) -> N
     service = service_of(interaction)
     try:
         gid = await game_here(interaction)
-        view = await service.view(await actor_of(interaction), gid)
+        view = await service.reading.view(await actor_of(interaction), gid)
         png, text = await build(service, view, gid)
     except RulesError as exc:
         await reply(interaction, refusal(exc))

@@ -52,7 +52,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
                          allowed_mentions=discord.AllowedMentions.none(), shard_count=shard_count,
                          # a longer rate limit is raised, not slept through: the courier retries the post then
                          max_ratelimit_timeout=30.0, **shards)
-        service.outbox = True  # every command writes what to post, and the courier posts it
+        service.front.outbox = True  # every command writes what to post, and the courier posts it
         self.service = service
         self.driver = Driver(service)
         self.courier = Courier(self, service, self.driver)
@@ -72,14 +72,14 @@ class QuarterdeckBot(commands.AutoShardedBot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.application_id is not None:
             log.info("invite link (docs/hosting.md): %s", invite_url(self.application_id))
-        report = await self.service.rebuild_all()
+        report = await self.service.audit.rebuild_all()
         for game_id, why in report.damaged:
             log.error("game #%s was not rebuilt: %s", game_id, why)
         if self.sync_commands:
             await self.sync_if_changed()
         if self.run_scheduler:
             handlers = {"reminder": self._remind, "deadline": self._deadline}
-            self._tasks.append(asyncio.create_task(run_forever(self.service.repo, handlers)))
+            self._tasks.append(asyncio.create_task(run_forever(self.service.store.repo, handlers)))
             self._tasks.append(asyncio.create_task(self._resume()))
 
     async def _resume(self) -> None:
@@ -100,7 +100,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
         scope = str(guild.id) if guild is not None else "global"
         digest = tree_digest(self.tree, guild)
-        if not self.force_sync and await self.service.synced_commands(scope) == digest:
+        if not self.force_sync and await self.service.front.synced_commands(scope) == digest:
             log.info("slash commands unchanged since the last sync (%s): not syncing", scope)
             return False
         try:
@@ -108,7 +108,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
         except (discord.HTTPException, app_commands.AppCommandError) as exc:
             log.error("could not sync the slash commands (%s): %s; the bot runs with those Discord has", scope, exc)
             return False
-        await self.service.remember_synced_commands(scope, digest)
+        await self.service.front.remember_synced_commands(scope, digest)
         log.info("slash commands synced (%s)", scope)
         return True
 

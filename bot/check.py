@@ -22,7 +22,7 @@ import discord
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from game.service.game_service import GameChannel
+from game.service.results import GameChannel
 from game.service.settings import Settings
 
 OK, BAD, NOTE = "✅", "❌", "ℹ️"
@@ -127,7 +127,7 @@ async def _games(settings: Settings, report: Report) -> list[GameChannel] | None
         return []
     engine: AsyncEngine = make_engine(url)
     try:
-        return await GameService(engine).game_channels()
+        return await GameService(engine).lobby.game_channels()
     except SQLAlchemyError as exc:
         report.line(f"error: cannot read the games from DATABASE_URL ({_said(exc)}). Has the bot started "
                     "with this DATABASE_URL before? Its first start makes the tables.")

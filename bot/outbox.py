@@ -56,7 +56,7 @@ class Courier:
         done = 0
         for _ in range(MAX_PER_DRAIN):
             at = now or utcnow()
-            async with self.service.repo.session() as s, s.begin():
+            async with self.service.store.repo.session() as s, s.begin():
                 row = await outbox.claim(s, game_id, at)
             if row is None:
                 break
@@ -65,7 +65,7 @@ class Courier:
 
     async def drain_all(self, now: datetime | None = None) -> set[int]:
         """Every game with something due: the pass of the background loop, and the start after a crash."""
-        async with self.service.repo.session() as s:
+        async with self.service.store.repo.session() as s:
             games = await outbox.games_due(s, now or utcnow())
         touched = set()
         for game_id in games:
@@ -90,7 +90,7 @@ class Courier:
         except Exception as exc:
             at = now or utcnow()
             retry = retry_at(exc, row.attempts, at)
-            async with self.service.repo.session() as s, s.begin():
+            async with self.service.store.repo.session() as s, s.begin():
                 status = await outbox.failed(s, row, describe(exc), at, retry)
             level = logging.WARNING if status == "pending" else logging.ERROR
             log.log(level, "outbox row %s (%s, game %s), try %s: %s; %s", row.id, row.kind, row.game_id,
@@ -98,18 +98,18 @@ class Courier:
             if not isinstance(exc, discord.DiscordException | OSError | asyncio.TimeoutError):
                 log.exception("unexpected error delivering outbox row %s", row.id, exc_info=exc)
             return 0
-        async with self.service.repo.session() as s, s.begin():
+        async with self.service.store.repo.session() as s, s.begin():
             await outbox.delivered(s, row, now or utcnow())
         return 1
 
     async def deliver(self, row: OutboxRow) -> None:
-        info = await self.service.info(row.game_id)
+        info = await self.service.lobby.info(row.game_id)
         channel = self.channel(info.channel_id, info.guild_id)
         payload: dict[str, Any] = json.loads(row.payload)
         if row.kind == "board":
-            logged = ([e for _, _, e in await self.service.repo.events(row.game_id, payload["first"], payload["last"])]
+            logged = ([e for _, _, e in await self.service.store.repo.events(row.game_id, payload["first"], payload["last"])]
                       if "first" in payload else [])
-            async with self.service.repo.session() as s:
+            async with self.service.store.repo.session() as s:
                 later = await outbox.later_boards(s, row)
             if later:
                 await post_account(channel, logged)  # the newest board shows the game; this one tells its part
@@ -131,7 +131,7 @@ class Courier:
                 str(payload["user"]), str(payload["player"]), str(payload["text"])))
         elif row.kind == "planned":
             from bot.actions import tell_planner
-            from game.service.game_service import PlanRefused
+            from game.service.results import PlanRefused
 
             await tell_planner(self.client, channel, row.game_id, PlanRefused(
                 str(payload["user"]), str(payload["player"]), str(payload["line"]), str(payload["reason"])))
@@ -144,7 +144,7 @@ class Courier:
 
     async def _still_owed(self, game_id: int, guild_id: str, payload: dict[str, Any]) -> bool:
         """A nudge retried later is pointless once the pick was made (or the turn moved on)."""
-        g = (await self.service.view(Actor("spectator", guild_id), game_id)).game
+        g = (await self.service.reading.view(Actor("spectator", guild_id), game_id)).game
         if g.phase.value not in ("setup", "initiative") or g.turn != payload.get("turn"):
             return False
         return any(q.player == payload.get("player") and not q.picked for q in g.squadrons)

@@ -20,6 +20,7 @@ from game.phases.common import choice_hint
 from game.phases.preparation import what_now as setup_what_now
 from game.roll_text import reroll_offer
 from game.service.game_service import Actor, GameInfo, GameService
+from game.service.results import SeatInfo
 from game.systems import system
 from game.views import View, event_for
 from render.options import RenderOptions
@@ -64,14 +65,14 @@ def options_text(lines: Sequence[str], limit: int = MAX_OPTIONS) -> str:
     return "\n".join(f"• {x}" if not x.startswith("…") else x for x in out)
 
 
-def seat_user(info_seats: Sequence[tuple[str, str | None, str, bool]], player: str) -> str | None:
-    for p, user, _, is_ai in info_seats:
-        if p == player and not is_ai:
-            return user
+def seat_user(info_seats: Sequence[SeatInfo], player: str) -> str | None:
+    for seat in info_seats:
+        if seat.player == player and not seat.ai:
+            return seat.user_id
     return None
 
 
-def waiting_text(view: View, seats: Sequence[tuple[str, str | None, str, bool]],
+def waiting_text(view: View, seats: Sequence[SeatInfo],
                  due: Sequence[str]) -> tuple[str, list[int]]:
     """Who the game waits for (`due`, read by the service off the whole state: a spectator's view
     cannot tell who still holds cards), with a mention of those players only."""
@@ -111,19 +112,19 @@ def created_text(info: GameInfo, system_name: str) -> str:
     """A new game's announcement in its channel or thread: what it is, how to take a side, and the
     SHA-256 of its secret dice seed, which everyone can compare with the seed shown at the end."""
     name = names.text(info.name)
-    free = [p for p, user, _, ai in info.seats if not user and not ai]
+    free = [s.player for s in info.seats if s.free]
     if system_name != "oak_and_iron":
         head = f"⚓ **{name}** (game #{info.id}, {system(system_name).title}) is set up here."
         how = ("Take a seat with `/ref join` (the referee's too); then play with `/ref do` and give secret orders "
                "with `/ref order`.")
-        seats = f"Seats: {', '.join(p for p, *_ in info.seats)}."
+        seats = f"Seats: {', '.join(s.player for s in info.seats)}."
     else:
         head = f"⚓ **{name}** (game #{info.id}) is set up here."
         bring = " with one of your saved squadrons (`squadron:`)" if info.phase == "preparation" else ""
         how = (f"Take a side with `/game join`{bring} (or give one to the computer captain with `ai: True`)."
                if free else "")
-        seats = "Sides: " + ", ".join(p if p in free else f"{p}: {names.text(fit(n, 40))}"
-                                      for p, _, n, _ in info.seats) + "."
+        seats = "Sides: " + ", ".join(s.player if s.free else f"{s.player}: {names.text(fit(s.name, 40))}"
+                                      for s in info.seats) + "."
     seed = (f"🎲 The dice come from a secret seed whose SHA-256 is `{info.dice_commitment}`; the seed is shown "
             "when the game ends, and `/game verify` then recomputes every roll.")
     return fit("\n".join(x for x in (f"{head} {seats} {how}".strip(), seed) if x))
@@ -134,34 +135,34 @@ async def post_board(channel: discord.abc.Messageable, service: GameService, gam
     """Post the account of these events, the board and the next prompt in the game channel (the
     courier does, for a board row of the outbox: bot/outbox.py)."""
 
-    info = await service.info(game_id)
-    spectator = await service.view(Actor("spectator", info.guild_id), game_id)
+    info = await service.lobby.info(game_id)
+    spectator = await service.reading.view(Actor("spectator", info.guild_id), game_id)
     # the account goes to everyone: what a player alone may see (their own pick) is redacted
     events = [event_for(e, None) for e in logged]
-    waiting = await service.public_options(game_id)
+    waiting = await service.reading.public_options(game_id)
     due = [o.player for o in waiting]
     mention, users = waiting_text(spectator, info.seats, due)
     what_now = options_text([names.prose(line) for o in waiting for line in o.lines()[1:]])
-    seed = await service.revealed_seed(game_id)
+    seed = await service.audit.revealed_seed(game_id)
     ended = any(isinstance(e, ev.GameEnded) for e in events)
     reveal = (f"🎲 The dice seed was `{seed}` (its SHA-256 was posted when the game began): `/game verify` "
               "recomputes every roll; `/game replay` shows the whole game again." if seed and ended else "")
-    overrides = await service.gm_overrides(game_id) if ended else ""  # never only in the middle of the log
+    overrides = await service.reading.gm_overrides(game_id) if ended else ""  # never only in the middle of the log
     tail = "\n".join(x for x in (mention, what_now, overrides, reveal) if x)
     text = account_text(events, min(MAX_ACCOUNT, MAX_CONTENT - len(tail) - 2)) if events else ""
     body = "\n".join(x for x in (text, tail) if x) or "…"
-    rules = await service.rules_of_game(game_id)
+    rules = await service.reading.rules(game_id)
     zones = deployment_zones(spectator.game, rules)
     options = RenderOptions(last_move=last_move(events), last_attacks=last_attacks(events), zones=zones, rules=rules)
     png = await render_board_async(spectator, options)
     view: discord.ui.View | None = None
     g = spectator.game
     if g.pending is not None:
-        view = reroll_view(game_id, await service.roll_decision(game_id) or 0, g.pending)
+        view = reroll_view(game_id, await service.reading.roll_decision(game_id) or 0, g.pending)
     elif g.phase.value in ("setup", "initiative") and not g.choices and any(not q.picked for q in g.squadrons):
         view = pick_view(game_id)
     elif len(waiting) == 1 and any(o.order for o in waiting[0].items) and seat_user(info.seats, waiting[0].player):
-        view = options_view(game_id, await service.position(game_id), waiting[0])
+        view = options_view(game_id, await service.reading.position(game_id), waiting[0])
     kwargs: dict[str, Any] = {
         "content": fit(body),
         "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users], roles=False,
@@ -189,17 +190,17 @@ async def post_account(channel: discord.abc.Messageable, logged: Sequence[Any]) 
 async def update_status(channel: discord.PartialMessageable, service: GameService, game_id: int) -> None:
     """One status message per game, edited in place, showing the game as it is now (the courier
     coalesces the edits of a game: the last state wins)."""
-    info = await service.info(game_id)
-    view = await service.view(Actor("spectator", info.guild_id), game_id)
-    due = await service.waiting_for(game_id)
+    info = await service.lobby.info(game_id)
+    view = await service.reading.view(Actor("spectator", info.guild_id), game_id)
+    due = await service.reading.waiting_for(game_id)
     g = view.game
-    deadline = await service.next_deadline(game_id)
+    deadline = await service.clock.next_deadline(game_id)
     waiting = ", ".join(f"player {p}" for p in sorted(due)) or "nobody"
     when = f" · deadline <t:{int(deadline.timestamp())}:R>" if deadline and g.phase.value != "over" else ""
     result = f" · **player {g.winner} wins** ({g.result})" if g.winner else ""
     content = (f"📋 **{names.text(info.name)}** (game #{game_id}) — turn {g.turn} · {g.phase.value} phase · "
                f"waiting for {waiting}{when}{result}")
-    message_id = await service.status_message(game_id)
+    message_id = await service.front.status_message(game_id)
     if message_id is not None:
         try:
             await channel.get_partial_message(int(message_id)).edit(content=content)
@@ -207,7 +208,7 @@ async def update_status(channel: discord.PartialMessageable, service: GameServic
         except discord.NotFound:
             pass  # the status message was deleted: a new one takes its place
     sent = await channel.send(content, allowed_mentions=discord.AllowedMentions.none())
-    await service.set_status_message(game_id, str(sent.id))
+    await service.front.set_status_message(game_id, str(sent.id))
 
 
 async def nudge(client: discord.Client, game_id: int, user_id: str, link: str) -> None:

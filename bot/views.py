@@ -53,12 +53,12 @@ class PickButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:p
         service = service_of(interaction)
         try:
             actor = await actor_of(interaction)
-            view = await service.view(actor, self.game_id)
-            players = await service.sides_of(actor, self.game_id)  # a stand-in's too, while the player is away
+            view = await service.reading.view(actor, self.game_id)
+            players = await service.reading.sides_of(actor, self.game_id)  # a stand-in's too, while the player is away
             owed = [p for p in players if not view.game.squadron(p).picked]
             if owed:  # a player with two squadrons chooses for each in turn, each from its own hand
-                view = await service.view(actor, self.game_id, player=owed[0])
-            rules = await service.rules_of_game(self.game_id)  # the game's own cards (a guild may have its own)
+                view = await service.reading.view(actor, self.game_id, player=owed[0])
+            rules = await service.reading.rules(self.game_id)  # the game's own cards (a guild may have its own)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
@@ -95,7 +95,7 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         async def pick(service: GameService, actor: Actor, gid: int) -> Any:
             if turn is None:
                 raise _old_menu()
-            return await service.pick(actor, gid, card, player=player, request_id=f"pick:{interaction.id}",
+            return await service.commands.pick(actor, gid, card, player=player, request_id=f"pick:{interaction.id}",
                                       expect=Expect(turn=turn))
 
         # the menu is on a private message: only an interaction of its own can take it away
@@ -192,7 +192,7 @@ async def _answer(interaction: discord.Interaction, game_id: int, roll: int | No
     async def send(service: GameService, actor: Actor, gid: int) -> Any:
         if roll is None:
             raise _old_button()
-        return await service.submit(actor, gid, command, request_id=f"roll:{interaction.id}", expect=Expect(roll=roll))
+        return await service.commands.submit(actor, gid, command, request_id=f"roll:{interaction.id}", expect=Expect(roll=roll))
 
     await act(interaction, send, done="🎲 Done.", game_id=game_id, retire=_clear_post)
 
@@ -258,7 +258,7 @@ class OptionGo(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         async def go(service: GameService, actor: Actor, gid: int) -> Any:
             option = await _chosen_option(interaction, gid, self.seq, self.index)
-            return await service.submit(actor, gid, option.order, request_id=f"go:{interaction.id}",
+            return await service.commands.submit(actor, gid, option.order, request_id=f"go:{interaction.id}",
                                         expect=Expect(position=self.seq))
 
         # the button is on a private message: only an interaction of its own can take it away
@@ -269,7 +269,7 @@ class OptionGo(discord.ui.DynamicItem[discord.ui.Button[Any]],
 async def _chosen_option(interaction: discord.Interaction, game_id: int, seq: int, index: int) -> Option:
     """The option a menu offered, if the game is still where the menu was made."""
     service = service_of(interaction)
-    now, options = await service.options(await actor_of(interaction), game_id)
+    now, options = await service.reading.options(await actor_of(interaction), game_id)
     if now != seq:
         raise AlreadyDecided("That menu was for an earlier moment of the game: play has moved on.",
                              "Use the newest board's menu, or /options.")

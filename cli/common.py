@@ -72,19 +72,19 @@ async def open_service(url: str) -> tuple[Any, GameService]:
 
 
 async def seat_everyone(service: GameService, game_id: int, ai: str | None = None) -> None:
-    info = await service.info(game_id)
-    for player, user, _, is_ai in info.seats:
-        if user is None and not is_ai:
-            await service.join(LOCAL, game_id, player, "local", ai=(player == ai))
+    info = await service.lobby.info(game_id)
+    for seat in info.seats:
+        if seat.free:
+            await service.lobby.join(LOCAL, game_id, seat.player, "local", ai=(seat.player == ai))
 
 
 async def print_state(service: GameService, game_id: int, as_json: bool, out: TextIO) -> None:
-    state = await service.state_for_audit(game_id)  # hot-seat: both sides share the screen
+    state = await service.reading.state_for_audit(game_id)  # hot-seat: both sides share the screen
     if as_json:
-        json.dump(summary(state, service.rules), out, indent=2, ensure_ascii=False)
+        json.dump(summary(state, service.store.rules), out, indent=2, ensure_ascii=False)
         out.write("\n")
     else:
-        print(describe(state, service.rules), file=out)
+        print(describe(state, service.store.rules), file=out)
 
 
 def print_events(events: Iterable[Any], out: TextIO) -> None:

@@ -38,7 +38,7 @@ async def _script(url: str, path: Path, lines: Sequence[str], text: str, name: s
     try:
         try:
             # a script's dice are reproducible: its scenario's seed number, or --seed
-            info = await service.create_game(LOCAL, f"script:{path}", scenario=name.removesuffix(".toml"),
+            info = await service.lobby.create_game(LOCAL, f"script:{path}", scenario=name.removesuffix(".toml"),
                                              scenario_text=text, seed=seed, scenario_seed=seed is None)
         except DataError as exc:
             return refuse(exc.text)
@@ -50,7 +50,7 @@ async def _script(url: str, path: Path, lines: Sequence[str], text: str, name: s
             expect_refusal = body.startswith("!")
             line = body.lstrip("!").strip()
             try:
-                await service.submit(LOCAL, info.id, line, request_id=f"{path}:{number}:{info.id}")
+                await service.commands.submit(LOCAL, info.id, line, request_id=f"{path}:{number}:{info.id}")
             except RulesError as exc:
                 if expect_refusal:
                     if not as_json:
@@ -79,10 +79,10 @@ def run_audit(games: Sequence[int], db: str | None, out: TextIO) -> int:
 async def _audit(url: str, games: Sequence[int], out: TextIO) -> int:
     engine, service = await open_service(url)
     try:
-        ids = list(games) or await service.repo.all_game_ids()
+        ids = list(games) or await service.store.repo.all_game_ids()
         bad = 0
         for gid in ids:
-            report = await service.audit(gid)
+            report = await service.audit.check(gid)
             status = "ok" if report.ok else "MISMATCH: " + "; ".join(report.mismatches)
             print(f"game #{gid}: {report.events} events, {status}", file=out)
             bad += not report.ok

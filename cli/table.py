@@ -48,7 +48,7 @@ async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable
             return 2
         print(f"Quarterdeck offline table, saved in {url}. Type `help` for the commands, `quit` to leave.",
               file=out)
-        ai = [p for p, _, _, is_ai in (await service.info(game_id)).seats if is_ai]
+        ai = [s.player for s in (await service.lobby.info(game_id)).seats if s.ai]
         if ai:
             print(f"The computer captain commands player {', '.join(ai)}.", file=out)
         images = _Images(service, game_id, out_dir / f"table-game{game_id}" if out_dir else None, out)
@@ -64,7 +64,7 @@ async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable
             if await _table_word(service, game_id, line, out, images):
                 continue
             try:
-                outcome = await service.submit(LOCAL, game_id, line)
+                outcome = await service.commands.submit(LOCAL, game_id, line)
             except RulesError as exc:
                 print(f"refused: {exc.text}{_suggestion(line, exc)}", file=out)
                 continue
@@ -82,7 +82,7 @@ async def _choose_game(service: GameService, scenario: str | None, seed: int | N
                        new: bool, game: int | None, out: TextIO) -> int | None:
     """The game to open: `--game N`, else a new one with `--new` (or when there is none), else the
     newest unfinished one. The stored games are listed first."""
-    games = await service.list_games(LOCAL.guild_id)
+    games = await service.lobby.list_games(LOCAL.guild_id)
     if games and not new:
         print("Offline games:", file=out)
         for g in games:
@@ -108,13 +108,13 @@ async def _choose_game(service: GameService, scenario: str | None, seed: int | N
         return chosen.id
     try:
         text, name = scenario_source(scenario)
-        info = await service.create_game(LOCAL, f"table-{len(games) + 1}", scenario=name.removesuffix(".toml"),
+        info = await service.lobby.create_game(LOCAL, f"table-{len(games) + 1}", scenario=name.removesuffix(".toml"),
                                          scenario_text=text, seed=seed)
     except RulesError as exc:  # a DataError too
         refuse(exc.text)
         return None
-    if vs_ai is not None and vs_ai not in [s[0] for s in info.seats]:
-        print(f"error: --vs-ai names a player of the game: {', '.join(s[0] for s in info.seats)}", file=sys.stderr)
+    if vs_ai is not None and info.seat(vs_ai) is None:
+        print(f"error: --vs-ai names a player of the game: {', '.join(s.player for s in info.seats)}", file=sys.stderr)
         return None
     await seat_everyone(service, info.id, vs_ai)
     print(f"New game #{info.id} ({info.name}).", file=out)
@@ -122,7 +122,7 @@ async def _choose_game(service: GameService, scenario: str | None, seed: int | N
 
 
 def _describe(g: GameInfo) -> str:
-    sides = ", ".join(f"{p}: {'computer' if ai else 'you'}" for p, _, _, ai in g.seats)
+    sides = ", ".join(f"{s.player}: {'computer' if s.ai else 'you'}" for s in g.seats)
     where = "finished" if g.status == "over" else f"turn {g.turn}, {g.phase}"
     return f"#{g.id} {g.name} — {where} ({sides})"
 
@@ -136,9 +136,9 @@ async def _table_word(service: GameService, game_id: int, line: str, out: TextIO
     elif word in ("state", "json"):
         await print_state(service, game_id, word == "json", out)
     elif word == "log":
-        print_events(await service.log(LOCAL, game_id), out)
+        print_events(await service.reading.log(LOCAL, game_id), out)
     elif word == "games":
-        for g in await service.list_games(LOCAL.guild_id):
+        for g in await service.lobby.list_games(LOCAL.guild_id):
             print("  " + _describe(g), file=out)
     elif word == "options":
         await _print_options(service, game_id, out, rest or None, always=True)
@@ -148,9 +148,9 @@ async def _table_word(service: GameService, game_id: int, line: str, out: TextIO
         await _preview(service, game_id, rest, out, images)
     elif word == "undo":
         try:
-            outcome = await service.request_undo(LOCAL, game_id)
+            outcome = await service.undo.request(LOCAL, game_id)
             if any(type(e).__name__ == "UndoRequested" for e in outcome.events):
-                outcome = await service.approve_undo(LOCAL, game_id)  # at one screen the opponent is here too
+                outcome = await service.undo.approve(LOCAL, game_id)  # at one screen the opponent is here too
         except RulesError as exc:
             print(f"refused: {exc.text}", file=out)
         else:
@@ -163,7 +163,7 @@ async def _table_word(service: GameService, game_id: int, line: str, out: TextIO
 
 
 async def _humans(service: GameService, game_id: int) -> list[str]:
-    return [p for p, _, _, ai in (await service.info(game_id)).seats if not ai]
+    return [s.player for s in (await service.lobby.info(game_id)).seats if not s.ai]
 
 
 async def _print_options(service: GameService, game_id: int, out: TextIO, ship: str | None = None,
@@ -173,10 +173,10 @@ async def _print_options(service: GameService, game_id: int, out: TextIO, ship: 
     from game.options import options_for, public_options
 
     humans = await _humans(service, game_id)
-    rules = await service.rules_of_game(game_id)
+    rules = await service.reading.rules(game_id)
     printed = False
     for player in humans:
-        view = await service.view(LOCAL, game_id, player=player)
+        view = await service.reading.view(LOCAL, game_id, player=player)
         found = options_for(view, rules, ship) if len(humans) == 1 else public_options(view, rules)
         if len(humans) > 1 and found.summary and view.game.phase in (Phase.SETUP, Phase.INITIATIVE) \
                 and view.game.pending is None and not view.game.choices:
@@ -191,14 +191,14 @@ async def _print_options(service: GameService, game_id: int, out: TextIO, ship: 
 
 
 async def _print_hands(service: GameService, game_id: int, out: TextIO, player: str | None) -> None:
-    rules = await service.rules_of_game(game_id)
+    rules = await service.reading.rules(game_id)
     humans = await _humans(service, game_id)
     wanted = [player] if player else humans
     for p in wanted:
         if p not in humans:
             print(f"refused: player {p}'s hand is not yours to see.", file=out)
             continue
-        q = (await service.view(LOCAL, game_id, player=p)).game.squadron(p)
+        q = (await service.reading.view(LOCAL, game_id, player=p)).game.squadron(p)
         cards = ", ".join(f"{c} ({rules.cards[c].value})" if c in rules.cards else c for c in q.hand) or "empty"
         down = f"; face down: {q.face_down}" if q.face_down else ""
         print(f"Player {p}'s hand: {cards}{down}; Fortune {q.fortune}.", file=out)
@@ -209,10 +209,10 @@ async def _preview(service: GameService, game_id: int, order: str, out: TextIO, 
     in each broadside path (and the picture, when boards are written)."""
     from render.overlays import preview_move
 
-    view = await service.view(LOCAL, game_id)
+    view = await service.reading.view(LOCAL, game_id)
     try:
         command = parse(order or "", view.game)
-        pv = preview_move(view, command, await service.rules_of_game(game_id))
+        pv = preview_move(view, command, await service.reading.rules(game_id))
     except RulesError as exc:
         print(f"refused: {exc.text}", file=out)
         return
@@ -243,7 +243,7 @@ class _Images:
         if self.folder is None or not ends_an_activation(events):
             return
         self.count += 1
-        view = await self.service.view(LOCAL, self.game_id)
+        view = await self.service.reading.view(LOCAL, self.game_id)
         path = await asyncio.to_thread(write_activation, self.folder, self.count, view, events)
         print(f"  board: {path}", file=self.out)
 
@@ -260,7 +260,7 @@ class _Images:
 
 
 async def _ai_turns(service: GameService, game_id: int, out: TextIO, images: _Images | None = None) -> None:
-    for outcome in await service.play_ai(game_id):
+    for outcome in await service.commands.play_ai(game_id):
         # the captain's own view shows its pick: keep it off the shared screen
         shown = [e for e in outcome.events if type(e).__name__ != "CardPicked"]
         if not shown:
@@ -268,7 +268,7 @@ async def _ai_turns(service: GameService, game_id: int, out: TextIO, images: _Im
         print_events(shown, out)
         if images is not None:
             await images.after(outcome.events)
-        if (await service.state_for_audit(game_id)).phase is Phase.OVER:
+        if (await service.reading.state_for_audit(game_id)).phase is Phase.OVER:
             return
 
 

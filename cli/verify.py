@@ -42,7 +42,7 @@ async def _from_db(game_id: int, db: str | None) -> tuple[Verification, str]:
     await upgrade_to_head(url)
     engine = make_engine(url)
     try:
-        check = await GameService(engine).verify(None, game_id)
+        check = await GameService(engine).audit.verify(None, game_id)
         return check.verification, check.seed
     finally:
         await engine.dispose()

@@ -70,7 +70,7 @@ class BoardCog(commands.Cog):
         service = service_of(interaction)
         try:
             gid = await game_here(interaction, include_over=True)
-            view = await service.view(await actor_of(interaction), gid)
+            view = await service.reading.view(await actor_of(interaction), gid)
             if ship is not None:
                 view.game.ship(ship)
         except (RulesError, KeyError) as exc:
@@ -86,7 +86,7 @@ class BoardCog(commands.Cog):
             return
         try:
             gid = await game_here(interaction, include_over=True)
-            events = await service_of(interaction).log(await actor_of(interaction), gid, 30)
+            events = await service_of(interaction).reading.log(await actor_of(interaction), gid, 30)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return

@@ -35,21 +35,21 @@ class ClockCog(commands.GroupCog, name="clock", description="A game's deadlines;
                        deadline_hours: app_commands.Range[int, 1, 720] | None = None,
                        on_deadline: Literal["gm", "captain", "pass"] | None = None,
                        skip_quiet: bool | None = None) -> None:
-        await self._logged(interaction, lambda a, g: self._svc(interaction).clock_settings(
+        await self._logged(interaction, lambda a, g: self._svc(interaction).clock.settings(
             a, g, reminder_hours, deadline_hours, on_deadline, skip_quiet))
 
     @app_commands.command(description="GM: stop this game's clock (no reminders, no deadlines)")
     async def pause(self, interaction: discord.Interaction) -> None:
-        await self._logged(interaction, lambda a, g: self._svc(interaction).pause_clock(a, g, True))
+        await self._logged(interaction, lambda a, g: self._svc(interaction).clock.pause(a, g, True))
 
     @app_commands.command(description="GM: start this game's clock again")
     async def resume(self, interaction: discord.Interaction) -> None:
-        await self._logged(interaction, lambda a, g: self._svc(interaction).pause_clock(a, g, False))
+        await self._logged(interaction, lambda a, g: self._svc(interaction).clock.pause(a, g, False))
 
     @app_commands.command(description="GM: push this game's deadline back")
     @app_commands.describe(hours="How many hours later")
     async def extend(self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 720]) -> None:
-        await self._logged(interaction, lambda a, g: self._svc(interaction).extend_clock(a, g, hours))
+        await self._logged(interaction, lambda a, g: self._svc(interaction).clock.extend(a, g, hours))
 
     @app_commands.command(description="Your time zone and quiet hours (no pings then), for all your games")
     @app_commands.describe(time_zone="e.g. Europe/Paris", quiet_from="Local hour quiet hours begin (0-23)",
@@ -60,7 +60,7 @@ class ClockCog(commands.GroupCog, name="clock", description="A game's deadlines;
         if not await defer(interaction):
             return
         try:
-            text = await self._svc(interaction).set_hours(await actor_of(interaction), time_zone, quiet_from, quiet_to)
+            text = await self._svc(interaction).clock.set_hours(await actor_of(interaction), time_zone, quiet_from, quiet_to)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
@@ -76,7 +76,7 @@ class ClockCog(commands.GroupCog, name="clock", description="A game's deadlines;
             return
         until = utcnow() + timedelta(days=days) if days else None
         try:
-            games = await self._svc(interaction).set_away(await actor_of(interaction), until, mode,
+            games = await self._svc(interaction).clock.set_away(await actor_of(interaction), until, mode,
                                                           str(substitute.id) if substitute else None)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
@@ -111,13 +111,14 @@ async def deadline_job(bot: Any, job: ScheduledJob) -> None:
     if job.game_id is None:
         return
     service = bot.service
-    done = await service.due_deadline(job)
+    done = await service.clock.due_deadline(job)
     if done is None:
         return
-    info = await service.info(job.game_id)
-    user = next((u for p, u, _, ai in info.seats if p == job.player and not ai and u), None)
+    info = await service.lobby.info(job.game_id)
+    seat = info.seat(job.player or "")
+    user = seat.user_id if seat is not None and not seat.ai else None
     mention = f", <@{user}>" if user and user.isdigit() else ""
-    await service.enqueue(job.game_id, "notice", {"text": f"{done.text}{mention} (game #{job.game_id}).",
+    await service.front.enqueue(job.game_id, "notice", {"text": f"{done.text}{mention} (game #{job.game_id}).",
                                                   "users": [user] if mention else []})
     await bot.courier.drain(job.game_id)
     await bot.driver.advance(job.game_id, bot.courier.drain)
@@ -129,7 +130,7 @@ async def remind_job(bot: Any, job: ScheduledJob) -> None:
     for or its clock is paused."""
     if job.game_id is None:
         return
-    due = await bot.service.due_reminder(job)
+    due = await bot.service.clock.due_reminder(job)
     if due is None:
         return
     if due.stand_in:
@@ -137,7 +138,7 @@ async def remind_job(bot: Any, job: ScheduledJob) -> None:
                 f"(game #{job.game_id}).")
     else:
         text = f"{due.text}, <@{due.user}> (game #{job.game_id})."
-    await bot.service.enqueue(job.game_id, "notice", {"text": text, "users": [due.user]})
+    await bot.service.front.enqueue(job.game_id, "notice", {"text": text, "users": [due.user]})
     await bot.courier.drain(job.game_id)
 
 

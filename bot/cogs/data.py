@@ -24,7 +24,7 @@ class DataCog(commands.GroupCog, name="data", description="This server's game da
     async def export(self, interaction: discord.Interaction) -> None:
         if not await defer(interaction):
             return
-        files = await service_of(interaction).export_data(str(interaction.guild_id))
+        files = await service_of(interaction).data.export_data(str(interaction.guild_id))
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
             for name, text in sorted(files.items()):
@@ -42,7 +42,7 @@ class DataCog(commands.GroupCog, name="data", description="This server's game da
             if file.size > MAX_BYTES:
                 raise RulesError("That file is too large.", f"Keep data files under {MAX_BYTES // 1000} KB.")
             text = (await file.read()).decode("utf-8")
-            version = await service_of(interaction).import_data(await actor_of(interaction), file.filename, text)
+            version = await service_of(interaction).data.import_data(await actor_of(interaction), file.filename, text)
         except DataError as exc:
             await reply(interaction, f"❌ Not imported: {exc}")
             return

@@ -81,14 +81,14 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                     raise RulesError("That scenario file is too large.", f"Keep it under {MAX_SCENARIO_BYTES // 1000} KB.")
                 text = (await file.read()).decode("utf-8", errors="replace")
             # the scenario is checked before anything is made for the game: a typo leaves no empty thread
-            name = await service.check_scenario(actor, scenario, text, size)
+            name = await service.lobby.check_scenario(actor, scenario, text, size)
             channel_id = channel_key(interaction)
             thread_id = None
             if thread and isinstance(interaction.channel, discord.TextChannel):
                 made = await interaction.channel.create_thread(name=thread_name(f"Oak & Iron: {name}"),
                                                                type=discord.ChannelType.public_thread)
                 thread_id = str(made.id)
-            info = await service.create_game(actor, channel_id, scenario=scenario, scenario_text=text,
+            info = await service.lobby.create_game(actor, channel_id, scenario=scenario, scenario_text=text,
                                              thread_id=thread_id, size=size)
         except RulesError as exc:
             hint = "" if thread else " You can start it in its own thread with `thread: True`."
@@ -132,13 +132,14 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         service = service_of(interaction)
         try:
             gid = await game_here(interaction)
-            info = await service.join(await actor_of(interaction), gid, side.upper() if side else None,
+            info = await service.lobby.join(await actor_of(interaction), gid, side.upper() if side else None,
                                       interaction.user.display_name, ai=ai, squadron=squadron)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        seated = ", ".join(f"{p}: {names.text(name)}" for p, _, name, _ in info.seats if name and not name.startswith("Player "))
-        if all(user or is_ai for _, user, _, is_ai in info.seats):
+        seated = ", ".join(f"{s.player}: {names.text(s.name)}" for s in info.seats
+                           if s.name and not s.name.startswith("Player "))
+        if not any(s.free for s in info.seats):
             await after_command(interaction, gid, None)  # both sides taken: the board and the first pick
             first = "the set-up begins" if info.phase == "preparation" else "choose your initiative card"
             await reply(interaction, f"✅ Seated ({seated}). The game begins: {first}.")
@@ -148,7 +149,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
     @app_commands.command(description="Post the board and what the game waits for")
     async def status(self, interaction: discord.Interaction) -> None:
         async def nothing(service: GameService, actor: Actor, gid: int) -> None:
-            await service.view(actor, gid)
+            await service.reading.view(actor, gid)
             return None
 
         await act(interaction, nothing, done="📋 Posted.")
@@ -156,8 +157,8 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
     @app_commands.command(description="Begin (or resume) the game here: the board and the first initiative pick")
     async def start(self, interaction: discord.Interaction) -> None:
         async def begin(service: GameService, actor: Actor, gid: int) -> None:
-            info = await service.info(gid)
-            free = [p for p, user, _, ai in info.seats if user is None and not ai]
+            info = await service.lobby.info(gid)
+            free = [s.player for s in info.seats if s.free]
             if free:
                 raise RulesError(f"Side {', '.join(free)} has no player yet.",
                                  "Take it with /game join, or give it to the computer captain with ai: True.")
@@ -170,15 +171,15 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
     async def list_games(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100_000] = 1) -> None:
         if not await defer(interaction):
             return
-        games, total = await service_of(interaction).games_page(str(interaction.guild_id), page, GAMES_PER_PAGE)
+        games, total = await service_of(interaction).lobby.games_page(str(interaction.guild_id), page, GAMES_PER_PAGE)
         if not games:
             await reply(interaction, "No games yet. Start one with /game create." if not total else
                         f"There is no page {page}: the server has {total} games, {GAMES_PER_PAGE} a page.")
             return
         lines = [f"#{g.id} **{names.text(g.name)}** in <#{g.channel_id}> — {g.status}, turn "
                  f"{g.turn} {g.phase}; " + ", ".join(
-                     f"{p}: {names.text(fit(n, SEAT_NAME_IN_LIST)) if user or ai else 'free'}"
-                     for p, user, n, ai in g.seats) for g in games]
+                     f"{s.player}: {names.text(fit(s.name, SEAT_NAME_IN_LIST)) if not s.free else 'free'}"
+                     for s in g.seats) for g in games]
         shown = (page - 1) * GAMES_PER_PAGE + len(games)
         await reply(interaction, fit_lines(lines, f" (next page: `/game list page:{page + 1}`)", line_limit=230,
                                            beyond=max(0, total - shown)))
@@ -187,7 +188,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
     @app_commands.describe(side="The side that concedes (a GM's choice; a player concedes their own side)")
     async def concede(self, interaction: discord.Interaction, side: str | None = None) -> None:
         async def concede(service: GameService, actor: Actor, gid: int) -> Any:
-            return await service.concede(actor, gid, side.upper() if side else None,
+            return await service.commands.concede(actor, gid, side.upper() if side else None,
                                          request_id=f"concede:{interaction.id}")
 
         await act(interaction, concede, done="🏳️ Conceded.")
@@ -212,7 +213,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             return
 
         async def hand_over(service: GameService, actor: Actor, gid: int) -> Any:
-            return await service.hand_over(actor, gid, str(member.id) if member else None,
+            return await service.seats.hand_over(actor, gid, str(member.id) if member else None,
                                            member.display_name if member else "", side.upper()[:10] if side else None,
                                            request_id=f"handover:{interaction.id}", override=override)
 
@@ -225,7 +226,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         service = service_of(interaction)
         try:
             gid = await game_here(interaction, include_over=True)
-            history = await service.seat_history(gid)
+            history = await service.reading.seat_history(gid)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
@@ -238,14 +239,14 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
     @app_commands.command(description="Take back the last activation (your opponent consents, or a GM does it)")
     async def undo(self, interaction: discord.Interaction) -> None:
         async def undo(service: GameService, actor: Actor, gid: int) -> Any:
-            return await service.request_undo(actor, gid, request_id=f"undo:{interaction.id}")
+            return await service.undo.request(actor, gid, request_id=f"undo:{interaction.id}")
 
         await act(interaction, undo, done="↩️ Asked (or undone, if you are a GM).")
 
     @app_commands.command(name="approve-undo", description="Consent to your opponent's undo")
     async def approve_undo(self, interaction: discord.Interaction) -> None:
         async def approve(service: GameService, actor: Actor, gid: int) -> Any:
-            return await service.approve_undo(actor, gid, request_id=f"approve:{interaction.id}")
+            return await service.undo.approve(actor, gid, request_id=f"approve:{interaction.id}")
 
         await act(interaction, approve, done="↩️ Undone.")
 
@@ -254,7 +255,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
     @app_commands.default_permissions(manage_guild=True)
     async def gm_role(self, interaction: discord.Interaction, role: discord.Role) -> None:
         async def set_role(service: GameService, actor: Actor, gid: int) -> None:
-            await service.set_gm_role(actor, str(role.id))
+            await service.data.set_gm_role(actor, str(role.id))
 
         await act(interaction, set_role, done=f"GM role set to {role.mention}.", publish_result=False, game_id=0)
 
@@ -265,8 +266,8 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         service = service_of(interaction)
         try:
             gid = await game_here(interaction, include_over=True)
-            check = await service.verify(await actor_of(interaction), gid)
-            log_file = await service.export_log(await actor_of(interaction), gid)
+            check = await service.audit.verify(await actor_of(interaction), gid)
+            log_file = await service.audit.export_log(await actor_of(interaction), gid)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
@@ -287,7 +288,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             gid = await game_here(interaction, include_over=True)
             if gid in _replaying:
                 raise RulesError("This game's replay is being drawn already.", "It appears here in a moment.")
-            shown, rules, log_file = await service.replay(await actor_of(interaction), gid)
+            shown, rules, log_file = await service.audit.replay(await actor_of(interaction), gid)
             if not shown:
                 raise RulesError("Nothing has happened in this game yet.", "Replay it after the first moves.")
             _replaying.add(gid)

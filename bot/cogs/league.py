@@ -22,7 +22,7 @@ from bot.limits import fit, fit_lines, thread_name
 from game import names
 from game.errors import RulesError
 from game.service.game_service import Actor, GameService
-from game.service.leagues import MAX_ROUND_HOURS, LeagueInfo, Leagues, Pairing, RoundReport, Table
+from game.service.leagues import MAX_ROUND_HOURS, LeagueInfo, Pairing, RoundReport, Table
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +36,13 @@ def _esc(text: str, limit: int = NAME_IN_LINE) -> str:
 
 
 async def league_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return choices(await Leagues(service_of(interaction)).names(str(interaction.guild_id)), current)
+    return choices(await service_of(interaction).leagues.names(str(interaction.guild_id)), current)
 
 
 async def entrant_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The league's entrants still in it, by name; the value is the member (names may repeat)."""
     try:
-        info = await Leagues(service_of(interaction)).show(str(interaction.guild_id), str(interaction.namespace.name))
+        info = await service_of(interaction).leagues.show(str(interaction.guild_id), str(interaction.namespace.name))
     except RulesError:
         return []
     return [app_commands.Choice(name=fit(e.name, 100), value=e.member) for e in info.entrants
@@ -135,7 +135,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
                 if file.size > MAX_SCENARIO_BYTES:
                     raise RulesError("That scenario file is too large.", f"Keep it under {MAX_SCENARIO_BYTES // 1000} KB.")
                 text = (await file.read()).decode("utf-8", errors="replace")
-            info = await Leagues(service_of(interaction)).create(
+            info = await service_of(interaction).leagues.create(
                 await actor_of(interaction), str(interaction.channel_id), name, scenario, text, size, format, round_hours)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
@@ -158,7 +158,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         if not await defer(interaction):
             return
         try:
-            entry = await Leagues(service_of(interaction)).join(
+            entry = await service_of(interaction).leagues.join(
                 await actor_of(interaction), name, interaction.user.display_name, squadron, ai)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
@@ -182,7 +182,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         if not await defer(interaction):
             return
         service = service_of(interaction)
-        leagues = Leagues(service)
+        leagues = service.leagues
         threads: dict[str, discord.Thread] = {}
         channel = interaction.channel
 
@@ -225,7 +225,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             if p.game_id is None:
                 continue
             thread = threads.get(p.thread_id or "")
-            await service.play_ai(p.game_id, limit=AI_MOVES)
+            await service.commands.play_ai(p.game_id, limit=AI_MOVES)
             if thread is None:
                 continue
             humans = [m for m in (p.a, p.b) if m and m.isdigit()]
@@ -236,10 +236,10 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
                                   users=[discord.Object(int(u)) for u in humans]) if humans else
                               discord.AllowedMentions.none())
             if humans:
-                await service.announce(p.game_id)  # the board and the status, through the outbox
+                await service.front.announce(p.game_id)  # the board and the status, through the outbox
                 await cast(Any, self.bot).courier.drain(p.game_id)
             else:
-                ended = (await service.info(p.game_id)).status == "over"
+                ended = (await service.lobby.info(p.game_id)).status == "over"
                 await thread.send("🏁 The computer captains have played it out." if ended else
                                   "The computer captains could not finish it; a GM records it with /league result.")
 
@@ -273,7 +273,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         if not await defer(interaction):
             return
         try:
-            p = await Leagues(service_of(interaction)).record_result(
+            p = await service_of(interaction).leagues.record_result(
                 await actor_of(interaction), name, table, None if winner == "draw" else winner, note[:150])
         except RulesError as exc:
             await reply(interaction, refusal(exc))
@@ -289,7 +289,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         if not await defer(interaction):
             return
         try:
-            p = await Leagues(service_of(interaction)).forfeit(
+            p = await service_of(interaction).leagues.forfeit(
                 await actor_of(interaction), name, table, "AB" if side == "both" else side, note[:120])
         except RulesError as exc:
             await reply(interaction, refusal(exc))
@@ -307,7 +307,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         if not await defer(interaction):
             return
         try:
-            entry = await Leagues(service_of(interaction)).drop(await actor_of(interaction), name, entrant, note[:150])
+            entry = await service_of(interaction).leagues.drop(await actor_of(interaction), name, entrant, note[:150])
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
@@ -325,7 +325,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         if not await defer(interaction):
             return
         try:
-            table = await Leagues(service_of(interaction)).standings(str(interaction.guild_id), name)
+            table = await service_of(interaction).leagues.standings(str(interaction.guild_id), name)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
@@ -347,7 +347,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
                    page: app_commands.Range[int, 1, 10_000] = 1) -> None:
         if not await defer(interaction):
             return
-        leagues = Leagues(service_of(interaction))
+        leagues = service_of(interaction).leagues
         guild = str(interaction.guild_id)
         if name is None:
             names = await leagues.names(guild)

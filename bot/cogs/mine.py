@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.actions import defer, reply, service_of
 from game import names
-from game.service.game_service import MyGame
+from game.service.results import MyGame
 
 MAX_LISTED = 15  # each line carries a link: fifteen stay well inside a message
 
@@ -44,7 +44,7 @@ class MineCog(commands.Cog):
     async def mygames(self, interaction: discord.Interaction) -> None:
         if not await defer(interaction):
             return
-        games = await service_of(interaction).my_games(str(interaction.user.id))
+        games = await service_of(interaction).lobby.my_games(str(interaction.user.id))
         await reply(interaction, my_games_text(games), suppress_embeds=True)
 
 

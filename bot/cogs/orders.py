@@ -29,7 +29,7 @@ from game.views import View
 async def ship_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     try:
         gid = await game_here(interaction)
-        view = await service_of(interaction).view(await actor_of(interaction), gid)
+        view = await service_of(interaction).reading.view(await actor_of(interaction), gid)
     except RulesError:
         return []
     return choices([s.id for s in view.game.ships if s.on_table], current)
@@ -147,7 +147,7 @@ class OrdersCog(commands.Cog):
             return
         try:
             gid = await game_here(interaction)
-            text = await service_of(interaction).plan(await actor_of(interaction), gid, line)
+            text = await service_of(interaction).commands.plan(await actor_of(interaction), gid, line)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
@@ -164,7 +164,7 @@ class OrdersCog(commands.Cog):
             return
         try:
             gid = await game_here(interaction)
-            seq, found = await service_of(interaction).options(await actor_of(interaction), gid, ship)
+            seq, found = await service_of(interaction).reading.options(await actor_of(interaction), gid, ship)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
@@ -186,7 +186,7 @@ class OrdersCog(commands.Cog):
 
         async def build(service: GameService, view: View, gid: int) -> tuple[bytes, str]:
             command = parse(line, view.game)
-            pv = preview_move(view, command, await service.rules_of_game(gid))
+            pv = preview_move(view, command, await service.reading.rules(gid))
             png = await render_board_async(view, RenderOptions(preview=pv, zoom_ship=pv.ship, zoom_radius=10))
             arcs = "; ".join(f"{s}: {e} at {b}" for s, e, b in pv.in_arc) or "no enemy in either broadside path"
             note = f"\n{pv.note}" if pv.note else ""

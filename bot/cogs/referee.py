@@ -115,7 +115,7 @@ async def publish(interaction: discord.Interaction, outcome: RefOutcome) -> None
             f"{names.text(n)} (<@{u}>)" if u else names.text(n) for n, u, _ in outcome.info.seats if n in outcome.info.waiting) + ".")
     if not lines:
         return
-    await service_of(interaction).enqueue(outcome.game_id, "notice", {"text": fit_lines(lines, MORE), "users": users})
+    await service_of(interaction).front.enqueue(outcome.game_id, "notice", {"text": fit_lines(lines, MORE), "users": users})
     await deliver(interaction, outcome.game_id)
 
 

@@ -23,7 +23,7 @@ from game.views import View
 async def _view(interaction: discord.Interaction) -> View | None:
     try:
         gid = await game_here(interaction)
-        return await service_of(interaction).view(await actor_of(interaction), gid)
+        return await service_of(interaction).reading.view(await actor_of(interaction), gid)
     except RulesError:
         return None
 
@@ -38,7 +38,7 @@ async def terrain_kinds(interaction: discord.Interaction, current: str) -> list[
     view = await _view(interaction)
     if view is None or view.game.prep is None or view.viewer is None:
         return []
-    rules = await service_of(interaction).rules_of_game(await game_here(interaction))
+    rules = await service_of(interaction).reading.rules(await game_here(interaction))
     return choices(allowed_kinds(view.game, view.viewer, rules), current)
 
 
@@ -123,7 +123,7 @@ class SetupCog(commands.GroupCog, name="setup", description="Set up a drafted ga
             if view.viewer is None:
                 raise RulesError("Only a player of this game can preview a deployment.")
             command = parse(f"{view.viewer}: {line}", view.game)
-            rules = await service.rules_of_game(gid)
+            rules = await service.reading.rules(gid)
             pv = preview_deploy(view, command, rules)
             png = await render_board_async(view, RenderOptions(preview=pv, zones=deployment_zones(view.game, rules)))
             arcs = "; ".join(f"{s}: {e} at {b.replace('_', ' ')}" for s, e, b in pv.in_arc) or "no enemy in either arc"

@@ -22,12 +22,12 @@ MAX_BYTES = 100_000
 
 
 async def saved_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    rows = await service_of(interaction).squadrons(await actor_of(interaction))
+    rows = await service_of(interaction).squadrons.saved(await actor_of(interaction))
     return choices([r.name for r in rows], current)
 
 
 async def _rules(interaction: discord.Interaction) -> RulesData:
-    return await service_of(interaction).guild_rules(str(interaction.guild_id or f"dm-{interaction.user.id}"))
+    return await service_of(interaction).data.rules(str(interaction.guild_id or f"dm-{interaction.user.id}"))
 
 
 async def factions(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -52,7 +52,7 @@ async def captains(interaction: discord.Interaction, current: str) -> list[app_c
 async def _draft(interaction: discord.Interaction) -> SquadronList | None:
     name = getattr(interaction.namespace, "squadron", "") or ""
     try:
-        text = await service_of(interaction).squadron_text(await actor_of(interaction), name)
+        text = await service_of(interaction).squadrons.text(await actor_of(interaction), name)
         return parse_squadron(text, partial=True)
     except (RulesError, SquadronError):
         return None
@@ -90,7 +90,7 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
             if file.size > MAX_BYTES:
                 raise RulesError("That file is too large.", f"Keep squadron lists under {MAX_BYTES // 1000} KB.")
             text = (await file.read()).decode("utf-8")
-            info = await service_of(interaction).save_squadron(await actor_of(interaction), text)
+            info = await service_of(interaction).squadrons.save(await actor_of(interaction), text)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
@@ -110,7 +110,7 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
         if not await defer(interaction):
             return
         try:
-            text = await service_of(interaction).start_squadron(await actor_of(interaction), name, size, faction, admiral)
+            text = await service_of(interaction).squadrons.start(await actor_of(interaction), name, size, faction, admiral)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
@@ -155,7 +155,7 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
         if not await defer(interaction):
             return
         try:
-            text = await service_of(interaction).edit_squadron(await actor_of(interaction), squadron, change)
+            text = await service_of(interaction).squadrons.edit(await actor_of(interaction), squadron, change)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
@@ -165,7 +165,7 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
     async def list_saved(self, interaction: discord.Interaction) -> None:
         if not await defer(interaction):
             return
-        rows = await service_of(interaction).squadrons(await actor_of(interaction))
+        rows = await service_of(interaction).squadrons.saved(await actor_of(interaction))
         text = fit_lines([f"• **{names.text(r.name)}** — {names.text(r.faction)} {r.size}, {r.ships} ships, "
                           f"{r.points} pts{'' if r.complete else ' (being built: /squadron check shows what it needs)'}"
                           for r in rows], " (type a name into `/squadron show` or `check` to find one)")
@@ -180,7 +180,7 @@ class SquadronCog(commands.GroupCog, name="squadron", description="Build, check 
             return
         name = squadron
         try:
-            text = await service_of(interaction).squadron_text(await actor_of(interaction), name)
+            text = await service_of(interaction).squadrons.text(await actor_of(interaction), name)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return

@@ -27,12 +27,12 @@ class StandingOrdersCog(commands.GroupCog, name="orders",
 
     @app_commands.command(description="Show your standing orders for this turn (privately)")
     async def show(self, interaction: discord.Interaction) -> None:
-        await self._edit(interaction, lambda s, a, g: s.standing_orders(a, g), act=False)
+        await self._edit(interaction, lambda s, a, g: s.orders.current(a, g), act=False)
 
     @app_commands.command(description="A ship's move for this turn, made when play reaches it (ships move in order)")
     @app_commands.describe(line="The move in table notation, e.g. `move Kestrel turn end port 30 crew reload port`")
     async def move(self, interaction: discord.Interaction, line: str) -> None:
-        await self._edit(interaction, lambda s, a, g: s.order_move(a, g, line))
+        await self._edit(interaction, lambda s, a, g: s.orders.move(a, g, line))
 
     @app_commands.command(description="Whom a ship fires at this turn: a named ship (with a fallback) or a rule")
     @app_commands.describe(ship="Your ship", rule="best (the computer captain's judgement), nearest, flagship, "
@@ -41,31 +41,31 @@ class StandingOrdersCog(commands.GroupCog, name="orders",
     async def attack(self, interaction: discord.Interaction, ship: str, rule: Rule = "best",
                      target: str | None = None) -> None:
         if target:
-            await self._edit(interaction, lambda s, a, g: s.order_attack(a, g, ship, "ship", target, rule))
+            await self._edit(interaction, lambda s, a, g: s.orders.attack(a, g, ship, "ship", target, rule))
         else:
-            await self._edit(interaction, lambda s, a, g: s.order_attack(a, g, ship, rule))
+            await self._edit(interaction, lambda s, a, g: s.orders.attack(a, g, ship, rule))
 
     @app_commands.command(description="What to do with a roll that may be re-rolled, without asking you")
     @app_commands.describe(policy="ask me; never; re-roll failures with Skill; Skill, then Fortune on a failure")
     async def rerolls(self, interaction: discord.Interaction,
                       policy: Literal["ask", "never", "skill", "fortune"]) -> None:
-        await self._edit(interaction, lambda s, a, g: s.order_policy(a, g, reroll=policy))
+        await self._edit(interaction, lambda s, a, g: s.orders.policy(a, g, reroll=policy))
 
     @app_commands.command(description="What an order that has become illegal does")
     @app_commands.describe(then="wait for me; skip it; or let the computer captain play it")
     async def fallback(self, interaction: discord.Interaction, then: Literal["wait", "skip", "discretion"]) -> None:
-        await self._edit(interaction, lambda s, a, g: s.order_policy(a, g, fallback=then))
+        await self._edit(interaction, lambda s, a, g: s.orders.policy(a, g, fallback=then))
 
     @app_commands.command(description="Captain's discretion: the computer captain plays a ship, or the rest of the turn")
     @app_commands.describe(ship="Only this ship (default: the rest of the turn)", on="False takes it back")
     @app_commands.autocomplete(ship=ship_names)
     async def discretion(self, interaction: discord.Interaction, ship: str | None = None, on: bool = True) -> None:
-        await self._edit(interaction, lambda s, a, g: s.order_policy(a, g, discretion=on, ship=ship))
+        await self._edit(interaction, lambda s, a, g: s.orders.policy(a, g, discretion=on, ship=ship))
 
     @app_commands.command(description="Drop all your standing orders")
     async def clear(self, interaction: discord.Interaction) -> None:
         async def drop(service: GameService, actor: Actor, gid: int) -> None:
-            await service.clear_orders(actor, gid)
+            await service.orders.clear(actor, gid)
 
         await self._edit(interaction, drop, act=False)
 
@@ -76,8 +76,8 @@ class StandingOrdersCog(commands.GroupCog, name="orders",
         try:
             gid = await game_here(interaction)
             actor = await actor_of(interaction)
-            lapsed = await service.lapsed_orders(actor, gid)  # read before an edit replaces them
-            before = await service.standing_orders(actor, gid) if act else None
+            lapsed = await service.orders.lapsed(actor, gid)  # read before an edit replaces them
+            before = await service.orders.current(actor, gid) if act else None
             orders = await edit(service, actor, gid)
         except RulesError as exc:
             await reply(interaction, refusal(exc))

@@ -22,6 +22,7 @@ from bot.publish import account_text, options_text, waiting_text
 from game.ai.captain import Captain, deciders
 from game.options import public_options
 from game.scenario import quickstart
+from game.service.results import SeatInfo
 from game.table_session import TableSession
 from game.views import event_for, view_of
 from render.board import RenderOptions, render_board
@@ -29,7 +30,7 @@ from render.overlays import last_attacks, last_move
 
 HERE = Path(__file__).resolve().parent
 YOU = "1001"  # your Discord user id in the seats: the bot mentions it as <@1001>
-SEATS = (("A", YOU, "you", False), ("B", None, "Computer captain (B)", True))
+SEATS = (SeatInfo("A", YOU, "you", False), SeatInfo("B", None, "Computer captain (B)", True))
 # Amazone's broadside: a poor first roll, then the Fortune re-roll, then one critical die
 BROADSIDE_DICE = "dice cannon sail sail sword musket skull cannon cannon sail pistol sword"
 

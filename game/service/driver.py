@@ -12,8 +12,9 @@ from collections.abc import Awaitable, Callable
 
 from game.errors import RulesError
 from game.service.errors import ServiceError
-from game.service.game_service import GameService, PlanRefused
+from game.service.game_service import GameService
 from game.service.orders_service import OrderNote
+from game.service.results import PlanRefused
 
 log = logging.getLogger(__name__)
 Step = Callable[[int], Awaitable[object]]
@@ -45,20 +46,20 @@ class Driver:
         async with lock:
             for _ in range(self.limit):
                 try:
-                    ai = await self.service.play_ai(game_id, limit=1)
-                    planned = await self.service.run_planned(game_id) if not ai else []
-                    standing = await self.service.run_standing(game_id) if not ai and not planned else []
+                    ai = await self.service.commands.play_ai(game_id, limit=1)
+                    planned = await self.service.commands.run_planned(game_id) if not ai else []
+                    standing = await self.service.orders.run(game_id) if not ai and not planned else []
                 except (RulesError, ServiceError) as exc:
                     # a captain's choice refused (the game moved on under it): the next pass decides again
                     log.warning("game %s: the driver stopped: %s", game_id, exc)
                     break
                 for item in planned:
                     if isinstance(item, PlanRefused):
-                        await self.service.enqueue(game_id, "planned", {
+                        await self.service.front.enqueue(game_id, "planned", {
                             "user": item.user_id, "player": item.player, "line": item.line, "reason": item.reason})
                 for note in standing:
                     if isinstance(note, OrderNote):  # what standing orders did is the player's alone: a DM
-                        await self.service.enqueue(game_id, "note", {
+                        await self.service.front.enqueue(game_id, "note", {
                             "user": note.user_id, "player": note.player, "text": note.text})
                 acted = [x for x in standing if not isinstance(x, OrderNote)]
                 if not ai and not planned and not acted:
@@ -76,7 +77,7 @@ class Driver:
     async def advance_all(self, after_step: Step | None = None) -> int:
         """Every unfinished game: at start, so a game left waiting for its captain by a crash goes on."""
         played = 0
-        for game_id in await self.service.repo.active_game_ids():
+        for game_id in await self.service.store.repo.active_game_ids():
             try:
                 played += await self.advance(game_id, after_step)
             except Exception:  # one broken game never stops the others

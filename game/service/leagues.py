@@ -27,10 +27,14 @@ from game.league.rating import Skill, rate
 from game.league.standings import Result, StandingRow, standings
 from game.model import Game, Phase
 from game.service.authority import Actor, require_gm
+from game.service.commands import Commands
 from game.service.errors import ServiceError
-from game.service.game_service import DRAFTED, GameService, _starting_state
+from game.service.guild_data import GuildData
 from game.service.league_claims import change_entrants, claim_pairing, link_game, release_pairing
+from game.service.lobby import DRAFTED, Lobby, starting_state
 from game.service.models import GameRecord, League, LeagueEntry, LeagueGame, Rating, utcnow
+from game.service.reading import Reading
+from game.service.store import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -135,10 +139,22 @@ def _aware(when: datetime | None) -> datetime | None:
 class Leagues:
     """The league part of the service. It keeps no state of its own: a front end makes one per call."""
 
-    def __init__(self, service: GameService, clock: Callable[[], datetime] = utcnow) -> None:
-        self.svc = service
-        self.session = service.repo.session
+    def __init__(self, store: GameStore, data: GuildData, reading: Reading, commands: Commands, lobby: Lobby,
+                 clock: Callable[[], datetime] = utcnow) -> None:
+        self.store = store
+        self.data = data
+        self.reading = reading
+        self.commands = commands
+        self.lobby = lobby
+        self.session = store.repo.session
         self.clock = clock
+        store.when_over(self.game_ended)
+
+    def at(self, clock: Callable[[], datetime]) -> Leagues:
+        """The same leagues read at another time (tests, and a front end that replays a round)."""
+        found = Leagues.__new__(Leagues)
+        found.__dict__.update(self.__dict__, clock=clock)
+        return found
 
     # ------------------------------------------------------------------ creating and registering
 
@@ -153,7 +169,7 @@ class Leagues:
             raise LeagueRefused(f"There is no league format {format[:30]!r}.", "Formats: swiss, round_robin.")
         if not 1 <= round_hours <= MAX_ROUND_HOURS:
             raise LeagueRefused(f"A round lasts 1 to {MAX_ROUND_HOURS} hours.")
-        state = _starting_state(scenario, scenario_text, size, None, await self.svc.guild_rules(actor.guild_id))
+        state = starting_state(scenario, scenario_text, size, None, await self.data.rules(actor.guild_id))
         if len(state.players) != 2:
             raise LeagueRefused("A league's games are between two players; that scenario has "
                                 f"{len(state.players)} sides.", "Use the quick start, a drafted game or your own "
@@ -214,7 +230,7 @@ class Leagues:
         if not squadron:
             raise LeagueRefused(f"{lg.name} plays drafted {lg.size} games: register with one of your saved squadrons.",
                                 "Build one with /squadron new, then /league join squadron: NAME.")
-        mine = {r.name.casefold(): r for r in await self.svc.repo.squadrons_of(actor.guild_id, actor.user_id)}
+        mine = {r.name.casefold(): r for r in await self.store.repo.squadrons_of(actor.guild_id, actor.user_id)}
         found = mine.get(squadron.casefold())
         if found is None:
             raise LeagueRefused(f"You have no saved squadron called {squadron[:64]!r}.", "List yours with /squadron list.")
@@ -371,11 +387,11 @@ class Leagues:
         the forfeit: the game's ending records nothing more)."""
         if row.game_id is None or forfeited not in ("A", "B"):
             return
-        state = await self.svc.state_for_audit(row.game_id)
+        state = await self.reading.state_for_audit(row.game_id)
         if state.phase is Phase.OVER:
             return
         try:
-            await self.svc.concede(Actor(SYSTEM, lg.guild_id, gm=True), row.game_id,
+            await self.commands.concede(Actor(SYSTEM, lg.guild_id, gm=True), row.game_id,
                                    state.players[0 if forfeited == "A" else 1])
         except RulesError as exc:  # it ended meanwhile: nothing to stop
             log.info("league game %s was not conceded after a forfeit: %s", row.game_id, exc.message)
@@ -480,7 +496,7 @@ class Leagues:
             try:
                 thread = await place(title) if place is not None else None
                 channel = lg.channel_id if thread else f"league-{lg.id}-{row.round}-{row.table_no}"
-                info = await self.svc.create_game(system, channel, scenario=lg.scenario,
+                info = await self.lobby.create_game(system, channel, scenario=lg.scenario,
                                                   scenario_text=lg.scenario_text or None, name=title[:64],
                                                   thread_id=thread, size=lg.size or "skirmish")
             except Exception:
@@ -495,7 +511,7 @@ class Leagues:
                 continue
             row.game_id, row.status = info.id, "playing"
             tables.add(row.table_no)
-            sides = [p for p, *_ in info.seats]
+            sides = [s.player for s in info.seats]
             for side, member in zip(sides, (row.a_member, row.b_member), strict=True):
                 try:
                     await self._seat(lg, info.id, side, member, names[member])
@@ -521,7 +537,7 @@ class Leagues:
         for e in entries:
             if e.member.startswith("ai:"):
                 continue
-            lists = {r.name.casefold(): r for r in await self.svc.repo.squadrons_of(lg.guild_id, e.member)}
+            lists = {r.name.casefold(): r for r in await self.store.repo.squadrons_of(lg.guild_id, e.member)}
             found = lists.get(e.squadron.casefold())
             if found is None or not found.complete or found.size != lg.size:
                 broken[e.member] = e.squadron
@@ -529,20 +545,20 @@ class Leagues:
 
     async def _seat(self, lg: League, game_id: int, side: str, member: str, name: str) -> None:
         if member.startswith("ai:"):
-            await self.svc.join(Actor(SYSTEM, lg.guild_id, gm=True), game_id, side, ai=True)
+            await self.lobby.join(Actor(SYSTEM, lg.guild_id, gm=True), game_id, side, ai=True)
             return
         squadron = await self._entry_squadron(lg, member)
-        await self.svc.join(Actor(member, lg.guild_id), game_id, side, name, squadron=squadron or None)
+        await self.lobby.join(Actor(member, lg.guild_id), game_id, side, name, squadron=squadron or None)
 
     async def _time_out(self, lg: League, row: LeagueGame) -> None:
         assert row.game_id is not None
-        state = await self.svc.state_for_audit(row.game_id)
+        state = await self.reading.state_for_audit(row.game_id)
         due = sorted(deciders(state)) if state.phase is not Phase.OVER else []
         if len(due) == 1:
             try:
-                await self.svc.concede(Actor(SYSTEM, lg.guild_id, gm=True), row.game_id, due[0])
+                await self.commands.concede(Actor(SYSTEM, lg.guild_id, gm=True), row.game_id, due[0])
             except RulesError:
-                state = await self.svc.state_for_audit(row.game_id)
+                state = await self.reading.state_for_audit(row.game_id)
                 if state.phase is not Phase.OVER:
                     raise
                 await self._record(row.game_id, state)  # another GM's command ended it a moment ago
@@ -563,7 +579,7 @@ class Leagues:
         connection) are recorded now."""
         for r in rows:
             if r.status == "playing" and r.game_id is not None:
-                state = await self.svc.state_for_audit(r.game_id)
+                state = await self.reading.state_for_audit(r.game_id)
                 if state.phase is Phase.OVER:
                     await self._record(r.game_id, state)
 
@@ -643,6 +659,18 @@ class Leagues:
         table = standings([e.member for e in info.entrants], _results(rows))
         return Table(info, tuple(StandingRow.of(s, names[s.entrant].name, names[s.entrant].rating,
                                                 names[s.entrant].dropped) for s in table))
+
+    async def game_ended(self, record: GameRecord, state: Game) -> None:
+        """Called by the store as any game ends: a league game's result is recorded at once. A failure
+        here must not undo the game's ending (it is already committed); the result is picked up when the
+        round is closed (`_reconcile`)."""
+        if record.id is None:
+            return
+        try:
+            await self._record(record.id, state)
+        except Exception:
+            log.exception("the league result of game %s could not be recorded now; it will be when the round closes",
+                          record.id)
 
     async def ranked(self, game_id: int) -> bool:
         """Whether the game is a league game (ranked: its seats change hands only through a GM)."""
@@ -735,16 +763,3 @@ def _points(state: Game, row: LeagueGame) -> tuple[int, int]:
     points = dict(state.strike_points)
     a, b = state.players[:2]
     return points.get(a, 0), points.get(b, 0)
-
-
-async def game_ended(service: GameService, record: GameRecord, state: Game) -> None:
-    """Called by the game service as any game ends: a league game's result is recorded at once. A failure
-    here must not undo the game's ending (it is already committed); the result is picked up when the
-    round is closed (`Leagues._reconcile`)."""
-    if record.id is None:
-        return
-    try:
-        await Leagues(service)._record(record.id, state)
-    except Exception:
-        log.exception("the league result of game %s could not be recorded now; it will be when the round closes",
-                      record.id)

@@ -16,7 +16,7 @@ from tests.adversary.eyes import Table
 
 async def planned(t: Table, kind: str, player: str, game_id: int = 1) -> list[tuple[datetime, dict[str, Any]]]:
     """The pending jobs of this kind for this side, soonest first: (due, payload)."""
-    async with t.service.repo.session() as s:
+    async with t.service.store.repo.session() as s:
         rows = (await s.execute(select(ScheduledJob).where(
             ScheduledJob.game_id == game_id, ScheduledJob.kind == kind,  # type: ignore[arg-type]
             ScheduledJob.status == "pending"))).scalars().all()  # type: ignore[arg-type]
@@ -27,7 +27,7 @@ async def planned(t: Table, kind: str, player: str, game_id: int = 1) -> list[tu
 
 async def make_due(t: Table, kind: str, player: str, game_id: int = 1) -> None:
     """The side's pending jobs of this kind fall due now (as if the hours had gone by)."""
-    async with t.service.repo.session() as s, s.begin():
+    async with t.service.store.repo.session() as s, s.begin():
         await s.execute(update(ScheduledJob)
                         .where(ScheduledJob.kind == kind, ScheduledJob.game_id == game_id,  # type: ignore[arg-type]
                                ScheduledJob.status == "pending",  # type: ignore[arg-type]
@@ -37,10 +37,10 @@ async def make_due(t: Table, kind: str, player: str, game_id: int = 1) -> None:
 
 async def claim_and_die(t: Table) -> list[ScheduledJob]:
     """A scheduler claims every due job and dies before running any of them."""
-    return await claim_due(t.service.repo)
+    return await claim_due(t.service.store.repo)
 
 
 async def scheduler_pass(t: Table, after_lease: bool = False) -> int:
     """One pass of the bot's scheduler; `after_lease`: a scheduler starting once a dead one's lease ran out."""
     now = utcnow() + LEASE + timedelta(minutes=1) if after_lease else None
-    return await run_due(t.service.repo, {"deadline": t.bot._deadline, "reminder": t.bot._remind}, now=now)
+    return await run_due(t.service.store.repo, {"deadline": t.bot._deadline, "reminder": t.bot._remind}, now=now)

@@ -167,7 +167,7 @@ class Table:
 
     async def roll_ids(self, game_id: int = 1) -> dict[str, str]:
         """The custom ids of the roll buttons as the newest board post would carry them now."""
-        roll = await self.service.roll_decision(game_id) or 0
+        roll = await self.service.reading.roll_decision(game_id) or 0
         return {"keep": f"qd:keep:{game_id}:{roll}", "fortune": f"qd:fortune:{game_id}:{roll}",
                 "reroll": f"qd:reroll:{game_id}:{roll}:5:1"}
 
@@ -225,20 +225,20 @@ class Table:
     # ------------------------------------------------------------------ the game behind the scenes
 
     async def state(self, game_id: int = 1) -> Game:
-        return await self.service.state_for_audit(game_id)
+        return await self.service.reading.state_for_audit(game_id)
 
     async def seed(self, game_id: int = 1) -> str:
-        return str((await self.service.repo.load(game_id)).record.dice_seed)
+        return str((await self.service.store.repo.load(game_id)).record.dice_seed)
 
     async def version(self, game_id: int = 1) -> int:
-        return int((await self.service.repo.load(game_id)).record.last_seq)
+        return int((await self.service.store.repo.load(game_id)).record.last_seq)
 
     async def submit(self, user: tuple[int, str], line: Any, game_id: int = 1) -> Any:
         """A player's own order given straight to the service: moving the game on between checks."""
-        return await self.service.submit(Actor(str(user[0]), str(GUILD_ID)), game_id, line)
+        return await self.service.commands.submit(Actor(str(user[0]), str(GUILD_ID)), game_id, line)
 
     async def log_events(self, game_id: int = 1) -> list[Any]:
-        return [e for _, _, e in await self.service.repo.events(game_id)]
+        return [e for _, _, e in await self.service.store.repo.events(game_id)]
 
 
 def _final(sent: Sent) -> bool:
@@ -410,9 +410,9 @@ async def deadline_passes(table: Table, player: str, game_id: int = 1) -> None:
 
     from game.service.models import ScheduledJob, utcnow
 
-    async with table.service.repo.session() as s, s.begin():
+    async with table.service.store.repo.session() as s, s.begin():
         await s.execute(update(ScheduledJob)
                         .where(ScheduledJob.kind == "deadline", ScheduledJob.game_id == game_id,  # type: ignore[arg-type]
                                ScheduledJob.payload.contains(f'"player": "{player}"'))  # type: ignore[attr-defined]
                         .values(due_at=utcnow() - timedelta(minutes=1)))
-    assert player in await table.service.repo.overdue_players(game_id, utcnow())
+    assert player in await table.service.store.repo.overdue_players(game_id, utcnow())

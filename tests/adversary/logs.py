@@ -24,12 +24,12 @@ ROLLS = ("DiceRolled", "DiceRerolled", "SetupCardsDrawn")
 async def finished_log(service: GameService) -> dict[str, Any]:
     text = scenario_text([S("Lion", "Fourth Rate", 15, 18, 0, "A"), S("Otter", "Sloop", 19, 18, 0, "B")],
                          test_dice=False)
-    info = await service.create_game(GM, "forged", scenario_text=text)
+    info = await service.lobby.create_game(GM, "forged", scenario_text=text)
     for side in ("A", "B"):
-        await service.join(GM, info.id, side, ai=True)
-    await service.play_ai(info.id, limit=5000)
-    assert (await service.state_for_audit(info.id)).phase is Phase.OVER
-    return await service.export_log(GM, info.id)
+        await service.lobby.join(GM, info.id, side, ai=True)
+    await service.commands.play_ai(info.id, limit=5000)
+    assert (await service.reading.state_for_audit(info.id)).phase is Phase.OVER
+    return await service.audit.export_log(GM, info.id)
 
 
 @functools.cache

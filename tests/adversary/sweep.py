@@ -222,7 +222,7 @@ async def buttons(table: Table, user: tuple[int, str], t: Targets) -> list[tuple
     pressed = [("keep", await table.press(user, ids["keep"])), ("fortune", await table.press(user, ids["fortune"])),
                ("keep elsewhere", await table.press(user, ids["keep"], channel_id=OTHER_CHANNEL)),
                ("reroll", await table.press(user, ids["reroll"], values=["1"]))]
-    seq = await table.bot.service.position(1)  # the options menu and its order button, of this moment
+    seq = await table.bot.service.reading.position(1)  # the options menu and its order button, of this moment
     pressed += [("options menu", await table.press(user, f"qd:opt:1:{seq}", values=["0"])),
                 ("give the order", await table.press(user, f"qd:go:1:{seq}:0"))]
     if t.menu_message is not None:  # B's own private menu, as if its message had reached someone else

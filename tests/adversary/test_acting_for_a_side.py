@@ -54,7 +54,7 @@ async def gus_override_is_in_the_game_over_post(t: Table) -> None:
 
 
 async def holder_of_a(t: Table) -> str | None:
-    return next(user for side, user, _, _ in (await t.service.info(1)).seats if side == "A")
+    return next(s.user_id for s in (await t.service.lobby.info(1)).seats if s.player == "A")
 
 
 async def test_a_gm_acts_within_the_deadline_only_by_a_logged_override(table: Table) -> None:
@@ -134,7 +134,7 @@ async def test_a_stand_in_acts_for_the_side_while_its_player_is_away_and_not_aft
     t = table
     await make_gm_role(t)
     await open_quickstart(t)
-    await t.service.set_away(as_actor(ANN), utcnow() + timedelta(days=3), "substitute", str(EVE[0]))
+    await t.service.clock.set_away(as_actor(ANN), utcnow() + timedelta(days=3), "substitute", str(EVE[0]))
     # Eve may act for A, and A only
     answer = answer_text(await t.cmd(EVE, "order", line="B: keep"))
     assert answer.startswith("❌") and "B" in answer, answer
@@ -153,9 +153,9 @@ async def test_a_stand_in_acts_for_the_side_while_its_player_is_away_and_not_aft
     # the time away runs out: Eve is a spectator again
     from game.service import orders_store as store
 
-    clock = await store.player_clock(t.service.repo, str(ANN[0]))
+    clock = await store.player_clock(t.service.store.repo, str(ANN[0]))
     clock.away_until = utcnow() - timedelta(minutes=1)
-    await store.save_clock(t.service.repo, clock)
+    await store.save_clock(t.service.store.repo, clock)
     version = await t.version()
     state = await t.state()
     line = "pick A Careful Aim" if "A" in deciders(state) else f'move "{state.ships_of("A")[0].id}" hold'
@@ -167,7 +167,7 @@ async def test_a_stand_in_acts_for_the_side_while_its_player_is_away_and_not_aft
 async def test_the_opponent_named_to_stand_in_does_not_command_both_sides(table: Table) -> None:
     t = table
     await open_quickstart(t)
-    await t.service.set_away(as_actor(ANN), utcnow() + timedelta(days=3), "substitute", str(BOB[0]))
+    await t.service.clock.set_away(as_actor(ANN), utcnow() + timedelta(days=3), "substitute", str(BOB[0]))
     answer = answer_text(await t.cmd(BOB, "order", line="pick A Down!"))
     assert answer.startswith("❌") and "You do not command side A" in answer, answer
     assert not (await t.state()).squadron("A").picked
@@ -177,7 +177,7 @@ async def test_a_stand_in_chooses_from_the_away_players_hand(table: Table) -> No
     """The stand-in presses **Choose initiative card** and gets player A's own hand, privately."""
     t = table
     await open_quickstart(t)
-    await t.service.set_away(as_actor(ANN), utcnow() + timedelta(days=3), "substitute", str(EVE[0]))
+    await t.service.clock.set_away(as_actor(ANN), utcnow() + timedelta(days=3), "substitute", str(EVE[0]))
     opened, menu, message = await t.open_hand(EVE)
     assert menu == "qd:hand:1:A:0" and "Your hand (player A)" in answer_text(opened), answer_text(opened)
     await t.press(EVE, menu, message, values=["Careful Aim"])

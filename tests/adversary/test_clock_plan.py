@@ -42,7 +42,7 @@ async def test_reminders_after_a_hand_over_ping_the_new_holder(table: Table) -> 
     t = table
     await both_to_pick(t)
     await t.submit(BOB, "pick B Take Courage")
-    await t.service.hand_over(GM, 1, str(CARL[0]), CARL[1], "A")
+    await t.service.seats.hand_over(GM, 1, str(CARL[0]), CARL[1], "A")
     assert {p["user"] for _, p in await planned(t, "reminder", "A")} == {str(CARL[0])}
     await make_due(t, "reminder", "A")
     mark = t.mark()
@@ -62,7 +62,7 @@ async def test_a_handed_over_side_does_not_keep_the_old_holders_vacation(table: 
     away = answer_text(await t.cmd(ANN, "clock", "away", days=60))
     assert "Away until" in away, away
     assert (await planned(t, "deadline", "A"))[0][0] > utcnow() + timedelta(days=60)
-    await t.service.hand_over(GM, 1, str(CARL[0]), CARL[1], "A")
+    await t.service.seats.hand_over(GM, 1, str(CARL[0]), CARL[1], "A")
     deadlines = await planned(t, "deadline", "A")
     assert len(deadlines) == 1
     assert timedelta(hours=47, minutes=55) < deadlines[0][0] - utcnow() <= timedelta(hours=48)
@@ -75,7 +75,7 @@ async def test_a_substitute_is_told_they_stand_in_and_the_holder_is_not(table: T
     t = table
     await both_to_pick(t)
     await t.submit(BOB, "pick B Take Courage")
-    await t.service.set_away(Actor(str(ANN[0]), str(GUILD_ID)), utcnow() + timedelta(days=5), "substitute",
+    await t.service.clock.set_away(Actor(str(ANN[0]), str(GUILD_ID)), utcnow() + timedelta(days=5), "substitute",
                              str(CARL[0]))
     await make_due(t, "reminder", "A")
     mark = t.mark()

@@ -104,7 +104,7 @@ async def test_a_reroll_of_dice_that_were_never_rolled_is_a_problem_not_a_crash(
 async def test_game_verify_in_the_channel_refuses_rolls_without_a_position(table: Table) -> None:
     t = table
     await play_out(t, SHORT)
-    async with t.service.repo.session() as s, s.begin():  # the forger edits the stored log itself
+    async with t.service.store.repo.session() as s, s.begin():  # the forger edits the stored log itself
         rows = (await s.execute(select(EventRecord).where(EventRecord.type.in_(ROLLS))  # type: ignore[attr-defined]
                                 .order_by(EventRecord.seq))).scalars().all()
         for row in rows:

@@ -41,5 +41,5 @@ async def test_only_a_gm_runs_a_league_and_each_member_registers_once_with_their
     # Ann may not pass her ranked seat to the computer captain on her own
     answer = await t.cmd(ANN, "game", "handover", channel_id=int(thread["id"]), ai=True)
     assert "only a GM may hand over its seats" in answer.content
-    info = await t.service.info(1)
-    assert ("111111111111111111" in [user for _, user, _, _ in info.seats]) and info.status != "over"
+    info = await t.service.lobby.info(1)
+    assert ("111111111111111111" in [s.user_id for s in info.seats]) and info.status != "over"

@@ -11,7 +11,6 @@ import pytest
 from sqlalchemy import func, select
 
 from game.scenario import builtin_scenarios
-from game.service.leagues import Leagues
 from game.service.models import GameRecord
 from tests.adversary.eyes import (
     ANN,
@@ -37,7 +36,7 @@ async def _gus_is_a_gm(t: Table) -> None:
 
 
 async def _games(t: Table) -> int:
-    async with t.service.repo.session() as s:
+    async with t.service.store.repo.session() as s:
         return int((await s.execute(select(func.count()).select_from(GameRecord))).scalar_one())
 
 
@@ -64,11 +63,11 @@ async def test_a_second_gm_racing_the_first_round_makes_no_second_game(table: Ta
         t.fake.listeners.remove(second_gm)
     assert "Round 1 is under way" in first, first
     assert UNEXPECTED not in second and ("Round 1 is under way" in second or "already under way" in second), second
-    info = await Leagues(t.service).show(str(GUILD_ID), "Race")
+    info = await t.service.leagues.show(str(GUILD_ID), "Race")
     assert [p.status for p in info.pairings] == ["playing"] * 4
     assert len({p.game_id for p in info.pairings}) == 4 and await _games(t) == 4
     assert len(t.fake.threads()) == 4  # nor a thread made for a table that was not this GM's to make
-    seated = [u for p in info.pairings for _, u, _, _ in (await t.service.info(p.game_id or 0)).seats]
+    seated = [u for p in info.pairings for u in [s.user_id for s in (await t.service.lobby.info(p.game_id or 0)).seats]]
     assert sorted(seated) == sorted(str(m) for m, _ in MEMBERS)  # every member in exactly one game
 
 
@@ -88,7 +87,7 @@ async def test_an_entrant_who_breaks_their_list_forfeits_and_holds_nobody_up(tab
     mark = t.mark()
     started = answer_text(await t.cmd(ANN, "league", "start", permissions=MANAGE_GUILD, name="Spite", settle=60))
     assert "Round 1 is under way" in started, started
-    info = await Leagues(t.service).show(str(GUILD_ID), "Spite")
+    info = await t.service.leagues.show(str(GUILD_ID), "Spite")
     (bobs,) = [p for p in info.pairings if str(BOB[0]) in (p.a, p.b)]
     assert bobs.status == "done" and bobs.game_id is None and bobs.reason == "forfeit: Bob has no valid list"
     assert bobs.winner == (bobs.b if bobs.a == str(BOB[0]) else bobs.a)
@@ -107,7 +106,7 @@ async def _cup_under_way(t: Table) -> Any:
     for user in (ANN, BOB, EVE, GUS):
         await t.cmd(user, "league", "join", name="Cup")
     assert "under way" in answer_text(await t.cmd(ANN, "league", "start", permissions=MANAGE_GUILD, name="Cup"))
-    return await Leagues(t.service).show(str(GUILD_ID), "Cup")
+    return await t.service.leagues.show(str(GUILD_ID), "Cup")
 
 
 async def test_a_gms_forfeit_note_is_shown_as_text(table: Table) -> None:
@@ -125,7 +124,7 @@ async def test_a_gms_forfeit_note_is_shown_as_text(table: Table) -> None:
 async def test_members_without_gm_rights_can_neither_drop_nor_forfeit(table: Table) -> None:
     t = table
     before = await _cup_under_way(t)
-    leagues = Leagues(t.service)
+    leagues = t.service.leagues
     bobs = next(p for p in before.pairings if str(BOB[0]) in (p.a, p.b))
     bob_side = "A" if bobs.a == str(BOB[0]) else "B"
     their_side = "B" if bob_side == "A" else "A"
@@ -169,7 +168,7 @@ async def test_members_joining_at_once_never_pass_the_cap_nor_share_a_number(
     answers = [answer_text(a) for a in await asyncio.gather(*joins)]
     assert sum("is registered" in a for a in answers) == 3, answers
     assert all("Small is full: a league takes 3 entrants" in a for a in answers if "is registered" not in a), answers
-    info = await Leagues(t.service).show(str(GUILD_ID), "Small")
+    info = await t.service.leagues.show(str(GUILD_ID), "Small")
     assert len(info.entrants) == 3 and len({e.member for e in info.entrants}) == 3
     if ai:
         assert sorted(e.name for e in info.entrants) == [f"Computer captain {n}" for n in (1, 2, 3)]

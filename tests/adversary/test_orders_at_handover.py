@@ -21,8 +21,8 @@ def as_actor(user: tuple[int, str]) -> Actor:
 async def anns_orders_then_eve_holds_a(t: Table) -> str:
     await open_quickstart(t)
     ship = (await t.state()).ships_of("A")[0].id
-    await t.service.order_move(as_actor(ANN), 1, f'move "{ship}" hold')
-    await t.service.order_policy(as_actor(ANN), 1, reroll="never", fallback="discretion")
+    await t.service.orders.move(as_actor(ANN), 1, f'move "{ship}" hold')
+    await t.service.orders.policy(as_actor(ANN), 1, reroll="never", fallback="discretion")
     assert "🔁" in await handover(t, ANN, EVE)
     return ship
 
@@ -42,7 +42,7 @@ async def test_an_edit_by_the_new_holder_never_revives_them(table: Table) -> Non
     answer = answer_text(await t.cmd(EVE, "orders", "rerolls", policy="skill"))
     assert answer == (f"{LAPSED}\n🗒️ **Your standing orders for turn 0**\nRe-rolls: re-roll failures with Skill.\n"
                       "An order that has become illegal: wait for me."), answer
-    orders = await t.service.standing_orders(as_actor(EVE), 1)
+    orders = await t.service.orders.current(as_actor(EVE), 1)
     assert orders.of(ship) is None and orders.fallback == "wait"
     # once the side's orders are the new holder's own, there is nothing lapsed to tell
     answer = answer_text(await t.cmd(EVE, "orders", "show"))
@@ -54,7 +54,7 @@ async def test_the_former_holder_commands_the_side_no_more(table: Table) -> None
     channel about a side not hers), and her own orders for A are refused."""
     t = table
     await open_quickstart(t)
-    await t.service.plan(as_actor(ANN), 1, "pick A Down!")
+    await t.service.commands.plan(as_actor(ANN), 1, "pick A Down!")
     mark = t.mark()
     assert "🔁" in await handover(t, ANN, EVE)
     assert not (await t.state()).squadron("A").picked

@@ -89,7 +89,7 @@ async def test_a_deadline_captains_pick_stays_secret(table: Table) -> None:
     mark = t.mark()
     await deadline_passes(t, "B")
     handlers = {"deadline": t.bot._deadline, "reminder": t.bot._remind}
-    assert await run_due(t.service.repo, handlers) >= 1
+    assert await run_due(t.service.store.repo, handlers) >= 1
     state = await t.state()
     assert state.squadron("B").picked or state.turn >= 1 or state.squadron("B").face_down, "the captain did not pick"
     for label, user in (("opponent", ANN), ("spectator", EVE), ("GM", GUS)):
@@ -110,7 +110,7 @@ async def test_a_hand_menu_opened_before_the_deadline_captain_picked_changes_not
     _, menu, message = await t.open_hand(ANN)
     await t.press(ANN, menu, message, values=["Down!"])
     await deadline_passes(t, "B")
-    assert await run_due(t.service.repo, {"deadline": t.bot._deadline, "reminder": t.bot._remind}) >= 1
+    assert await run_due(t.service.store.repo, {"deadline": t.bot._deadline, "reminder": t.bot._remind}) >= 1
     state = await t.state()
     picked = state.squadron("B").face_up or state.squadron("B").face_down
     assert picked

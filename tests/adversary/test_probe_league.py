@@ -40,8 +40,8 @@ async def test_a_gm_who_plays_in_a_league_does_not_decide_their_own_table(table:
     for user in (ANN, BOB):
         assert "is registered" in answer_text(await t.cmd(user, "league", "join", name="Cup"))
     assert "under way" in answer_text(await t.cmd(ANN, "league", "start", permissions=MANAGE_GUILD, name="Cup"))
-    info = await t.service.info(1)
-    ann_side = next(p for p, u, _, _ in info.seats if u == str(ANN[0]))
+    info = await t.service.lobby.info(1)
+    ann_side = next(s.player for s in info.seats if s.user_id == str(ANN[0]))
     a = answer_text(await t.cmd(ANN, "league", "result", permissions=MANAGE_GUILD, name="Cup", table=1,
                                 winner=ann_side, note="I win"))
     assert a.startswith("❌"), f"Ann, a player at table 1, recorded her own win: {a}"
@@ -81,10 +81,9 @@ async def test_standings_and_autocomplete_with_strange_names(table: Table) -> No
     """Members whose display names are 32 emoji or right-to-left marks; another server's league is
     never offered here."""
     from game.service.game_service import Actor
-    from game.service.leagues import Leagues
 
     t = table
-    await Leagues(t.service).create(Actor("42", "999", gm=True), "1", "Secret Other Server Cup")
+    await t.service.leagues.create(Actor("42", "999", gm=True), "1", "Secret Other Server Cup")
     odd = [(444444444444444401, "💥" * 32), (444444444444444402, "\u202e" + "ש" * 31),
            (444444444444444403, "<@111111111111111111>"), (444444444444444404, "@everyone")]
     assert "announced" in answer_text(await t.cmd(ANN, "league", "create", permissions=MANAGE_GUILD, name="Odd"))
@@ -107,7 +106,7 @@ async def test_a_scenario_name_given_with_a_file_fits_its_column(table: Table) -
     INSERT (a raw DataError, answered "Something went wrong"). The name must be refused or cut."""
     from sqlalchemy import select
 
-    from game.service.game_service import builtin_scenarios
+    from game.scenario import builtin_scenarios
     from game.service.models import League
 
     t = table
@@ -115,6 +114,6 @@ async def test_a_scenario_name_given_with_a_file_fits_its_column(table: Table) -
     a = answer_text(await t.cmd(ANN, "league", "create", permissions=MANAGE_GUILD, name="Filed", scenario="S" * 500,
                                 attachments={"file": t.fake.attach("s.toml", text)}))
     assert UNEXPECTED not in a and len(a) <= 2000, a[:300]
-    async with t.service.repo.session() as s:
+    async with t.service.store.repo.session() as s:
         rows = (await s.execute(select(League))).scalars().all()
     assert all(len(r.scenario) <= 100 for r in rows), [len(r.scenario) for r in rows]

@@ -25,7 +25,7 @@ UNEXPECTED = "Something went wrong on my side"
 
 
 async def b_orders(t: Table) -> object:
-    return await store.load_orders(t.service.repo, 1, "B")
+    return await store.load_orders(t.service.store.repo, 1, "B")
 
 
 async def test_nobody_gives_or_reads_orders_for_a_side_not_theirs(table: Table) -> None:
@@ -101,8 +101,8 @@ async def test_orders_of_a_replaced_player_do_not_play_for_the_new_one(table: Ta
                 and g.activation is None and g.pending is None)
     assert "standing orders" in answer_text(await t.cmd(BOB, "orders", "discretion"))
     # what /game handover side:B member:@Eve does for a GM (the member option needs Discord's resolved data)
-    await t.service.hand_over(Actor(str(GUS[0]), str(GUILD_ID), gm=True), 1, str(EVE[0]), "Eve", "B")
-    assert any(s.player == "B" and s.user_id == str(EVE[0]) for s in (await t.service.repo.load(1)).seats)
+    await t.service.seats.hand_over(Actor(str(GUS[0]), str(GUILD_ID), gm=True), 1, str(EVE[0]), "Eve", "B")
+    assert any(s.player == "B" and s.user_id == str(EVE[0]) for s in (await t.service.store.repo.load(1)).seats)
     mark_events = len(await t.log_events())
     st = await t.state()
     ship = next(s.id for s in st.ships_of("A") if s.id not in st.activated)

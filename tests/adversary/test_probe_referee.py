@@ -75,6 +75,6 @@ async def test_an_uploaded_setup_with_long_side_names_fits_the_seats_table(table
     assert UNEXPECTED not in j and len(j) <= 2000, j[:300]
     offered = await t.complete(EVE, "ref", "join", "seat", "")
     assert all(len(o) <= 100 for o in offered)
-    async with t.service.repo.session() as s:
+    async with t.service.store.repo.session() as s:
         rows = (await s.execute(select(Seat))).scalars().all()
     assert all(len(r.display_name) <= 100 for r in rows), [len(r.display_name) for r in rows]

@@ -27,12 +27,12 @@ async def ok(t: Table, user: tuple[int, str], line: str, secret: bool = False) -
 
 async def refused(t: Table, user: tuple[int, str], line: str) -> None:
     """The swap is refused the same way through either command, and the game does not move."""
-    before = await t.service.repo.version_of(1)
+    before = await t.service.store.repo.version_of(1)
     for sub in ("order", "do"):
         a = answer_text(await t.cmd(user, "ref", sub, line=line))
         assert a.startswith("❌") and "Sealed" not in a and UNEXPECTED not in a, (sub, line, a)
         assert "sealed" in a.lower() and "reveal" in a.lower(), a  # says what is wrong: the reveal has begun
-    assert await t.service.repo.version_of(1) == before
+    assert await t.service.store.repo.version_of(1) == before
 
 
 async def test_iron_and_oak_an_order_card_stands_once_the_action_phase_reveals(table: Table) -> None:

@@ -71,7 +71,7 @@ async def test_a_gm_order_with_nobody_to_act_for_says_so(table: Table) -> None:
 
 async def test_only_a_gm_names_the_gm_role(table: Table) -> None:
     t = table
-    settings = t.service.repo.guild_settings
+    settings = t.service.store.repo.guild_settings
     # Discord hides the command from members without Manage Server; a client that sends it anyway is refused
     answer = await answer_to(t, EVE, gm_role_command(EVE, 4242))
     assert answer.startswith("❌") and "Only a GM" in answer, answer
@@ -173,7 +173,7 @@ async def test_nobody_chooses_the_dice_seed_of_a_game(table: Table) -> None:
 async def test_a_guild_setting_names_no_gm_for_another_server(table: Table) -> None:
     """The GM role of one server makes nobody a GM in another server's game."""
     t = table
-    await t.service.save_guild_settings(GuildSettings(guild_id="999", gm_role_id=str(GM_ROLE)))
+    await t.service.data.save_settings(GuildSettings(guild_id="999", gm_role_id=str(GM_ROLE)))
     await open_quickstart(t)
     answer = answer_text(await t.cmd(GUS, "order", line="pick A Down!"))
     assert "You are not playing in this game" in answer, answer

@@ -42,7 +42,7 @@ async def test_a_settled_rolls_buttons_answer_privately_and_change_nothing(table
     await open_quickstart(t)
     await drive(t, bs_roll)
     old, ids = await prompt(t)
-    assert ids["keep"] == f"qd:keep:1:{await t.service.roll_decision(1)}"  # the roll it answers, by event number
+    assert ids["keep"] == f"qd:keep:1:{await t.service.reading.roll_decision(1)}"  # the roll it answers, by event number
     mark = t.mark()
     assert answer_text(await t.press(BOB, ids["keep"], old)).startswith("🎲")
     assert cleared(t, old, mark), "the decided roll's buttons are taken off its post"

@@ -63,7 +63,7 @@ async def test_a_stale_deadline_does_not_act_for_the_side_after_a_hand_over(tabl
     await make_due(t, "deadline", "A")
     await claim_and_die(t)
     gm = Actor(str(GUS[0]), str(GUILD_ID), gm=True)
-    await t.service.hand_over(gm, 1, str(CARL[0]), CARL[1], "A")
+    await t.service.seats.hand_over(gm, 1, str(CARL[0]), CARL[1], "A")
     mark = t.mark()
     await scheduler_pass(t, after_lease=True)
     assert not (await t.state()).squadron("A").picked, "the stale deadline picked for Carl"

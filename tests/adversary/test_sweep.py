@@ -38,7 +38,7 @@ async def make_gm_role(t: Table) -> None:
     from tests.adversary.eyes import GM_ROLE
     from tests.bot.fake_discord import GUILD_ID
 
-    await t.service.save_guild_settings(GuildSettings(guild_id=str(GUILD_ID), gm_role_id=str(GM_ROLE)))
+    await t.service.data.save_settings(GuildSettings(guild_id=str(GUILD_ID), gm_role_id=str(GM_ROLE)))
 
 
 async def baseline(t: Table) -> dict[str, str]:

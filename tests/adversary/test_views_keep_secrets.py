@@ -100,24 +100,24 @@ def test_a_drafted_game_shows_nobody_the_event_deck_or_a_hand() -> None:
 async def test_the_service_answers_each_player_from_their_own_view(table: Table) -> None:
     service = table.service
     ann, bob = (Actor(str(u[0]), str(GUILD_ID)) for u in (ANN, BOB))
-    info = await service.create_game(ann, "1", scenario="borrow", scenario_text=BORROWING)
-    await service.join(ann, info.id, "A", "Ann")
-    await service.join(bob, info.id, "B", "Bob")
+    info = await service.lobby.create_game(ann, "1", scenario="borrow", scenario_text=BORROWING)
+    await service.lobby.join(ann, info.id, "A", "Ann")
+    await service.lobby.join(bob, info.id, "B", "Bob")
     for actor, line in ((ann, "pick A Careful Aim"), (bob, "pick B Await New Orders"), (bob, "pick B Reload!")):
-        await service.submit(actor, info.id, line)
-    outcome = await service.submit(ann, info.id, "pick A Effective Fire")  # Ann's pick brings B's choice
-    state = await service.state_for_audit(info.id)
+        await service.commands.submit(actor, info.id, line)
+    outcome = await service.commands.submit(ann, info.id, "pick A Effective Fire")  # Ann's pick brings B's choice
+    state = await service.reading.state_for_audit(info.id)
     assert state.choices and state.choices[0].player == "B"
-    log = [e for _, _, e in await service.repo.events(info.id)]
+    log = [e for _, _, e in await service.store.repo.events(info.id)]
     hidden = hidden_cards(state, log, ["A"])
     assert hidden >= {"Take Courage", "Fleet Maneuver", "Favorable Wind"}
     assert not hidden & set(strings_in(outcome.events)), "Ann's own answer"
     assert not hidden & set(strings_in(outcome.view))
-    assert not hidden & set(strings_in(await service.view(ann, info.id)))
-    assert not hidden & set(strings_in(await service.log(ann, info.id, 100)))
+    assert not hidden & set(strings_in(await service.reading.view(ann, info.id)))
+    assert not hidden & set(strings_in(await service.reading.log(ann, info.id, 100)))
     spectator = Actor("333", str(GUILD_ID))
-    assert not hidden_cards(state, log, []) & set(strings_in(await service.view(spectator, info.id)))
-    assert "Take Courage" in set(strings_in(await service.view(bob, info.id)))
+    assert not hidden_cards(state, log, []) & set(strings_in(await service.reading.view(spectator, info.id)))
+    assert "Take Courage" in set(strings_in(await service.reading.view(bob, info.id)))
 
 
 async def test_an_undo_restores_each_players_own_view(table: Table) -> None:
@@ -125,23 +125,23 @@ async def test_an_undo_restores_each_players_own_view(table: Table) -> None:
     it as their own view, without the other side's hand or face-down card."""
     service = table.service
     ann, bob = (Actor(str(u[0]), str(GUILD_ID)) for u in (ANN, BOB))
-    info = await service.create_game(ann, "1")
-    await service.join(ann, info.id, "A", "Ann")
-    await service.join(bob, info.id, "B", "Bob")
+    info = await service.lobby.create_game(ann, "1")
+    await service.lobby.join(ann, info.id, "A", "Ann")
+    await service.lobby.join(bob, info.id, "B", "Bob")
     for actor, line in ((ann, "pick A Down!"), (bob, "pick B Take Courage"), (ann, "pick A Careful Aim"),
                         (bob, "pick B Reload!")):
-        await service.submit(actor, info.id, line)
-    state = await service.state_for_audit(info.id)
+        await service.commands.submit(actor, info.id, line)
+    state = await service.reading.state_for_audit(info.id)
     mover, other = (ann, bob) if state.active_player == "A" else (bob, ann)
-    await service.submit(mover, info.id, f'move "{state.ships_of(state.active_player or "A")[0].id}"')
-    await service.request_undo(mover, info.id)
-    outcome = await service.approve_undo(other, info.id)
+    await service.commands.submit(mover, info.id, f'move "{state.ships_of(state.active_player or "A")[0].id}"')
+    await service.undo.request(mover, info.id)
+    outcome = await service.undo.approve(other, info.id)
     assert any(isinstance(e, ev.StateRestored) for e in outcome.events)
-    state = await service.state_for_audit(info.id)
-    log = [e for _, _, e in await service.repo.events(info.id)]
+    state = await service.reading.state_for_audit(info.id)
+    log = [e for _, _, e in await service.store.repo.events(info.id)]
     for actor, players in ((ann, ["A"]), (bob, ["B"]), (Actor("333", str(GUILD_ID)), [])):
         hidden = hidden_cards(state, log, players)
         assert hidden, players
-        assert not hidden & set(strings_in(await service.log(actor, info.id, 100))), players
+        assert not hidden & set(strings_in(await service.reading.log(actor, info.id, 100))), players
     approver = ["A"] if other is ann else ["B"]
     assert not hidden_cards(state, log, approver) & set(strings_in(outcome.events))

@@ -69,7 +69,7 @@ async def act_as(bot: QuarterdeckBot, fake: FakeDiscord, user: tuple[int, str], 
     the buttons (naming the roll they answer), anything else as `/order` in table notation."""
     if isinstance(cmd, PickCard):
         return await pick(bot, fake, user, cmd.card)
-    roll = await bot.service.roll_decision(1)
+    roll = await bot.service.reading.roll_decision(1)
     if isinstance(cmd, KeepRoll | UseFortune):
         custom = f"qd:keep:1:{roll}" if isinstance(cmd, KeepRoll) else f"qd:fortune:1:{roll}"
         return await dispatch(bot, component(user, custom, message_id="1"), fake)
@@ -92,7 +92,7 @@ async def test_two_players_play_the_quick_start_to_the_end(harness: Any) -> None
     captains = {p: Captain(p, 4) for p in "AB"}
     picks_seen: list[tuple[str, str, int]] = []
     for _ in range(400):
-        state = await service.state_for_audit(1)
+        state = await service.reading.state_for_audit(1)
         due = deciders(state)
         if not due:
             break
@@ -107,9 +107,9 @@ async def test_two_players_play_the_quick_start_to_the_end(harness: Any) -> None
         first = next(r for r in sent if "/callback" in r.path)
         assert first.payload["type"] in (4, 5, 6)  # deferred (or a private menu) before anything else
         assert not last_followup(sent).content.startswith("⚠️"), last_followup(sent).content
-    state = await service.state_for_audit(1)
+    state = await service.reading.state_for_audit(1)
     assert state.winner in ("A", "B"), state.result
-    assert (await service.audit(1)).ok
+    assert (await service.audit.check(1)).ok
     # every activation posted the board; the status message was edited in place
     assert len([r for r in fake.channel_messages() if r.files]) > 20
     assert any(r.method == "PATCH" and r.path.startswith(f"/api/v10/channels/{CHANNEL_ID}/messages/")
@@ -152,7 +152,7 @@ async def test_a_third_user_cannot_move_their_ships(harness: Any) -> None:
     assert len(fake.channel_messages()) == before  # nothing posted, nothing applied
     sent = await dispatch(bot, command(ANN, "move", ship="Kestrel", turn="end", turn_side="port", turn_degrees=30.0), fake)
     assert not last_followup(sent).content.startswith("❌")
-    state = await bot.service.state_for_audit(1)
+    state = await bot.service.reading.state_for_audit(1)
     assert state.ship("Kestrel").heading == pytest.approx(150)
 
 
@@ -178,7 +178,7 @@ async def test_preview_is_private_and_changes_nothing(harness: Any) -> None:
     assert answer.ephemeral and answer.files and answer.files[0][0] == "preview.png"
     assert "Preview" in answer.content
     assert len(fake.channel_messages()) == before
-    assert (await bot.service.state_for_audit(1)).ship("Kestrel").heading == 180
+    assert (await bot.service.reading.state_for_audit(1)).ship("Kestrel").heading == 180
 
 
 async def test_closed_dms_do_not_stop_the_pick(harness: Any) -> None:
@@ -190,7 +190,7 @@ async def test_closed_dms_do_not_stop_the_pick(harness: Any) -> None:
     assert dms  # the nudges were tried
     sent = await pick(bot, fake, BOB, "Take Courage")
     assert "face down" in last_followup(sent).content
-    assert (await bot.service.state_for_audit(1)).squadron("B").picked
+    assert (await bot.service.reading.state_for_audit(1)).squadron("B").picked
 
 
 async def test_missing_attach_permission_posts_text_instead(harness: Any) -> None:
@@ -207,7 +207,7 @@ async def test_an_expired_interaction_changes_nothing(harness: Any) -> None:
     payload = component(ANN, "qd:pick:1", message_id="1")
     fake.expired.add(payload["id"])
     await dispatch(bot, payload, fake, settle=0.5)
-    state = await bot.service.state_for_audit(1)
+    state = await bot.service.reading.state_for_audit(1)
     assert not state.squadron("A").picked
 
 
@@ -218,7 +218,7 @@ async def test_an_unexpected_error_reaches_nobody_raw(harness: Any, monkeypatch:
     async def boom(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("database on fire")
 
-    monkeypatch.setattr(bot.service, "submit", boom)
+    monkeypatch.setattr(bot.service.commands, "submit", boom)
     sent = await dispatch(bot, command(ANN, "order", line="pick A Down!"), fake)
     answer = last_followup(sent)
     assert answer.ephemeral and "Something went wrong" in answer.content
@@ -233,7 +233,7 @@ async def test_plan_ahead_is_carried_out_when_play_reaches_the_player(harness: A
     sent = await dispatch(bot, command(BOB, "plan", line="move Otter turn end starboard 20"), fake)
     assert "Planned" in last_followup(sent).content
     await dispatch(bot, command(ANN, "order", line="move Kestrel"), fake)
-    state = await bot.service.state_for_audit(1)
+    state = await bot.service.reading.state_for_audit(1)
     assert state.ship("Otter").heading == pytest.approx(200) and "Otter" in state.activated
 
 
@@ -247,20 +247,20 @@ async def test_a_gm_acts_for_a_player_only_after_their_deadline(harness: Any) ->
 
     from game.service.models import GuildSettings, ScheduledJob, utcnow
 
-    await bot.service.save_guild_settings(GuildSettings(guild_id=str(GUILD_ID), gm_role_id=str(role)))
+    await bot.service.data.save_settings(GuildSettings(guild_id=str(GUILD_ID), gm_role_id=str(role)))
     sent = await dispatch(bot, command(EVE, "order", roles=(role,), line="pick A Effective Fire"), fake)
     refusal = last_followup(sent)
     assert refusal.ephemeral and "still within their deadline" in refusal.content
-    assert not (await bot.service.state_for_audit(1)).squadron("A").picked
-    async with bot.service.repo.session() as s, s.begin():  # A's 48 hours go by
+    assert not (await bot.service.reading.state_for_audit(1)).squadron("A").picked
+    async with bot.service.store.repo.session() as s, s.begin():  # A's 48 hours go by
         await s.execute(update(ScheduledJob).where(ScheduledJob.kind == "deadline")
                         .values(due_at=utcnow() - timedelta(minutes=1)))
     sent = await dispatch(bot, command(EVE, "order", roles=(role,), line="pick A Effective Fire"), fake)
     assert not last_followup(sent).content.startswith("❌")
-    assert (await bot.service.state_for_audit(1)).squadron("A").picked
+    assert (await bot.service.reading.state_for_audit(1)).squadron("A").picked
     assert any(f"A GM (<@{EVE[0]}>) gives player A's next order (their deadline had passed)" in t
                for t in fake.public_texts())
-    view = await bot.service.view(Actor(str(EVE[0]), str(GUILD_ID)), 1)
+    view = await bot.service.reading.view(Actor(str(EVE[0]), str(GUILD_ID)), 1)
     assert view.game.squadron("A").face_down is None  # the GM acted; spectators still see no secret
 
 
@@ -273,7 +273,7 @@ async def test_gm_ends_a_game_and_lookups_answer_privately(harness: Any) -> None
     sent = await dispatch(bot, command(EVE, "game", "concede"), fake)
     assert last_followup(sent).content.startswith("❌")
     sent = await dispatch(bot, command(EVE, "game", "concede", permissions=1 << 5, side="B"), fake)  # Manage Server
-    assert (await bot.service.state_for_audit(1)).winner == "A"
+    assert (await bot.service.reading.state_for_audit(1)).winner == "A"
     assert any("Game over" in t for t in fake.public_texts())
     sent = await dispatch(bot, command(EVE, "board"), fake)
     assert last_followup(sent).files and last_followup(sent).ephemeral
@@ -299,7 +299,7 @@ async def test_gm_exports_and_imports_game_data(harness: Any) -> None:
     sent = await dispatch(bot, command(ANN, "data", "import", permissions=1 << 5, attachments={"file": edited}), fake,
                           settle=60)
     assert "imported" in last_followup(sent).content
-    assert "max = 14.0" in (await bot.service.export_data(str(GUILD_ID)))["ranges.toml"]
+    assert "max = 14.0" in (await bot.service.data.export_data(str(GUILD_ID)))["ranges.toml"]
 
 
 async def test_create_a_game_from_an_uploaded_scenario_file(harness: Any) -> None:
@@ -310,7 +310,7 @@ async def test_create_a_game_from_an_uploaded_scenario_file(harness: Any) -> Non
     upload = fake.attach("winds_eye.toml", text)
     sent = await dispatch(bot, command(ANN, "game", "create", attachments={"file": upload}), fake)
     assert "In the Wind's Eye" in last_followup(sent).content
-    state = await bot.service.state_for_audit(1)
+    state = await bot.service.reading.state_for_audit(1)
     assert state.ship("Kestrel").heading == 0 and state.test_dice
 
 

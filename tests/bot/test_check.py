@@ -52,11 +52,11 @@ class World:
         return code, out.getvalue().splitlines()
 
     async def game(self, channel: int | str, thread: int | str | None = None, over: bool = False) -> int:
-        info = await self.service.create_game(ANN, str(channel), thread_id=None if thread is None else str(thread))
+        info = await self.service.lobby.create_game(ANN, str(channel), thread_id=None if thread is None else str(thread))
         if over:
-            await self.service.join(ANN, info.id, "A", "Ann")
-            await self.service.join(BOB, info.id, "B", "Bob")
-            await self.service.concede(BOB, info.id)
+            await self.service.lobby.join(ANN, info.id, "A", "Ann")
+            await self.service.lobby.join(BOB, info.id, "B", "Bob")
+            await self.service.commands.concede(BOB, info.id)
         return info.id
 
 

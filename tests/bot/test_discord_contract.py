@@ -27,7 +27,7 @@ def said_to(fake: FakeDiscord, user: tuple[int, str], sent: list[Sent]) -> str:
 async def test_a_spectator_reads_the_dice_commitment(harness: Any) -> None:
     bot, fake = harness
     sent = await dispatch(bot, command(ANN, "game", "create"), fake)
-    commitment = (await bot.service.info(1)).dice_commitment
+    commitment = (await bot.service.lobby.info(1)).dice_commitment
     assert f"SHA-256 is `{commitment}`" in said_to(fake, EVE, sent)
     answer = last_followup(sent)
     assert answer.ephemeral and answer.message is not None and answer.message.ephemeral_to == str(ANN[0])
@@ -146,7 +146,7 @@ async def test_two_computer_captains_play_out_the_quick_start_in_a_few_posts(har
             break
         await asyncio.sleep(0.1)
     took = asyncio.get_running_loop().time() - started
-    assert (await bot.service.state_for_audit(1)).winner in ("A", "B")
+    assert (await bot.service.reading.state_for_audit(1)).winner in ("A", "B")
     # the first board and the status, then the captains' moves: a board and a status edit per 5 s at most
     made = posts()
     assert len(made) <= 2 + 2 * (1 + int(took // 5)), [r.content[:60] for r in made]
@@ -158,7 +158,7 @@ async def play(bot: QuarterdeckBot, fake: FakeDiscord, seats: dict[str, tuple[in
     """Members play their sides by the computer captain's choices, through the bot."""
     captains = {p: Captain(p, 3) for p in seats}
     for _ in range(1500):
-        state = await bot.service.state_for_audit(1)
+        state = await bot.service.reading.state_for_audit(1)
         due = sorted(p for p in deciders(state) if p in seats)
         if not due:
             break
@@ -180,7 +180,7 @@ async def test_a_quick_start_against_the_computer_within_discords_limits(harness
     await dispatch(bot, command(ANN, "game", "join", side="A"), fake)
     await play(bot, fake, {"A": ANN})
     await delivered(bot)
-    assert (await bot.service.state_for_audit(1)).winner in ("A", "B")
+    assert (await bot.service.reading.state_for_audit(1)).winner in ("A", "B")
     await assert_within_limits(bot, fake)
 
 
@@ -193,7 +193,7 @@ async def test_a_fleet_battle_with_computer_captains_within_discords_limits(harn
         await dispatch(bot, command(BOB, "game", "join", side=seat, ai=True), fake)
     await play(bot, fake, {"A1": ANN, "B1": EVE})
     await delivered(bot)
-    assert (await bot.service.state_for_audit(1)).winner in ("Allies", "Crown")
+    assert (await bot.service.reading.state_for_audit(1)).winner in ("Allies", "Crown")
     await assert_within_limits(bot, fake)
 
 
@@ -201,7 +201,7 @@ async def assert_within_limits(bot: QuarterdeckBot, fake: FakeDiscord) -> None:
     """Nothing lost, nothing refused for a limit the headers told of, few invalid requests."""
     from game.service import outbox
 
-    async with bot.service.repo.session() as s:
+    async with bot.service.store.repo.session() as s:
         left = [(r.kind, r.status, r.last_error[:80]) for r in await outbox.rows_of(s, 1)
                 if r.status not in ("done", "superseded")]
     assert not left, left

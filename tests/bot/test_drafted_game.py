@@ -95,7 +95,7 @@ async def test_two_built_squadrons_set_up_a_drafted_game_and_play_it_to_a_result
     captains = {p: Captain(p, 5) for p in "AB"}
     previewed = False
     for _ in range(600):
-        state = await service.state_for_audit(1)
+        state = await service.reading.state_for_audit(1)
         due = deciders(state)
         if not due:
             break
@@ -116,9 +116,9 @@ async def test_two_built_squadrons_set_up_a_drafted_game_and_play_it_to_a_result
             sent = await act_as(bot, fake, user, cmd, state)
         reply = last_followup(sent).content
         assert not reply.startswith(("⚠️", "❌")), (format_command(cmd), reply)
-    state = await service.state_for_audit(1)
+    state = await service.reading.state_for_audit(1)
     assert previewed and state.prep is not None and state.prep.step == "done"
     assert state.table.terrain, "the drafted settings put terrain on the table"
     assert state.phase is Phase.OVER and state.winner in ("A", "B"), state.result
-    assert (await service.audit(1)).ok
+    assert (await service.audit.check(1)).ok
     assert any("deployment zone" in t or "deploys at" in t for t in fake.public_texts())

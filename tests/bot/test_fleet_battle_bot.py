@@ -27,13 +27,13 @@ async def test_four_players_fight_a_fleet_battle_to_the_end(harness: Any) -> Non
     assert "Every side is taken" in last_followup(sent).content
 
     # another player's ship is refused, with the player's own ships named
-    state = await service.state_for_audit(1)
+    state = await service.reading.state_for_audit(1)
     foreign = state.ships_of("B1")[0].id
     captains = {p: Captain(p, 2) for p in SEATS}
     acted: set[str] = set()
     refused = False
     for _ in range(900):
-        state = await service.state_for_audit(1)
+        state = await service.reading.state_for_audit(1)
         due = deciders(state)
         if not due:
             break
@@ -50,10 +50,10 @@ async def test_four_players_fight_a_fleet_battle_to_the_end(harness: Any) -> Non
         reply = last_followup(sent).content
         assert not reply.startswith(("⚠️", "❌")), (player, format_command(cmd), reply)
         acted.add(player)
-    state = await service.state_for_audit(1)
+    state = await service.reading.state_for_audit(1)
     assert refused and acted == set(SEATS)
     assert state.phase is Phase.OVER and state.winner in ("Allies", "Crown"), state.result
-    assert (await service.audit(1)).ok
+    assert (await service.audit.check(1)).ok
     # each player was mentioned when the game waited for them
     texts = fake.public_texts()
     for seat, (uid, _) in SEATS.items():
@@ -66,12 +66,12 @@ async def test_one_player_commands_two_squadrons_each_with_its_own_hand(harness:
     await dispatch(bot, command(ANN, "game", "create", scenario="fleet_battle"), fake)
     for seat, user in (("A1", ANN), ("A2", ANN), ("B1", EVE), ("B2", DAN)):
         await dispatch(bot, command(user, "game", "join", side=seat), fake)
-    state = await service.state_for_audit(1)
+    state = await service.reading.state_for_audit(1)
     first, second = state.squadron("A1").hand[0], state.squadron("A2").hand[-1]
     sent = await pick(bot, fake, ANN, first)  # the menu opens on A1's hand
     assert "face down" in last_followup(sent).content
     sent = await pick(bot, fake, ANN, second)  # pressed again: A2's hand
     assert "face down" in last_followup(sent).content
-    state = await service.state_for_audit(1)
+    state = await service.reading.state_for_audit(1)
     assert (state.squadron("A1").face_down, state.squadron("A2").face_down) == (first, second)
 

@@ -11,7 +11,6 @@ from PIL import Image
 
 from game.model import Phase
 from game.scenario import builtin_scenarios
-from game.service.leagues import Leagues
 from tests.bot.fake_discord import CHANNEL_ID, GUILD_ID, command, dispatch
 from tests.bot.test_bot import ANN, BOB, last_followup
 
@@ -49,7 +48,7 @@ async def test_an_eight_player_swiss_league_of_computer_captains_to_final_standi
     image = Image.open(io.BytesIO(final[0].files[0][1]))
     assert image.format == "PNG" and image.size[0] == 800
 
-    leagues = Leagues(bot.service)
+    leagues = bot.service.leagues
     table = await leagues.standings(str(GUILD_ID), "Autumn Cup")
     assert table.final and [r.rank for r in table.rows] == list(range(1, 9))
     assert table.rows[0].wins == 3 and sum(r.wins for r in table.rows) == 12
@@ -59,7 +58,7 @@ async def test_an_eight_player_swiss_league_of_computer_captains_to_final_standi
     for round_no in (1, 2, 3):
         for p in [r for r in await leagues._all_rows(await leagues._league(str(GUILD_ID), "Autumn Cup"))
                   if r.round == round_no]:
-            state = await bot.service.state_for_audit(p.game_id or 0)
+            state = await bot.service.reading.state_for_audit(p.game_id or 0)
             assert state.phase is Phase.OVER and p.reason == state.result
             assert p.winner == (p.a_member if state.winner == "A" else p.b_member)
 
@@ -120,7 +119,7 @@ async def test_a_gm_drops_an_entrant_and_forfeits_a_table_through_the_bot(harnes
     assert dms == ["🏆 A GM dropped you from Club: moved away. Your results so far stay in the standings; you are "
                    "not paired again."]
 
-    info = await Leagues(bot.service).show(str(GUILD_ID), "Club")
+    info = await bot.service.leagues.show(str(GUILD_ID), "Club")
     other = next(p for p in info.pairings if str(BOB[0]) not in (p.a, p.b))
     sent = await dispatch(bot, command(gail, "league", "forfeit", permissions=GM, name="Club", table=other.table,
                                        side="both", note="double no-show"), fake)

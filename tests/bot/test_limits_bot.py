@@ -29,14 +29,14 @@ async def test_game_list_pages_fourteen_four_player_games(harness: Any) -> None:
     bot, fake = harness
     service = bot.service
     ann = Actor(str(ANN[0]), str(GUILD_ID))
-    over = await service.create_game(ann, "700000000000000100", scenario="quickstart")
-    await service.join(ann, over.id, "A", LONG)
-    await service.join(Actor(str(BOB[0]), str(GUILD_ID)), over.id, "B", LONG)
-    await service.concede(ann, over.id)
+    over = await service.lobby.create_game(ann, "700000000000000100", scenario="quickstart")
+    await service.lobby.join(ann, over.id, "A", LONG)
+    await service.lobby.join(Actor(str(BOB[0]), str(GUILD_ID)), over.id, "B", LONG)
+    await service.commands.concede(ann, over.id)
     for i in range(14):
-        game = await service.create_game(ann, str(700000000000000200 + i), scenario="fleet_battle")
+        game = await service.lobby.create_game(ann, str(700000000000000200 + i), scenario="fleet_battle")
         for n, seat in enumerate(SEATS):
-            await service.join(Actor(str(ANN[0] + n), str(GUILD_ID)), game.id, seat, f"{LONG[:-1]}{n}")
+            await service.lobby.join(Actor(str(ANN[0] + n), str(GUILD_ID)), game.id, seat, f"{LONG[:-1]}{n}")
 
     first = _answer(await dispatch(bot, command(ANN, "game", "list"), fake))
     lines = first.splitlines()
@@ -56,7 +56,7 @@ async def test_a_long_squadron_list_ends_with_and_n_more(harness: Any) -> None:
     bot, fake = harness
     ann = Actor(str(ANN[0]), str(GUILD_ID))
     for i in range(40):
-        await bot.service.start_squadron(ann, f"{i:02d} " + "S" * (MAX_NAME - 3), "skirmish", "English", "Untested")
+        await bot.service.squadrons.start(ann, f"{i:02d} " + "S" * (MAX_NAME - 3), "skirmish", "English", "Untested")
     text = _answer(await dispatch(bot, command(ANN, "squadron", "list"), fake))
     assert len(text) <= 2000
     shown = [line for line in text.splitlines() if line.startswith("• ")]
@@ -81,7 +81,7 @@ async def test_names_are_capped_where_they_are_made(harness: Any) -> None:
     text = _answer(await dispatch(bot, command(ANN, "squadron", "new", name="N" * (MAX_NAME + 1), size="skirmish",
                                                faction="English", admiral="Untested"), fake))
     assert text == f"❌ A squadron needs a name of 1 to {MAX_NAME} characters."
-    await bot.service.start_squadron(ann, "Channel Fleet", "skirmish", "English", "Untested")
+    await bot.service.squadrons.start(ann, "Channel Fleet", "skirmish", "English", "Untested")
     text = _answer(await dispatch(bot, command(ANN, "squadron", "ship", squadron="Channel Fleet", name="S" * 200,
                                                **{"class": "Sloop"}), fake))
     assert text.startswith("❌ That cannot go into a squadron list") and f"1 to {MAX_NAME} characters" in text
@@ -97,7 +97,7 @@ async def test_a_200_character_scenario_name_makes_a_thread_name_within_100(harn
     assert "is set up and announced in <#" in _answer(sent)
     [thread] = fake.threads()
     assert len(thread["name"]) <= 100 and thread["name"].startswith("Oak & Iron: ")
-    info = await bot.service.game_in_channel(str(GUILD_ID), thread["id"])
+    info = await bot.service.lobby.game_in_channel(str(GUILD_ID), thread["id"])
     assert info is not None and len(info.name) <= MAX_NAME
 
 
@@ -114,7 +114,7 @@ async def test_a_thread_made_for_a_game_that_then_fails_is_deleted(harness: Any,
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(bot.service.repo, "create_game", broken)
+    monkeypatch.setattr(bot.service.store.repo, "create_game", broken)
     sent = await dispatch(bot, command(ANN, "game", "create", thread=True), fake)
     assert _answer(sent) == UNEXPECTED
     made = [r for r in sent if r.path.endswith("/threads")]

@@ -45,7 +45,7 @@ async def test_a_newcomer_uses_the_menu_and_fires_in_turn_one(harness: Any) -> N
     service = bot.service
     fired = False
     for _ in range(30):
-        state = await service.state_for_audit(1)
+        state = await service.reading.state_for_audit(1)
         if state.turn > 1 or state.phase.value == "over":
             break
         if "A" not in deciders(state):
@@ -74,8 +74,8 @@ async def test_a_newcomer_uses_the_menu_and_fires_in_turn_one(harness: Any) -> N
             sent = await choose(bot, fake, menu, attack or menu["options"][0]["label"])
             fired = fired or attack is not None
         assert not last_followup(sent).content.startswith(("❌", "⚠️")), last_followup(sent).content
-    state = await service.state_for_audit(1)
-    log = [e for _, _, e in await service.repo.events(1)]
+    state = await service.reading.state_for_audit(1)
+    log = [e for _, _, e in await service.store.repo.events(1)]
     assert fired and any(isinstance(e, ev.AttackResolved) and e.kind == "broadside" and e.ship in ("Kestrel", "Amazone")
                          for e in log)
 

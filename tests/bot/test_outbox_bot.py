@@ -26,7 +26,7 @@ LATER = timedelta(minutes=15)  # past every backoff a single failure earns
 
 
 async def rows(bot: QuarterdeckBot, game_id: int = 1) -> list[OutboxRow]:
-    async with bot.service.repo.session() as s:
+    async with bot.service.store.repo.session() as s:
         return await outbox.rows_of(s, game_id)
 
 
@@ -55,7 +55,7 @@ async def test_an_archived_thread_game_gets_its_reminder_and_deadline(harness: A
     thread, tid = await thread_game(bot, fake)
     fake.archive(tid)
     assert bot.get_channel(tid) is None  # what `_ping` used to look for: not cached, so the notice was lost
-    ran = await run_due(bot.service.repo, {"reminder": bot._remind, "deadline": bot._deadline},
+    ran = await run_due(bot.service.store.repo, {"reminder": bot._remind, "deadline": bot._deadline},
                         now=utcnow() + timedelta(days=3))
     # for each player who owes a pick: three reminders closing in on the deadline (docs/playing-by-chat.md)
     # and the deadline itself
@@ -73,10 +73,10 @@ async def test_a_ping_to_a_locked_thread_is_recorded_not_retried_forever(harness
     bot, fake = harness
     _, tid = await thread_game(bot, fake)
     fake.archive(tid, locked=True)
-    await run_due(bot.service.repo, {"reminder": bot._remind}, now=utcnow() + timedelta(hours=13))
+    await run_due(bot.service.store.repo, {"reminder": bot._remind}, now=utcnow() + timedelta(hours=13))
     [*_, ping] = [r for r in await rows(bot) if r.kind == "notice"]
     assert ping.status == "failed" and "50083" in ping.last_error and ping.attempts == 1
-    async with bot.service.repo.session() as s:
+    async with bot.service.store.repo.session() as s:
         jobs = (await s.execute(select(ScheduledJob).where(ScheduledJob.kind == "reminder"))).scalars().all()
     # the first reminders ran and handed their pings to the outbox, which keeps the failure; the later
     # reminders are not due yet
@@ -94,7 +94,7 @@ async def test_a_503_on_the_board_post_is_retried_and_delivered_once_in_order(ha
     await pick(bot, fake, BOB, "Take Courage")  # the reveal's board: refused once
     assert failure.failed == 1
     assert not [r for r in posts_to(fake, CHANNEL_ID) if "Revealed" in r.content]
-    state = await bot.service.state_for_audit(1)
+    state = await bot.service.reading.state_for_audit(1)
     player = sorted(deciders(state))[0]
     await act_as(bot, fake, USERS[player], Captain(player, 4).act(state), state)  # its board waits behind
     reveal, nxt = [r for r in await rows(bot) if r.kind == "board"][-2:]
@@ -138,7 +138,7 @@ async def test_a_crash_between_the_commit_and_the_post_still_delivers(harness: A
 
     before = boards()
     # a command commits, and the process dies before posting anything: only the database remembers
-    outcome = await bot.service.pick(Actor(str(ANN[0]), str(GUILD_ID)), 1, "Effective Fire")
+    outcome = await bot.service.commands.pick(Actor(str(ANN[0]), str(GUILD_ID)), 1, "Effective Fire")
     assert outcome.posts and boards() == before
     engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
     restarted = QuarterdeckBot(GameService(engine, seeds=counting_seeds()), sync_commands=False, run_scheduler=False)
@@ -147,8 +147,8 @@ async def test_a_crash_between_the_commit_and_the_post_still_delivers(harness: A
         await restarted.courier.drain_all()
         assert boards() == before + 1
         # the next one is claimed for posting, and that process dies: its lease has to run out first
-        await restarted.service.pick(Actor(str(BOB[0]), str(GUILD_ID)), 1, "Take Courage")
-        async with restarted.service.repo.session() as s, s.begin():
+        await restarted.service.commands.pick(Actor(str(BOB[0]), str(GUILD_ID)), 1, "Take Courage")
+        async with restarted.service.store.repo.session() as s, s.begin():
             claimed = await outbox.claim(s, 1, utcnow())
         assert claimed is not None and claimed.kind == "board"
         await restarted.courier.drain_all()
@@ -168,10 +168,10 @@ async def test_an_ai_game_goes_on_when_every_post_fails(harness: Any) -> None:
     await dispatch(bot, command(ANN, "game", "join", side="A"), fake)
     fake.forbid(CHANNEL_ID)
     await dispatch(bot, command(ANN, "game", "join", side="B", ai=True), fake)
-    state = await bot.service.state_for_audit(1)
+    state = await bot.service.reading.state_for_audit(1)
     assert state.squadron("B").picked  # the captain picked although the board post failed
     await pick(bot, fake, ANN, "Effective Fire")
-    state = await bot.service.state_for_audit(1)
+    state = await bot.service.reading.state_for_audit(1)
     assert any(e.actor.startswith("ai:") for e in await _events(bot)), "the captain played on"
     assert len(dms(fake)) >= 1  # Ann's nudge went out: a failed status edit never skips it
     tried = [r for r in await rows(bot) if r.kind in ("board", "status") and r.attempts]
@@ -187,7 +187,7 @@ async def test_an_ai_game_goes_on_when_every_post_fails(harness: Any) -> None:
 async def _events(bot: QuarterdeckBot) -> list[Any]:
     from game.service.models import EventRecord
 
-    async with bot.service.repo.session() as s:
+    async with bot.service.store.repo.session() as s:
         return list((await s.execute(select(EventRecord).order_by(EventRecord.seq))).scalars())
 
 
@@ -196,12 +196,12 @@ async def test_status_edits_coalesce_and_the_last_state_wins(harness: Any) -> No
     await setup_game(bot, fake)
     now = utcnow() + LATER  # well after the game's first status edit
     for _ in range(5):
-        await bot.service.enqueue(1, "status", {})
+        await bot.service.front.enqueue(1, "status", {})
     before = len(fake.requests)
     assert await bot.courier.drain(1, now=now) == 1
     edits = [r for r in fake.requests[before:] if "📋" in r.content]
     assert len(edits) == 1 and edits[0].method == "PATCH"
-    await bot.service.enqueue(1, "status", {})
+    await bot.service.front.enqueue(1, "status", {})
     assert await bot.courier.drain(1, now=now + timedelta(seconds=1)) == 0  # too soon after the last edit
     await pick(bot, fake, ANN, "Effective Fire")  # a newer state, also too soon
     assert await bot.courier.drain(1, now=now + timedelta(seconds=2)) == 0
@@ -227,10 +227,10 @@ async def test_a_start_moves_on_the_captains_a_crash_left_waiting(harness: Any) 
     await dispatch(bot, command(ANN, "game", "create"), fake)
     await dispatch(bot, command(ANN, "game", "join", side="A"), fake)
     # the last seat is taken and the process dies before the captain's first pick
-    await bot.service.join(Actor("0", str(GUILD_ID)), 1, "B", ai=True)
-    assert not (await bot.service.state_for_audit(1)).squadron("B").picked
+    await bot.service.lobby.join(Actor("0", str(GUILD_ID)), 1, "B", ai=True)
+    assert not (await bot.service.reading.state_for_audit(1)).squadron("B").picked
     assert await bot.driver.advance_all(bot.courier.drain) == 1  # what the bot does when it starts
-    assert (await bot.service.state_for_audit(1)).squadron("B").picked
+    assert (await bot.service.reading.state_for_audit(1)).squadron("B").picked
     assert await bot.driver.advance_all(bot.courier.drain) == 0  # nothing more is the captain's
 
 
@@ -258,7 +258,7 @@ async def test_a_refused_status_post_never_skips_the_nudges(harness: Any) -> Non
 async def test_a_notice_goes_through_the_outbox_and_pings_only_whom_it_names(harness: Any) -> None:
     bot, fake = harness
     await setup_game(bot, fake)
-    await bot.service.enqueue(1, "notice", {"text": f"📣 <@{BOB[0]}> forfeits side B @everyone", "users": [str(BOB[0])]})
+    await bot.service.front.enqueue(1, "notice", {"text": f"📣 <@{BOB[0]}> forfeits side B @everyone", "users": [str(BOB[0])]})
     assert await bot.courier.drain(1) == 1
     [note] = [r for r in posts_to(fake, CHANNEL_ID) if "forfeits" in r.content]
     assert note.payload["allowed_mentions"]["users"] == [BOB[0]] and note.payload["allowed_mentions"]["parse"] == []

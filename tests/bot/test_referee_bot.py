@@ -185,7 +185,7 @@ async def test_an_uploaded_setup_and_a_bad_one(harness: Any) -> None:
     refused = await t.send(ANN, "game", "create", attachments={"file": bad}, system="captains_sea", thread=True)
     assert refused.ephemeral and refused.content.startswith("❌") and "two players" in refused.content
     assert not any("/threads" in r.path for r in fake.requests)  # checked before a thread was made
-    assert await bot.service.game_in_channel(str(GUILD_ID), str(CHANNEL_ID)) is None
+    assert await bot.service.lobby.game_in_channel(str(GUILD_ID), str(CHANNEL_ID)) is None
     text = builtin_setups("captains_sea")["frigate_duel"].replace("Constitution and Guerriere", "Our duel")
     good = fake.attach("setup.toml", text.encode())
     created = await t.send(ANN, "game", "create", attachments={"file": good}, system="captains_sea")

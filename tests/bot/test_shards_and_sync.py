@@ -67,10 +67,11 @@ async def test_sharded_with_guild_events_only(tmp_path: Path) -> None:
 
 
 def test_only_the_process_holding_shard_0_syncs() -> None:
-    from unittest.mock import sentinel
+    from types import SimpleNamespace
 
     def made(ids: tuple[int, ...] | None) -> QuarterdeckBot:
-        return QuarterdeckBot(sentinel.service, shard_count=4 if ids is not None else None, shard_ids=ids)
+        service = SimpleNamespace(front=SimpleNamespace(outbox=False))  # the bot only turns its outbox on
+        return QuarterdeckBot(service, shard_count=4 if ids is not None else None, shard_ids=ids)
 
     assert made(None).sync_commands and made((0, 1)).sync_commands
     assert not made((2, 3)).sync_commands

@@ -28,8 +28,8 @@ GM = {"permissions": discord.Permissions(manage_guild=True).value}
 
 async def give_orders(bot: Any, fake: Any) -> None:
     """Bob's orders through /orders, as a player who trusts the computer captain gives them."""
-    state = await bot.service.state_for_audit(1)
-    wanted = captain_orders(view_of(state, "B"), await bot.service.rules_of_game(1), state.log_position)
+    state = await bot.service.reading.state_for_audit(1)
+    wanted = captain_orders(view_of(state, "B"), await bot.service.reading.rules(1), state.log_position)
     await dispatch(bot, command(BOB, "orders", "clear"), fake)
     for o in wanted.ships:
         if o.move is not None:
@@ -43,10 +43,10 @@ async def give_orders(bot: Any, fake: Any) -> None:
 
 async def ann_is_late(bot: Any) -> None:
     """Ann's deadline passes: the scheduler runs the job the bot's handler answers."""
-    async with bot.service.repo.session() as s, s.begin():
+    async with bot.service.store.repo.session() as s, s.begin():
         await s.execute(update(ScheduledJob).where(ScheduledJob.kind == "deadline", ScheduledJob.status == "pending")
                         .values(due_at=utcnow() - timedelta(minutes=1)))
-    assert await run_due(bot.service.repo, {"deadline": bot._deadline, "reminder": bot._remind}) >= 1
+    assert await run_due(bot.service.store.repo, {"deadline": bot._deadline, "reminder": bot._remind}) >= 1
 
 
 def dms_to(fake: Any, user: tuple[int, str]) -> list[str]:
@@ -67,7 +67,7 @@ async def test_one_player_answers_when_pinged_the_other_gives_standing_orders(ha
     present: str | None = None
     late: tuple[int, str] | None = None
     for n in range(600):
-        state = await service.state_for_audit(1)
+        state = await service.reading.state_for_audit(1)
         due = deciders(state)
         if not due or state.turn > TURNS:
             break
@@ -76,7 +76,7 @@ async def test_one_player_answers_when_pinged_the_other_gives_standing_orders(ha
                 and state.activation is None and state.pending is None):
             mark = state.log_position
             await ann_is_late(bot)
-            moved = [e.ship for _, _, e in await service.repo.events(1, mark + 1) if isinstance(e, ev.ShipMoved)]
+            moved = [e.ship for _, _, e in await service.store.repo.events(1, mark + 1) if isinstance(e, ev.ShipMoved)]
             late = (state.turn, moved[0])
             assert moved[0] in {s.id for s in state.ships_of("A")}
             present = None
@@ -88,9 +88,9 @@ async def test_one_player_answers_when_pinged_the_other_gives_standing_orders(ha
         if present != player and state.turn >= 1 and state.phase is not Phase.SETUP:
             wakes[player] += 1
         await act_as(bot, fake, USERS[player], Captain(player, n).act(state), state)
-        if player == "B" and deciders(await service.state_for_audit(1)):
+        if player == "B" and deciders(await service.reading.state_for_audit(1)):
             await give_orders(bot, fake)
-        present = player if deciders(await service.state_for_audit(1)) == {player} else None
+        present = player if deciders(await service.reading.state_for_audit(1)) == {player} else None
     assert late is not None and late[0] == 2  # the computer captain moved one of Ann's ships
     # Bob is woken for his pick and at most once more a turn; his orders answer the rest at once, so
     # Ann, whose turn comes straight back, stays at the screen too
@@ -107,10 +107,10 @@ async def test_one_player_answers_when_pinged_the_other_gives_standing_orders(ha
     assert all("nothing to fire at" in t for t in dms_to(fake, ANN) if t.startswith("🗒️"))
     assert "as ordered" not in public and "judged best" not in public
     # every change of the clock is in the game's log, in order, and the account says it
-    changes = [e for _, _, e in await service.repo.events(1) if isinstance(e, ev.ClockChanged)]
+    changes = [e for _, _, e in await service.store.repo.events(1) if isinstance(e, ev.ClockChanged)]
     assert [(e.change, e.by) for e in changes] == [("settings", str(EVE[0])), ("deadline", "")]
     assert changes[1].detail == "Player A's deadline has passed: the computer captain plays the late activation"
-    assert (await service.audit(1)).ok
+    assert (await service.audit.check(1)).ok
     assert str(CHANNEL_ID)  # every post above went to the game's own channel
 
 
@@ -122,10 +122,10 @@ async def test_reminders_escalate_reach_a_stand_in_and_stop_when_paused(harness:
     await setup_game(bot, fake)
     await dispatch(bot, command(EVE, "clock", "settings", reminder_hours=6, deadline_hours=24, **GM), fake)
     bob = ServiceActor(str(BOB[0]), str(GUILD_ID))
-    await bot.service.set_away(bob, utcnow() + timedelta(days=1), "substitute", str(EVE[0]))
+    await bot.service.clock.set_away(bob, utcnow() + timedelta(days=1), "substitute", str(EVE[0]))
     mark = len(fake.requests)
     handlers = {"deadline": bot._deadline, "reminder": bot._remind}
-    assert await run_due(bot.service.repo, handlers, now=utcnow() + timedelta(hours=23, minutes=30)) >= 3
+    assert await run_due(bot.service.store.repo, handlers, now=utcnow() + timedelta(hours=23, minutes=30)) >= 3
     posts = [r.content for r in fake.requests[mark:] if r.in_channel]
     to_eve = [p for p in posts if f"<@{EVE[0]}>: you stand in for player B" in p]
     assert [p.split(",")[0] for p in to_eve] == [
@@ -138,7 +138,7 @@ async def test_reminders_escalate_reach_a_stand_in_and_stop_when_paused(harness:
     sent = await dispatch(bot, command(EVE, "clock", "pause", **GM), fake)
     assert "⏱️ Clock (paused" in last_followup(sent).content
     mark = len(fake.requests)
-    assert await run_due(bot.service.repo, handlers, now=utcnow() + timedelta(days=30)) == 0
+    assert await run_due(bot.service.store.repo, handlers, now=utcnow() + timedelta(days=30)) == 0
     assert not [r for r in fake.requests[mark:] if r.in_channel]
-    changes = [e.change for _, _, e in await bot.service.repo.events(1) if isinstance(e, ev.ClockChanged)]
+    changes = [e.change for _, _, e in await bot.service.store.repo.events(1) if isinstance(e, ev.ClockChanged)]
     assert changes == ["settings", "away", "paused"]

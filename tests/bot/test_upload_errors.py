@@ -18,4 +18,4 @@ async def test_a_malformed_scenario_upload_names_the_field(harness: Any) -> None
     answer = last_followup(sent).content
     assert answer.startswith("❌") and "entry 'table', field 'width'" in answer and "120" in answer
     assert UNEXPECTED not in answer
-    assert await bot.service.game_in_channel(str(GUILD_ID), str(CHANNEL_ID)) is None
+    assert await bot.service.lobby.game_in_channel(str(GUILD_ID), str(CHANNEL_ID)) is None

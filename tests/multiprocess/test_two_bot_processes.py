@@ -90,7 +90,7 @@ async def send(proc: BotProcess, fake: FakeDiscord, payload: dict[str, Any]) -> 
 
 async def lease_runs_out(service: GameService) -> None:
     """What the killed process had claimed is released as its lease would run out (minutes later)."""
-    async with service.repo.session() as s, s.begin():
+    async with service.store.repo.session() as s, s.begin():
         await s.execute(update(OutboxRow).where(col(OutboxRow.status) == "running")
                         .values(locked_until=utcnow() - timedelta(seconds=1)))
 
@@ -100,7 +100,7 @@ async def undelivered(service: GameService, wait: float = 60.0) -> list[tuple[in
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait
     while True:
-        async with service.repo.session() as s:
+        async with service.store.repo.session() as s:
             rows = list((await s.execute(select(OutboxRow).where(
                 col(OutboxRow.status).in_(("pending", "running", "failed"))))).scalars())
         if not rows or loop.time() > deadline or any(r.status == "failed" for r in rows):
@@ -122,12 +122,12 @@ async def act(proc: BotProcess, fake: FakeDiscord, service: GameService, user: t
         menu = last_followup(opened).payload["components"][0]["components"][0]
         return await send(proc, fake, component(user, menu["custom_id"], callback.response_message_id,
                                                 component_type=3, values=[cmd.card]))
-    roll = await service.roll_decision(1)
+    roll = await service.reading.roll_decision(1)
     if isinstance(cmd, KeepRoll | UseFortune):
         custom = f"qd:keep:1:{roll}" if isinstance(cmd, KeepRoll) else f"qd:fortune:1:{roll}"
         return await send(proc, fake, component(user, custom, message_id="1"))
     if isinstance(cmd, Reroll):
-        state = await service.state_for_audit(1)
+        state = await service.reading.state_for_audit(1)
         faces = len(state.pending.faces) if state.pending else 5
         return await send(proc, fake, component(user, f"qd:reroll:1:{roll}:{faces}:1", "1", 3,
                                                 [str(d) for d in cmd.dice]))
@@ -149,7 +149,7 @@ async def test_a_game_alternating_between_two_processes_survives_one_being_kille
         captains = {p: Captain(p, 4) for p in "AB"}
         killed = False
         for n in range(600):
-            state = await referee.state_for_audit(1)
+            state = await referee.reading.state_for_audit(1)
             due = deciders(state)
             if not due:
                 break
@@ -165,14 +165,14 @@ async def test_a_game_alternating_between_two_processes_survives_one_being_kille
                 killed = True
                 await lease_runs_out(referee)
                 await proc.start()
-                if (await referee.state_for_audit(1)) == state:  # it died before the commit: ask again
+                if (await referee.reading.state_for_audit(1)) == state:  # it died before the commit: ask again
                     await send(proc, fake, payload | {"id": payload["id"] + "1", "token": payload["token"] + "x"})
                 continue
             sent = await act(proc, fake, referee, USERS[player], cmd, n)
             assert not last_followup(sent).content.startswith("⚠️"), last_followup(sent).content
-        state = await referee.state_for_audit(1)
+        state = await referee.reading.state_for_audit(1)
         assert killed and state.winner in ("A", "B"), state.result
-        assert (await referee.audit(1)).ok
+        assert (await referee.audit.check(1)).ok
         left = await undelivered(referee)
         assert not left, f"posts never delivered: {left}"
         boards = [(r.content, hashlib.sha256(r.files[0][1]).hexdigest()) for r in fake.channel_messages() if r.files]

@@ -14,11 +14,11 @@ from game.service.game_service import Actor, GameService
 async def main(url: str, game_id: int, run: str) -> None:
     engine = make_engine(url)
     service = GameService(engine, snapshot_every=5)
-    await service.rebuild_all()
+    await service.audit.rebuild_all()
     actors = {"A": Actor("111", "g1"), "B": Actor("222", "g1")}
     n = 0
     while True:
-        state = await service.state_for_audit(game_id)
+        state = await service.reading.state_for_audit(game_id)
         due = deciders(state)
         if not due:
             print("OVER", flush=True)
@@ -26,7 +26,7 @@ async def main(url: str, game_id: int, run: str) -> None:
         player = sorted(due)[0]
         cmd = Captain(player, state.log_position).act(state)
         request = f"{run}-{n}"
-        out = await service.submit(actors[player], game_id, cmd, request_id=request)
+        out = await service.commands.submit(actors[player], game_id, cmd, request_id=request)
         print(f"ACK {request} {out.last_seq}", flush=True)
         n += 1
     await engine.dispose()

@@ -29,16 +29,16 @@ async def test_a_backup_taken_during_play_restores_to_a_database_that_plays_on(t
     await upgrade_to_head(url)
     engine = make_engine(url)
     service = GameService(engine, snapshot_every=10, seeds=counting_seeds())
-    info = await service.create_game(GM, "chan-1")
-    await service.join(GM, info.id, "A", ai=True)
-    await service.join(GM, info.id, "B", ai=True)
+    info = await service.lobby.create_game(GM, "chan-1")
+    await service.lobby.join(GM, info.id, "A", ai=True)
+    await service.lobby.join(GM, info.id, "B", ai=True)
     copies = []
     try:
         for n in range(4):  # each backup runs in a thread while the computer captains play on
             copy = tmp_path / f"backup-{n}.db"
-            await asyncio.gather(service.play_ai(info.id, limit=6), asyncio.to_thread(backup, live, copy))
+            await asyncio.gather(service.commands.play_ai(info.id, limit=6), asyncio.to_thread(backup, live, copy))
             copies.append(copy)
-        live_events = (await service.audit(info.id)).events
+        live_events = (await service.audit.check(info.id)).events
     finally:
         await engine.dispose()
 
@@ -52,12 +52,12 @@ async def test_a_backup_taken_during_play_restores_to_a_database_that_plays_on(t
         engine = make_engine(f"sqlite+aiosqlite:///{restored}")
         try:
             service = GameService(engine, snapshot_every=10, seeds=counting_seeds())
-            assert (await service.rebuild_all()).damaged == ()
-            report = await service.audit(info.id)
+            assert (await service.audit.rebuild_all()).damaged == ()
+            report = await service.audit.check(info.id)
             assert report.ok, report.mismatches
             counts.append(report.events)
-            await service.play_ai(info.id, limit=2)  # and the game goes on from where the copy left it
-            assert (await service.audit(info.id)).ok
+            await service.commands.play_ai(info.id, limit=2)  # and the game goes on from where the copy left it
+            assert (await service.audit.check(info.id)).ok
         finally:
             await engine.dispose()
     # each copy holds a later moment of the game than the one before, none one beyond the live database

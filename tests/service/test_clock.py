@@ -68,14 +68,14 @@ def test_a_vacation_stops_the_clock_or_hands_the_turn_on() -> None:
 
 
 async def new_game(service: GameService) -> int:
-    info = await service.create_game(ANN, "chan-1")
-    await service.join(ANN, info.id, "A", "Ann")
-    await service.join(BOB, info.id, "B", "Bob")
+    info = await service.lobby.create_game(ANN, "chan-1")
+    await service.lobby.join(ANN, info.id, "A", "Ann")
+    await service.lobby.join(BOB, info.id, "B", "Bob")
     return info.id
 
 
 async def pending(service: GameService, gid: int) -> list[tuple[str, datetime, dict[str, object]]]:
-    async with service.repo.session() as s:
+    async with service.store.repo.session() as s:
         rows = (await s.execute(select(ScheduledJob).where(ScheduledJob.game_id == gid,
                                                            ScheduledJob.status == "pending"))).scalars().all()
     return sorted(((r.kind, r.due_at.replace(tzinfo=UTC) if r.due_at.tzinfo is None else r.due_at,
@@ -83,25 +83,25 @@ async def pending(service: GameService, gid: int) -> list[tuple[str, datetime, d
 
 
 async def clock_log(service: GameService, gid: int) -> list[tuple[str, str, str]]:
-    return [(e.change, e.by, e.detail) for _, _, e in await service.repo.events(gid) if isinstance(e, ev.ClockChanged)]
+    return [(e.change, e.by, e.detail) for _, _, e in await service.store.repo.events(gid) if isinstance(e, ev.ClockChanged)]
 
 
 async def test_only_a_gm_sets_the_clock_and_every_change_is_logged(service: GameService) -> None:
     gid = await new_game(service)
     with pytest.raises(NotPermitted):
-        await service.clock_settings(ANN, gid, deadline_hours=24)
+        await service.clock.settings(ANN, gid, deadline_hours=24)
     with pytest.raises(RulesError):
-        await service.clock_settings(GM, gid, on_deadline="forfeit")
-    await service.clock_settings(GM, gid, reminder_hours=6, deadline_hours=24, on_deadline="captain")
+        await service.clock.settings(GM, gid, on_deadline="forfeit")
+    await service.clock.settings(GM, gid, reminder_hours=6, deadline_hours=24, on_deadline="captain")
     deadlines = [j for j in await pending(service, gid) if j[0] == "deadline"]
     assert {j[2]["action"] for j in deadlines} == {"captain"} and len(deadlines) == 2  # both still to pick
-    await service.pause_clock(GM, gid)
+    await service.clock.pause(GM, gid)
     assert await pending(service, gid) == []
     with pytest.raises(RulesError):
-        await service.pause_clock(GM, gid)
-    await service.pause_clock(GM, gid, paused=False)
+        await service.clock.pause(GM, gid)
+    await service.clock.pause(GM, gid, paused=False)
     before = max(j[1] for j in await pending(service, gid) if j[0] == "deadline")
-    await service.extend_clock(GM, gid, 5)
+    await service.clock.extend(GM, gid, 5)
     after = max(j[1] for j in await pending(service, gid) if j[0] == "deadline")
     assert after - before == timedelta(hours=5)
     changes = await clock_log(service, gid)
@@ -114,15 +114,15 @@ async def test_only_a_gm_sets_the_clock_and_every_change_is_logged(service: Game
 
 async def test_a_deadline_lets_the_computer_captain_play_the_late_player(service: GameService) -> None:
     gid = await new_game(service)
-    await service.clock_settings(GM, gid, on_deadline="captain")
-    await service.pick(ANN, gid, "Effective Fire")
-    assert deciders(await service.state_for_audit(gid)) == {"B"}
-    assert await service.on_deadline(gid, "A") is None  # A is not holding the game up
-    done = await service.on_deadline(gid, "B")
+    await service.clock.settings(GM, gid, on_deadline="captain")
+    await service.commands.pick(ANN, gid, "Effective Fire")
+    assert deciders(await service.reading.state_for_audit(gid)) == {"B"}
+    assert await service.clock.on_deadline(gid, "A") is None  # A is not holding the game up
+    done = await service.clock.on_deadline(gid, "B")
     assert done is not None and done.text == ("⌛ Player B's deadline has passed: the computer captain plays the late "
                                               "activation")
-    assert "B" not in deciders(await service.state_for_audit(gid)) or (await service.state_for_audit(gid)).turn == 1
-    log = [e for _, _, e in await service.repo.events(gid)]
+    assert "B" not in deciders(await service.reading.state_for_audit(gid)) or (await service.reading.state_for_audit(gid)).turn == 1
+    log = [e for _, _, e in await service.store.repo.events(gid)]
     picked = [e for e in log if isinstance(e, ev.CardPicked)]
     assert [e.player for e in picked] == ["A", "B"]
     assert any(isinstance(e, ev.ClockChanged) and e.change == "deadline" for e in log)
@@ -131,34 +131,34 @@ async def test_a_deadline_lets_the_computer_captain_play_the_late_player(service
 async def test_a_deadline_that_passes_the_activation(service: GameService) -> None:
     gid = await new_game(service)
     actors = {"A": ANN, "B": BOB}
-    state = await service.state_for_audit(gid)
+    state = await service.reading.state_for_audit(gid)
     while state.phase is not Phase.MOVEMENT:  # both sides pick, for the set-up and for turn 1
         p = sorted(deciders(state))[0]
-        await service.submit(actors[p], gid, Captain(p, 1).act(state))
-        state = await service.state_for_audit(gid)
+        await service.commands.submit(actors[p], gid, Captain(p, 1).act(state))
+        state = await service.reading.state_for_audit(gid)
     late = next(iter(deciders(state)))
-    await service.clock_settings(GM, gid, on_deadline="pass")
-    done = await service.on_deadline(gid, late)
+    await service.clock.settings(GM, gid, on_deadline="pass")
+    done = await service.clock.on_deadline(gid, late)
     assert done is not None and len(done.outcomes) >= 2
-    moved = [e for _, _, e in await service.repo.events(gid) if isinstance(e, ev.ShipMoved)]
+    moved = [e for _, _, e in await service.store.repo.events(gid) if isinstance(e, ev.ShipMoved)]
     assert len(moved) == 1 and moved[0].ship in {s.id for s in state.ships_of(late)}  # straight on, or held
 
 
 async def test_a_vacation_is_logged_in_each_game(service: GameService) -> None:
     gid = await new_game(service)
     back = datetime.now(UTC) + timedelta(days=2)
-    games = await service.set_away(BOB, back, "stop")
+    games = await service.clock.set_away(BOB, back, "stop")
     assert games == [gid]
     deadlines = [j for j in await pending(service, gid) if j[0] == "deadline" and j[2]["player"] == "B"]
     assert deadlines and deadlines[0][1] >= back + timedelta(hours=47)
-    await service.set_away(BOB, None)
+    await service.clock.set_away(BOB, None)
     assert [c for c, _, _ in await clock_log(service, gid)] == ["away", "away"]
     assert "is away until" in (await clock_log(service, gid))[0][2]
     with pytest.raises(RulesError):
-        await service.set_away(BOB, back, "substitute")
-    assert await service.set_hours(BOB, "Europe/Paris", 22, 7) == "Europe/Paris, quiet 22:00–7:00"
+        await service.clock.set_away(BOB, back, "substitute")
+    assert await service.clock.set_hours(BOB, "Europe/Paris", 22, 7) == "Europe/Paris, quiet 22:00–7:00"
     with pytest.raises(RulesError):
-        await service.set_hours(BOB, "Mars/Olympus")
+        await service.clock.set_hours(BOB, "Mars/Olympus")
 
 
 async def test_a_job_from_before_jobs_named_their_decision_only_plans_the_clock_again(service: GameService) -> None:
@@ -167,18 +167,18 @@ async def test_a_job_from_before_jobs_named_their_decision_only_plans_the_clock_
     from game.service.scheduler import schedule
 
     gid = await new_game(service)
-    await service.clock_settings(GM, gid, on_deadline="captain")
-    async with service.repo.session() as s, s.begin():
+    await service.clock.settings(GM, gid, on_deadline="captain")
+    async with service.store.repo.session() as s, s.begin():
         await s.execute(delete(ScheduledJob).where(ScheduledJob.game_id == gid))  # type: ignore[arg-type]
-    await schedule(service.repo, "deadline", datetime.now(UTC) - timedelta(minutes=1), gid,
+    await schedule(service.store.repo, "deadline", datetime.now(UTC) - timedelta(minutes=1), gid,
                    {"player": "A", "action": "captain"})
-    async with service.repo.session() as s:
+    async with service.store.repo.session() as s:
         old = (await s.execute(select(ScheduledJob).where(ScheduledJob.game_id == gid))).scalars().one()
-    assert await service.due_deadline(old) is None
-    assert await service.due_reminder(old) is None
-    async with service.repo.session() as s:
+    assert await service.clock.due_deadline(old) is None
+    assert await service.clock.due_reminder(old) is None
+    async with service.store.repo.session() as s:
         rows = (await s.execute(select(ScheduledJob).where(ScheduledJob.game_id == gid,
                                                            ScheduledJob.status == "pending"))).scalars().all()
-    assert not [e for _, _, e in await service.repo.events(gid) if isinstance(e, ev.CardPicked)]
+    assert not [e for _, _, e in await service.store.repo.events(gid) if isinstance(e, ev.CardPicked)]
     assert sorted((r.kind, r.player) for r in rows if r.kind == "deadline") == [("deadline", "A"), ("deadline", "B")]
     assert {(r.player, r.holder, r.since) for r in rows} == {("A", ANN.user_id, 0), ("B", BOB.user_id, 0)}

@@ -145,7 +145,7 @@ def decisions_from_log(initial: Game, log: list[tuple[int, int, Any]], holders: 
 @contextmanager
 def frozen(book: Book) -> Iterator[None]:
     with mock.patch("game.service.clock_service.utcnow", lambda: book.now), \
-            mock.patch("game.service.game_service.utcnow", lambda: book.now):
+            mock.patch("game.service.reading.utcnow", lambda: book.now):
         yield
 
 
@@ -161,19 +161,19 @@ class Run:
         n = next(games)
         b.members = [str(10_000 * n + k) for k in range(1, 5)]
         ann, bob = (Actor(m, GUILD) for m in b.members[:2])
-        info = await self.svc.create_game(ann, f"chan-{n}")
+        info = await self.svc.lobby.create_game(ann, f"chan-{n}")
         self.gid = info.id
-        await self.svc.join(ann, self.gid, "A", b.members[0])
-        await self.svc.join(bob, self.gid, "B", b.members[1])
-        await self.svc.clock_settings(Actor("9", GUILD, gm=True), self.gid, on_deadline="pass", skip_quiet=False)
-        record = (await self.svc.repo.load(self.gid))
+        await self.svc.lobby.join(ann, self.gid, "A", b.members[0])
+        await self.svc.lobby.join(bob, self.gid, "B", b.members[1])
+        await self.svc.clock.settings(Actor("9", GUILD, gm=True), self.gid, on_deadline="pass", skip_quiet=False)
+        record = (await self.svc.store.repo.load(self.gid))
         assert record is not None
         self.initial = decode_state(record.record.initial_state)
         await self.observe()
 
     async def current(self) -> dict[str, tuple[str, int]]:
         assert self.initial is not None
-        log = await self.svc.repo.events(self.gid)
+        log = await self.svc.store.repo.events(self.gid)
         return decisions_from_log(self.initial, log, {"A": self.book.members[0], "B": self.book.members[1]})
 
     async def observe(self) -> None:
@@ -202,10 +202,10 @@ class Run:
             self.book.wrong.append((job.kind, job.player, named, wanted, result is not None))
 
     async def deadline(self, job: ScheduledJob) -> None:
-        await self._watched(job, self.svc.due_deadline)
+        await self._watched(job, self.svc.clock.due_deadline)
 
     async def reminder(self, job: ScheduledJob) -> None:
-        await self._watched(job, self.svc.due_reminder)
+        await self._watched(job, self.svc.clock.due_reminder)
 
     # ------------------------------------------------------------------ the steps
 
@@ -213,27 +213,27 @@ class Run:
         b, svc, gid = self.book, self.svc, self.gid
         gm = Actor("9", GUILD, gm=True)
         if isinstance(op, Play):
-            state = await svc.state_for_audit(gid)
+            state = await svc.reading.state_for_audit(gid)
             waiting = sorted(deciders(state))
             if waiting:
                 side = waiting[op.pick % len(waiting)]
                 holder = (await self.current())[side][0]
-                await svc.submit(Actor(holder, GUILD), gid, Captain(side, 1).act(state))
+                await svc.commands.submit(Actor(holder, GUILD), gid, Captain(side, 1).act(state))
         elif isinstance(op, HandOver):
             to = b.members[op.to]
-            info = await svc.info(gid)
-            holders = {p: u for p, u, _, _ in info.seats}
+            info = await svc.lobby.info(gid)
+            holders = {s.player: s.user_id for s in info.seats}
             if to not in holders.values():
-                await svc.hand_over(gm, gid, to, to, op.side)
+                await svc.seats.hand_over(gm, gid, to, to, op.side)
         elif isinstance(op, Extend):
-            await svc.extend_clock(gm, gid, op.hours)
+            await svc.clock.extend(gm, gid, op.hours)
             for side in b.extended:
                 b.extended[side] += op.hours
         elif isinstance(op, Away):
             member = b.members[op.member]
             until = b.now + timedelta(days=op.days) if op.days else None
             sub = b.members[op.substitute]
-            await svc.set_away(Actor(member, GUILD), until, op.mode, sub)
+            await svc.clock.set_away(Actor(member, GUILD), until, op.mode, sub)
             if until is None:
                 b.away.pop(member, None)
             else:
@@ -242,13 +242,13 @@ class Run:
                 if holder[0] == member:
                     b.started[side] = b.now
         elif isinstance(op, Quiet):
-            await svc.set_hours(Actor(b.members[op.member], GUILD), "UTC", op.start, op.end)
+            await svc.clock.set_hours(Actor(b.members[op.member], GUILD), "UTC", op.start, op.end)
         elif isinstance(op, Later):
             b.now += timedelta(hours=op.hours)
-            await run_due(svc.repo, {"deadline": self.deadline, "reminder": self.reminder}, now=b.now)
+            await run_due(svc.store.repo, {"deadline": self.deadline, "reminder": self.reminder}, now=b.now)
         elif isinstance(op, ClaimAndDie):
             b.now += timedelta(hours=op.hours)
-            await claim_due(svc.repo, now=b.now)
+            await claim_due(svc.store.repo, now=b.now)
         elif isinstance(op, Restart):
             self.svc = GameService(self.engine, snapshot_every=10, seeds=counting_seeds(1000))
         assert self.book.wrong == []
@@ -258,7 +258,7 @@ class Run:
     async def check_plan(self) -> None:
         """Property 2, as concrete consequences."""
         b = self.book
-        async with self.svc.repo.session() as s:
+        async with self.svc.store.repo.session() as s:
             rows = (await s.execute(select(ScheduledJob).where(
                 ScheduledJob.game_id == self.gid, ScheduledJob.status == "pending"))).scalars().all()  # type: ignore[arg-type]
         current = await self.current()
@@ -306,7 +306,7 @@ async def play(url: str, ops: list[Any]) -> Book:
                 await run.step(op)
             # every job still due, stale ones included, runs once the leases have run out
             book.now += LEASE + timedelta(days=90)
-            await run_due(run.svc.repo, {"deadline": run.deadline, "reminder": run.reminder}, now=book.now)
+            await run_due(run.svc.store.repo, {"deadline": run.deadline, "reminder": run.reminder}, now=book.now)
             assert book.wrong == []
     finally:
         async with engine.begin() as conn:  # the examples share the store: the next sees none of these jobs

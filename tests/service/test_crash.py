@@ -51,15 +51,15 @@ async def _child(url: str, game_id: int, run: str, kill: tuple[int, float] | Non
 
 async def _new_game(service: GameService, number: int) -> int:
     ann, bob = Actor("111", "g1"), Actor("222", "g1")
-    info = await service.create_game(ann, f"crash{number}")
-    await service.join(ann, info.id, "A")
-    await service.join(bob, info.id, "B")
+    info = await service.lobby.create_game(ann, f"crash{number}")
+    await service.lobby.join(ann, info.id, "A")
+    await service.lobby.join(bob, info.id, "B")
     return info.id
 
 
 async def _assert_finished(service: GameService, game_id: int) -> None:
-    assert (await service.audit(game_id)).ok
-    assert (await service.state_for_audit(game_id)).winner in ("A", "B")
+    assert (await service.audit.check(game_id)).ok
+    assert (await service.reading.state_for_audit(game_id)).winner in ("A", "B")
 
 
 async def test_sigkill_never_loses_an_acknowledged_command(db_url: str) -> None:
@@ -77,12 +77,12 @@ async def test_sigkill_never_loses_an_acknowledged_command(db_url: str) -> None:
             runs += 1
             acknowledged += [line.split()[1] for line in lines if line.startswith("ACK")]
             fresh = GameService(engine)
-            await fresh.rebuild_all()
-            report = await fresh.audit(games[-1])
+            await fresh.audit.rebuild_all()
+            report = await fresh.audit.check(games[-1])
             assert report.ok, report.mismatches
-            over = (await fresh.state_for_audit(games[-1])).phase is Phase.OVER
+            over = (await fresh.reading.state_for_audit(games[-1])).phase is Phase.OVER
             kills += killed and not over  # a kill after the last move did not fall mid-game
-            async with fresh.repo.session() as s:
+            async with fresh.store.repo.session() as s:
                 stored = set((await s.execute(select(ProcessedRequest.request_id))).scalars())
             missing = [r for r in acknowledged if r not in stored]
             assert not missing, f"acknowledged but lost after kill {kills}: {missing}"

@@ -20,30 +20,30 @@ DUTCH = resources.files("game.data").joinpath("oak_and_iron/squadrons/dutch_skir
 async def test_a_wrong_list_frees_the_seat_and_computer_captains_set_the_game_up(service: GameService) -> None:
     from game.squadron import parse_squadron
 
-    await service.save_squadron(ANN, DUTCH)
+    await service.squadrons.save(ANN, DUTCH)
     patrol: SquadronList = parse_squadron(DUTCH)
-    await service.save_squadron(ANN, to_toml(SquadronList("Small", "patrol", "Dutch", "Untested", "Zeelandia",
+    await service.squadrons.save(ANN, to_toml(SquadronList("Small", "patrol", "Dutch", "Untested", "Zeelandia",
                                                             patrol.ships[:2], patrol.hand[:5])))
-    info = await service.create_game(ANN, "chan", scenario="drafted", size="skirmish")
+    info = await service.lobby.create_game(ANN, "chan", scenario="drafted", size="skirmish")
     with pytest.raises(RulesError, match="This game is a skirmish"):
-        await service.join(ANN, info.id, "A", squadron="Small")
-    assert (await service.info(info.id)).seats[0][1] is None  # the side is free again
+        await service.lobby.join(ANN, info.id, "A", squadron="Small")
+    assert (await service.lobby.info(info.id)).seats[0].user_id is None  # the side is free again
     with pytest.raises(RulesError, match="join with one of your saved squadrons"):
-        await service.join(ANN, info.id, "A")
-    await service.join(ANN, info.id, "A", squadron="zeeland admiralty")
-    await service.join(BOB, info.id, "B", ai=True)
-    view = await service.view(BOB, info.id)
+        await service.lobby.join(ANN, info.id, "A")
+    await service.lobby.join(ANN, info.id, "A", squadron="zeeland admiralty")
+    await service.lobby.join(BOB, info.id, "B", ai=True)
+    view = await service.reading.view(BOB, info.id)
     assert view.game.squadron("A").hand == () and view.game.squadron("A").name == "Zeeland Admiralty"
-    state = await service.state_for_audit(info.id)
+    state = await service.reading.state_for_audit(info.id)
     assert state.prep is not None and state.prep.step == "role" and state.objective
 
     # A's player leaves the set-up to the computer too; the captains play it through
-    loaded = await service._load(info.id)
+    loaded = await service.store.load(info.id)
     for seat in loaded.seats:
         seat.is_ai, seat.user_id = True, None
-        await service.repo.update_seat(seat, loaded.record)
-    await service.play_ai(info.id, limit=60)
-    state = await service.state_for_audit(info.id)
+        await service.store.repo.update_seat(seat, loaded.record)
+    await service.commands.play_ai(info.id, limit=60)
+    state = await service.reading.state_for_audit(info.id)
     assert state.phase is not Phase.PREPARATION and state.prep.step == "done"  # the set-up is over
     assert state.table.terrain or state.prep.removed
-    assert (await service.audit(info.id)).ok
+    assert (await service.audit.check(info.id)).ok

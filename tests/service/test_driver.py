@@ -11,10 +11,10 @@ ANN = Actor("1", "g")
 
 
 async def captains_game(service: GameService) -> int:
-    service.outbox = True
-    info = await service.create_game(ANN, "c1")
-    await service.join(ANN, info.id, "A", ai=True)
-    await service.join(ANN, info.id, "B", ai=True)
+    service.front.outbox = True
+    info = await service.lobby.create_game(ANN, "c1")
+    await service.lobby.join(ANN, info.id, "A", ai=True)
+    await service.lobby.join(ANN, info.id, "B", ai=True)
     return info.id
 
 
@@ -31,7 +31,7 @@ async def handed_over(service: GameService, game_id: int, pace: float) -> tuple[
 async def test_a_burst_is_handed_over_once_when_the_captains_stop(service: GameService) -> None:
     gid = await captains_game(service)
     played, handed = await handed_over(service, gid, pace=3600)
-    assert played > 20 and (await service.info(gid)).status == "over"
+    assert played > 20 and (await service.lobby.info(gid)).status == "over"
     assert handed == [gid]
     assert await handed_over(service, gid, pace=3600) == (0, [])  # nothing new: nothing handed over
 

@@ -64,18 +64,18 @@ async def test_idle_and_finished_games_leave() -> None:
 
 
 async def test_the_service_keeps_at_most_its_limit_and_reads_a_dropped_game_again(service: GameService) -> None:
-    service._cache.limit = 2
+    service.store.cached.limit = 2
     for i in range(4):
-        await service.create_game(ANN, f"c{i}")
-    await service.join(ANN, 1, "A", "Ann")
-    await service.join(BOB, 1, "B", "Bob")
+        await service.lobby.create_game(ANN, f"c{i}")
+    await service.lobby.join(ANN, 1, "A", "Ann")
+    await service.lobby.join(BOB, 1, "B", "Bob")
     for gid in (2, 3, 4):
-        await service.info(gid)
-    assert len(service._cache) == 2 and 1 not in service._cache and 1 not in service._locks
-    outcome = await service.pick(ANN, 1, "Down!")  # read from the database again, decided and written
-    assert outcome.last_seq == 1 and list(service._cache)[-1] == 1 and len(service._cache) == 2
-    await service.concede(BOB, 1)
-    assert list(service._cache)[0] == 1  # finished: the first to leave when room is needed
+        await service.lobby.info(gid)
+    assert len(service.store.cached) == 2 and 1 not in service.store.cached and 1 not in service.store.locks
+    outcome = await service.commands.pick(ANN, 1, "Down!")  # read from the database again, decided and written
+    assert outcome.last_seq == 1 and list(service.store.cached)[-1] == 1 and len(service.store.cached) == 2
+    await service.commands.concede(BOB, 1)
+    assert list(service.store.cached)[0] == 1  # finished: the first to leave when room is needed
 
 
 class Reads:
@@ -84,38 +84,38 @@ class Reads:
     def __init__(self, service: GameService, *names: str) -> None:
         self.count = dict.fromkeys(names, 0)
         for name in names:
-            real = getattr(service.repo, name)
+            real = getattr(service.store.repo, name)
 
             async def counted(*args: object, _real: object = real, _name: str = name, **kw: object) -> object:
                 self.count[_name] += 1
                 return await _real(*args, **kw)  # type: ignore[operator]
 
-            setattr(service.repo, name, counted)
+            setattr(service.store.repo, name, counted)
 
 
 async def test_what_autocomplete_asks_is_read_once_and_again_after_a_change(service: GameService) -> None:
     from importlib import resources
 
     dutch = resources.files("game.data").joinpath("oak_and_iron/squadrons/dutch_skirmish.toml").read_text()
-    service.shared = False  # one process (test_two_services.py: what a process sharing the database re-reads)
+    service.store.shared = False  # one process (test_two_services.py: what a process sharing the database re-reads)
     reads = Reads(service, "game_in_channel", "squadrons_of", "guild_settings")
-    assert await service.game_in_channel("g1", "c1") is None
-    first = await service.create_game(ANN, "c1")
+    assert await service.lobby.game_in_channel("g1", "c1") is None
+    first = await service.lobby.create_game(ANN, "c1")
     for _ in range(3):  # keystrokes
-        assert (await service.game_in_channel("g1", "c1")).id == first.id  # type: ignore[union-attr]
-        assert await service.squadrons(ANN) == []
-        assert (await service.guild_settings("g1")).gm_role_id is None
+        assert (await service.lobby.game_in_channel("g1", "c1")).id == first.id  # type: ignore[union-attr]
+        assert await service.squadrons.saved(ANN) == []
+        assert (await service.data.settings("g1")).gm_role_id is None
     # the first miss, create_game's own busy check, and once after the new game: not per keystroke
     assert reads.count == {"game_in_channel": 3, "squadrons_of": 1, "guild_settings": 1}
 
-    await service.save_squadron(ANN, dutch)
-    assert [s.name for s in await service.squadrons(ANN)] == ["Zeeland Admiralty"]
-    await service.set_gm_role(Actor("9", "g1", gm=True), "42")
-    assert (await service.guild_settings("g1")).gm_role_id == "42"
-    await service.join(ANN, first.id, "A", "Ann")
-    await service.join(BOB, first.id, "B", "Bob")
-    await service.concede(BOB, first.id)
-    assert await service.game_in_channel("g1", "c1") is None  # over: no longer the channel's game
-    second = await service.create_game(ANN, "c1")
-    assert (await service.game_in_channel("g1", "c1")).id == second.id  # type: ignore[union-attr]
+    await service.squadrons.save(ANN, dutch)
+    assert [s.name for s in await service.squadrons.saved(ANN)] == ["Zeeland Admiralty"]
+    await service.data.set_gm_role(Actor("9", "g1", gm=True), "42")
+    assert (await service.data.settings("g1")).gm_role_id == "42"
+    await service.lobby.join(ANN, first.id, "A", "Ann")
+    await service.lobby.join(BOB, first.id, "B", "Bob")
+    await service.commands.concede(BOB, first.id)
+    assert await service.lobby.game_in_channel("g1", "c1") is None  # over: no longer the channel's game
+    second = await service.lobby.create_game(ANN, "c1")
+    assert (await service.lobby.game_in_channel("g1", "c1")).id == second.id  # type: ignore[union-attr]
     assert reads.count["squadrons_of"] == 2 and reads.count["guild_settings"] == 1

@@ -15,26 +15,26 @@ BOB = Actor("222", "g1")
 
 async def test_a_page_holds_unfinished_games_first_and_reads_only_its_own(service: GameService) -> None:
     for i in range(11):
-        await service.create_game(ANN, f"c{i}")
-    await service.create_game(Actor("111", "other-guild"), "elsewhere")
-    await service.join(ANN, 2, "A", "Ann")
-    await service.join(BOB, 2, "B", "Bob")
-    await service.concede(ANN, 2)
-    service._cache.clear()
-    first, total = await service.games_page("g1", page=1, per_page=8)
+        await service.lobby.create_game(ANN, f"c{i}")
+    await service.lobby.create_game(Actor("111", "other-guild"), "elsewhere")
+    await service.lobby.join(ANN, 2, "A", "Ann")
+    await service.lobby.join(BOB, 2, "B", "Bob")
+    await service.commands.concede(ANN, 2)
+    service.store.cached.clear()
+    first, total = await service.lobby.games_page("g1", page=1, per_page=8)
     assert total == 11 and [g.id for g in first] == [11, 10, 9, 8, 7, 6, 5, 4]
-    assert sorted(service._cache) == [4, 5, 6, 7, 8, 9, 10, 11]  # no other game was read
-    second, _ = await service.games_page("g1", page=2, per_page=8)
+    assert sorted(service.store.cached) == [4, 5, 6, 7, 8, 9, 10, 11]  # no other game was read
+    second, _ = await service.lobby.games_page("g1", page=2, per_page=8)
     assert [(g.id, g.status) for g in second] == [(3, "open"), (1, "open"), (2, "over")]
-    assert await service.games_page("g1", page=3, per_page=8) == ([], 11)
+    assert await service.lobby.games_page("g1", page=3, per_page=8) == ([], 11)
 
 
 async def test_a_scenario_is_checked_before_the_game_is_made(service: GameService) -> None:
-    assert await service.check_scenario(ANN, "quickstart") == "Quick start"
+    assert await service.lobby.check_scenario(ANN, "quickstart") == "Quick start"
     with pytest.raises(UnknownName, match="There is no built-in scenario 'quickstrat'"):
-        await service.check_scenario(ANN, "quickstrat")
+        await service.lobby.check_scenario(ANN, "quickstrat")
     nameless = builtin_scenarios()["quickstart"].replace('name = "Quick start"\n', "")
-    assert await service.check_scenario(ANN, "N" * 300, nameless) == "N" * MAX_NAME
-    info = await service.create_game(ANN, "c1", scenario="N" * 300, scenario_text=nameless)
+    assert await service.lobby.check_scenario(ANN, "N" * 300, nameless) == "N" * MAX_NAME
+    info = await service.lobby.create_game(ANN, "c1", scenario="N" * 300, scenario_text=nameless)
     assert info.name == "N" * MAX_NAME
-    assert await service.game_in_channel("g1", "c1") is not None
+    assert await service.lobby.game_in_channel("g1", "c1") is not None

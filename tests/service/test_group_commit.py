@@ -24,68 +24,68 @@ CARDS = {"A": "Effective Fire", "B": "Take Courage"}
 async def games(service: GameService, n: int) -> list[int]:
     ids = []
     for i in range(n):
-        info = await service.create_game(ANN, f"c{i}")
-        await service.join(ANN, info.id, "A", "Ann")
-        await service.join(BOB, info.id, "B", "Bob")
+        info = await service.lobby.create_game(ANN, f"c{i}")
+        await service.lobby.join(ANN, info.id, "A", "Ann")
+        await service.lobby.join(BOB, info.id, "B", "Bob")
         ids.append(info.id)
     return ids
 
 
 async def count(service: GameService, model: object, *where: object) -> int:
-    async with service.repo.session() as s:
+    async with service.store.repo.session() as s:
         return int((await s.execute(select(func.count()).select_from(model).where(*where))).scalar_one())  # type: ignore[arg-type]
 
 
 async def test_commands_of_many_games_at_once_are_each_answered_after_their_own_commit(service: GameService) -> None:
-    service.outbox = True
+    service.front.outbox = True
     ids = await games(service, 12)
-    writer = service.repo.writer
+    writer = service.store.repo.writer
     appends = writer.appends
     # (how many share a transaction depends on when each arrives: the tests below queue them at once)
-    outcomes = await asyncio.gather(*(service.pick(ANN, gid, CARDS["A"], request_id=f"r{gid}") for gid in ids))
+    outcomes = await asyncio.gather(*(service.commands.pick(ANN, gid, CARDS["A"], request_id=f"r{gid}") for gid in ids))
     assert writer.appends - appends == len(ids)
     for gid, out in zip(ids, outcomes, strict=True):
         # every answer's events and posts are in the database when it is given
-        stored = [(seq, e) for seq, _, e in await service.repo.events(gid, out.first_seq, out.last_seq)]
+        stored = [(seq, e) for seq, _, e in await service.store.repo.events(gid, out.first_seq, out.last_seq)]
         assert [type(e) for _, e in stored] == [ev.CardPicked]
         assert await count(service, OutboxRow, OutboxRow.id.in_(out.posts)) == len(out.posts) > 0  # type: ignore[union-attr]
         posts = await count(service, OutboxRow, OutboxRow.game_id == gid, OutboxRow.id.in_(out.posts))  # type: ignore[union-attr,arg-type]
         assert posts == len(out.posts)  # the ids handed back are this game's own rows
     # the state each game reads back is the one its command made
     for gid in ids:
-        fresh = await service._load(gid, fresh=True)
+        fresh = await service.store.load(gid, fresh=True)
         assert fresh.state.squadron("A").picked and not fresh.state.squadron("B").picked
 
 
 async def test_a_stale_game_fails_alone_in_its_batch(service: GameService) -> None:
     ids = await games(service, 4)
-    loaded = await service._load(ids[0])
+    loaded = await service.store.load(ids[0])
     stale = Loaded(copy.copy(loaded.record), loaded.seats, loaded.state)
-    await service.pick(ANN, ids[0], CARDS["A"])  # the game moves on under the stale copy
-    others = [await service._load(gid) for gid in ids[1:]]
-    writer = service.repo.writer
+    await service.commands.pick(ANN, ids[0], CARDS["A"])  # the game moves on under the stale copy
+    others = [await service.store.load(gid) for gid in ids[1:]]
+    writer = service.store.repo.writer
     batches, split = writer.batches, writer.split
     results = await asyncio.gather(*(  # queued at once: one batch
-        service.repo.append(lo, [ev.CardPicked("B", CARDS["B"])], lo.state, "2", None, {}) for lo in [stale, *others]
+        service.store.repo.append(lo, [ev.CardPicked("B", CARDS["B"])], lo.state, "2", None, {}) for lo in [stale, *others]
     ), return_exceptions=True)
     assert isinstance(results[0], VersionConflict)
     assert not [r for r in results[1:] if isinstance(r, BaseException)]
     assert (writer.batches - batches, writer.split - split) == (1, 0)  # the others did not wait for a retry
-    assert [type(e) for _, _, e in await service.repo.events(ids[0])].count(ev.CardPicked) == 1
+    assert [type(e) for _, _, e in await service.store.repo.events(ids[0])].count(ev.CardPicked) == 1
     for gid in ids[1:]:
-        assert [type(e) for _, _, e in await service.repo.events(gid)].count(ev.CardPicked) == 1
+        assert [type(e) for _, _, e in await service.store.repo.events(gid)].count(ev.CardPicked) == 1
 
 
 async def test_a_repeated_request_in_a_batch_fails_alone_and_spoils_no_other(service: GameService) -> None:
     ids = await games(service, 5)
-    await service.pick(ANN, ids[0], CARDS["A"], request_id="same")
-    loaded = [await service._load(gid) for gid in ids[1:]]
-    writer = service.repo.writer
+    await service.commands.pick(ANN, ids[0], CARDS["A"], request_id="same")
+    loaded = [await service.store.load(gid) for gid in ids[1:]]
+    writer = service.store.repo.writer
     batches, split = writer.batches, writer.split
     # four appends queued at once (one batch), one of them under a request id carried out before: the
     # unique key fails the batch, and each is written again on its own
     results = await asyncio.gather(*(
-        service.repo.append(lo, [ev.CardPicked("A", CARDS["A"])], lo.state, "1", "same" if i == 0 else f"o{i}", {})
+        service.store.repo.append(lo, [ev.CardPicked("A", CARDS["A"])], lo.state, "1", "same" if i == 0 else f"o{i}", {})
         for i, lo in enumerate(loaded)), return_exceptions=True)
     assert isinstance(results[0], DuplicateRequest)
     assert not [r for r in results[1:] if isinstance(r, BaseException)]
@@ -95,7 +95,7 @@ async def test_a_repeated_request_in_a_batch_fails_alone_and_spoils_no_other(ser
     for gid in ids[2:]:
         assert await count(service, EventRecord, EventRecord.game_id == gid, EventRecord.type == "CardPicked") == 1
     # and through the service, the repeated request is answered as the first time
-    again = await service.pick(ANN, ids[1], CARDS["A"], request_id="same")
+    again = await service.commands.pick(ANN, ids[1], CARDS["A"], request_id="same")
     assert again.replayed and again.game_id == ids[0]
 
 
@@ -104,9 +104,9 @@ async def test_the_jobs_table_holds_what_is_planned_not_every_plan_ever_made(ser
     actors = {"A": ANN, "B": BOB}
     captains = {p: Captain(p, 1) for p in actors}
     for n in range(40):
-        state = await service.state_for_audit(gid)
+        state = await service.reading.state_for_audit(gid)
         p = sorted(deciders(state))[0]
-        await service.submit(actors[p], gid, captains[p].act(state), request_id=f"{gid}-{n}")
+        await service.commands.submit(actors[p], gid, captains[p].act(state), request_id=f"{gid}-{n}")
     jobs = await count(service, ScheduledJob, ScheduledJob.game_id == gid)
     pending = await count(service, ScheduledJob, ScheduledJob.game_id == gid, ScheduledJob.status == "pending")
     assert jobs == pending <= 4  # a reminder and a deadline for each player the game waits for
@@ -115,34 +115,34 @@ async def test_the_jobs_table_holds_what_is_planned_not_every_plan_ever_made(ser
 async def test_the_deadline_still_says_who_is_overdue_after_plans_are_replaced(service: GameService) -> None:
     [gid] = await games(service, 1)
     now = utcnow()
-    assert await service.repo.overdue_players(gid, now + timedelta(hours=49)) == {"A", "B"}
-    await service.pick(ANN, gid, CARDS["A"])  # the game now waits for B alone: a new plan
-    assert await service.repo.overdue_players(gid, now + timedelta(hours=49)) == {"B"}
-    assert await service.repo.overdue_players(gid, now + timedelta(hours=1)) == set()
+    assert await service.store.repo.overdue_players(gid, now + timedelta(hours=49)) == {"A", "B"}
+    await service.commands.pick(ANN, gid, CARDS["A"])  # the game now waits for B alone: a new plan
+    assert await service.store.repo.overdue_players(gid, now + timedelta(hours=49)) == {"B"}
+    assert await service.store.repo.overdue_players(gid, now + timedelta(hours=1)) == set()
 
 
 @pytest.mark.parametrize("outbox", [False, True])
 async def test_a_lone_command_writes_its_posts_and_its_plan(service: GameService, outbox: bool) -> None:
-    service.outbox = outbox
+    service.front.outbox = outbox
     [gid] = await games(service, 1)
     before = await count(service, OutboxRow, OutboxRow.game_id == gid)
-    out = await service.pick(ANN, gid, CARDS["A"], request_id="x")
+    out = await service.commands.pick(ANN, gid, CARDS["A"], request_id="x")
     written = await count(service, OutboxRow, OutboxRow.game_id == gid) - before
     assert len(out.posts) == written and (written > 0) == outbox
-    assert await service.repo.overdue_players(gid, utcnow() + timedelta(days=30)) == {"B"}
+    assert await service.store.repo.overdue_players(gid, utcnow() + timedelta(days=30)) == {"B"}
 
 
 async def test_a_row_the_database_refuses_fails_its_own_command_only(service: GameService) -> None:
     # a request id longer than its column: PostgreSQL refuses the row (SQLite keeps whatever it is given)
     ids = await games(service, 4)
-    loaded = [await service._load(gid) for gid in ids]
-    writer = service.repo.writer
+    loaded = [await service.store.load(gid) for gid in ids]
+    writer = service.store.repo.writer
     split = writer.split
     results = await asyncio.gather(*(
-        service.repo.append(lo, [ev.CardPicked("A", CARDS["A"])], lo.state, "1", "x" * 150 if i == 0 else f"ok{i}", {})
+        service.store.repo.append(lo, [ev.CardPicked("A", CARDS["A"])], lo.state, "1", "x" * 150 if i == 0 else f"ok{i}", {})
         for i, lo in enumerate(loaded)), return_exceptions=True)
     assert not [r for r in results[1:] if isinstance(r, BaseException)]
-    refused = service.repo.engine.dialect.name == "postgresql"
+    refused = service.store.repo.engine.dialect.name == "postgresql"
     assert isinstance(results[0], Exception) == refused and writer.split - split == int(refused)
     for gid, stored in zip(ids, [0 if refused else 1, 1, 1, 1], strict=True):
         assert await count(service, EventRecord, EventRecord.game_id == gid) == stored

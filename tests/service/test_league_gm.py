@@ -17,7 +17,7 @@ CY, DEE = Actor("333", "g1"), Actor("444", "g1")
 
 
 async def _league(service: GameService, name: str, format: str = "swiss") -> Leagues:
-    leagues = Leagues(service)
+    leagues = service.leagues
     await leagues.create(GM, "c", name, scenario="short", scenario_text=SHORT, format=format)
     for who, called in ((ANN, "Ann"), (BOB, "Bob"), (CY, "Cy"), (DEE, "Dee")):
         await leagues.join(who, name, called)
@@ -40,16 +40,16 @@ async def test_a_dropped_entrant_forfeits_their_game_and_is_never_paired_again(s
     side = "A" if p.a == "222" else "B"
     assert (p.status, p.forfeited, p.reason) == ("done", side, "forfeit: Bob was dropped by a GM (999)")
     assert p.winner == (p.b if side == "A" else p.a)
-    assert (await service.state_for_audit(p.game_id or 0)).phase is Phase.OVER  # the game does not go on
+    assert (await service.reading.state_for_audit(p.game_id or 0)).phase is Phase.OVER  # the game does not go on
     for q in (await leagues.show("g1", "Cup")).pairings:
         if q.status != "done":
-            await service.concede(Actor(q.a, "g1"), q.game_id or 0)
+            await service.commands.concede(Actor(q.a, "g1"), q.game_id or 0)
     report = await leagues.next_round(GM, "Cup")
     assert all("222" not in (q.a, q.b) for q in report.started)  # three left: two play, one has the bye
     assert len(report.started) == 2 and any(q.b is None and q.reason == "a bye" for q in report.started)
     rows = {r.name: r for r in (await leagues.standings("g1", "Cup")).rows}
     assert rows["Bob"].dropped and (rows["Bob"].losses, rows["Bob"].forfeits) == (1, 1)
-    async with service.repo.session() as s:
+    async with service.store.repo.session() as s:
         rated = {r.member for r in (await s.execute(select(Rating))).scalars()}
     assert "222" not in rated  # a forfeit moves no rating
 
@@ -70,7 +70,7 @@ async def test_a_round_robin_keeps_a_dropped_entrants_place_and_forfeits_their_g
     await leagues.drop(GM, "Ring", "Dee")
     for q in (await leagues.show("g1", "Ring")).pairings:
         if q.status != "done":
-            await service.concede(Actor(q.a, "g1"), q.game_id or 0)
+            await service.commands.concede(Actor(q.a, "g1"), q.game_id or 0)
     report = await leagues.next_round(GM, "Ring")
     (gone,) = [q for q in report.started if "444" in (q.a, q.b)]
     assert gone.status == "done" and gone.game_id is None and gone.reason == "forfeit: Dee was dropped by a GM"
@@ -90,7 +90,7 @@ async def test_a_gm_forfeits_a_pairing_for_one_side_or_both(service: GameService
     p = await leagues.forfeit(GM, "Spite", first.table, "B", "never turned up")
     assert (p.status, p.winner, p.forfeited) == ("done", first.a, "B")
     assert p.reason == "forfeit by a GM: never turned up (999)"
-    assert (await service.state_for_audit(first.game_id or 0)).phase is Phase.OVER
+    assert (await service.reading.state_for_audit(first.game_id or 0)).phase is Phase.OVER
     with pytest.raises(RulesError, match="already has its result"):
         await leagues.forfeit(GM, "Spite", first.table, "A")
     both = await leagues.forfeit(GM, "Spite", second.table, "AB")
@@ -98,12 +98,12 @@ async def test_a_gm_forfeits_a_pairing_for_one_side_or_both(service: GameService
     rows = {r.member: r for r in (await leagues.standings("g1", "Spite")).rows}
     assert (rows[first.a].wins, rows[first.b].losses, rows[first.b].forfeits) == (1, 1, 1)
     assert all((rows[m].wins, rows[m].losses, rows[m].forfeits) == (0, 1, 1) for m in (second.a, second.b))
-    async with service.repo.session() as s:
+    async with service.store.repo.session() as s:
         assert list((await s.execute(select(Rating))).scalars()) == []
 
 
 async def test_a_gm_who_plays_does_not_forfeit_their_own_opponent(service: GameService) -> None:
-    leagues = Leagues(service)
+    leagues = service.leagues
     await leagues.create(GM, "c", "Own", scenario="short", scenario_text=SHORT)
     await leagues.join(GM, "Own", "Gail")
     await leagues.join(ANN, "Own", "Ann")

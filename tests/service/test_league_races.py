@@ -12,7 +12,6 @@ from sqlalchemy import func, select
 
 from game.errors import RulesError
 from game.service.game_service import Actor, GameService
-from game.service.leagues import Leagues
 from game.service.models import GameRecord, LeagueEntry
 from tests.service.test_leagues import SHORT
 
@@ -22,19 +21,19 @@ GM1, GM2 = Actor("901", "g1", gm=True), Actor("902", "g1", gm=True)
 async def _paired_not_made(service: GameService, name: str, entrants: int) -> None:
     """A league of computer captains whose first round is paired, but none of its games made: the
     threads were refused."""
-    await Leagues(service).create(GM1, "c", name, scenario="short", scenario_text=SHORT)
+    await service.leagues.create(GM1, "c", name, scenario="short", scenario_text=SHORT)
     for _ in range(entrants):
-        await Leagues(service).join(GM1, name, ai=True)
+        await service.leagues.join(GM1, name, ai=True)
 
     async def refused(title: str) -> str:
         raise RulesError("I may not create threads here.")
 
     with pytest.raises(RulesError, match="may not create threads"):
-        await Leagues(service).start(GM1, name, refused)
+        await service.leagues.start(GM1, name, refused)
 
 
 async def _games(service: GameService) -> int:
-    async with service.repo.session() as s:
+    async with service.store.repo.session() as s:
         return int((await s.execute(select(func.count()).select_from(GameRecord))).scalar_one())
 
 
@@ -43,9 +42,9 @@ async def test_a_second_gm_while_the_first_makes_the_round_adds_no_game(two: lis
     meanwhile. Every pairing gets exactly one game (before: GM 2 made both games, and GM 1, once its
     thread came, made both again: four games for two pairings, every entrant in two)."""
     first, second = two
-    await Leagues(first).create(GM1, "c", "Race", scenario="short", scenario_text=SHORT)
+    await first.leagues.create(GM1, "c", "Race", scenario="short", scenario_text=SHORT)
     for _ in range(4):
-        await Leagues(first).join(GM1, "Race", ai=True)
+        await first.leagues.join(GM1, "Race", ai=True)
     inside, go = asyncio.Event(), asyncio.Event()
     made: list[str] = []
 
@@ -59,12 +58,12 @@ async def test_a_second_gm_while_the_first_makes_the_round_adds_no_game(two: lis
         made.append(f"gm2:{title}")
         return f"gm2-{len(made)}"
 
-    starting = asyncio.create_task(Leagues(first).start(GM1, "Race", slow_place))
+    starting = asyncio.create_task(first.leagues.start(GM1, "Race", slow_place))
     await asyncio.wait_for(inside.wait(), 30)
-    late = await Leagues(second).next_round(GM2, "Race", quick_place)
+    late = await second.leagues.next_round(GM2, "Race", quick_place)
     go.set()
     report = await starting
-    pairings = (await Leagues(first).show("g1", "Race")).pairings
+    pairings = (await first.leagues.show("g1", "Race")).pairings
     assert [p.status for p in pairings] == ["playing", "playing"]
     assert len({p.game_id for p in pairings}) == 2 and await _games(first) == 2
     assert len(made) == 2, made  # one thread per table: the one GM 2 found claimed got no second thread
@@ -77,7 +76,7 @@ async def test_two_gms_closing_a_round_at_once_make_one_game_per_pairing(two: li
     same moment: the pairings are claimed one by one, and nobody's table is made twice."""
     first, second = two
     await _paired_not_made(first, "Twice", 8)
-    assert {p.status for p in (await Leagues(first).show("g1", "Twice")).pairings} == {"pending"}
+    assert {p.status for p in (await first.leagues.show("g1", "Twice")).pairings} == {"pending"}
     counter = itertools.count(1)
 
     def place_for(who: str):  # type: ignore[no-untyped-def]
@@ -86,9 +85,9 @@ async def test_two_gms_closing_a_round_at_once_make_one_game_per_pairing(two: li
             return f"{who}-{next(counter)}"
         return place
 
-    reports = await asyncio.gather(Leagues(first).next_round(GM1, "Twice", place_for("gm1")),
-                                   Leagues(second).next_round(GM2, "Twice", place_for("gm2")))
-    pairings = (await Leagues(first).show("g1", "Twice")).pairings
+    reports = await asyncio.gather(first.leagues.next_round(GM1, "Twice", place_for("gm1")),
+                                   second.leagues.next_round(GM2, "Twice", place_for("gm2")))
+    pairings = (await first.leagues.show("g1", "Twice")).pairings
     assert [p.status for p in pairings] == ["playing"] * 4
     assert len({p.game_id for p in pairings}) == 4 and await _games(first) == 4
     assert sorted(p.table for r in reports for p in r.made) == [1, 2, 3, 4]
@@ -100,12 +99,12 @@ async def test_members_joining_at_once_never_pass_the_cap(two: list[GameService]
 
     monkeypatch.setattr(module, "MAX_ENTRANTS", 3)
     first, second = two
-    await Leagues(first).create(GM1, "c", "Small")
+    await first.leagues.create(GM1, "c", "Small")
 
     async def join(i: int) -> str:
         service = (first, second)[i % 2]
         try:
-            await Leagues(service).join(Actor(str(500 + i), "g1"), "Small", f"P{i}")
+            await service.leagues.join(Actor(str(500 + i), "g1"), "Small", f"P{i}")
         except RulesError as exc:
             return exc.message
         return "registered"
@@ -113,17 +112,17 @@ async def test_members_joining_at_once_never_pass_the_cap(two: list[GameService]
     answers = await asyncio.gather(*(join(i) for i in range(8)))
     assert answers.count("registered") == 3, answers
     assert sorted(set(answers) - {"registered"}) == ["Small is full: a league takes 3 entrants."]
-    async with first.repo.session() as s:
+    async with first.store.repo.session() as s:
         assert (await s.execute(select(func.count()).select_from(LeagueEntry))).scalar_one() == 3
 
 
 async def test_computer_captains_entered_at_once_get_distinct_numbers(two: list[GameService]) -> None:
     first, second = two
-    await Leagues(first).create(GM1, "c", "Robots")
+    await first.leagues.create(GM1, "c", "Robots")
 
     async def enter(i: int) -> str:
         service, gm = ((first, GM1), (second, GM2))[i % 2]
-        return (await Leagues(service).join(gm, "Robots", ai=True)).name
+        return (await service.leagues.join(gm, "Robots", ai=True)).name
 
     names = await asyncio.gather(*(enter(i) for i in range(6)))
     assert sorted(names) == [f"Computer captain {n}" for n in range(1, 7)], names
@@ -134,26 +133,26 @@ async def test_a_member_joining_as_the_league_starts_is_in_its_first_round_or_re
     """Registration closes with the start: a join committed before the start is paired in round 1, one
     after it is refused; nobody is registered and left out of the round."""
     first, second = two
-    await Leagues(first).create(GM1, "c", "Door", scenario="short", scenario_text=SHORT)
+    await first.leagues.create(GM1, "c", "Door", scenario="short", scenario_text=SHORT)
     for _ in range(3):
-        await Leagues(first).join(GM1, "Door", ai=True)
+        await first.leagues.join(GM1, "Door", ai=True)
 
     async def join() -> str:
         try:
-            await Leagues(second).join(Actor("777", "g1"), "Door", "Late")
+            await second.leagues.join(Actor("777", "g1"), "Door", "Late")
         except RulesError as exc:
             return exc.message
         return "registered"
 
     async def start() -> str:
         try:
-            await Leagues(first).start(GM1, "Door")
+            await first.leagues.start(GM1, "Door")
         except RulesError as exc:
             return exc.message
         return "started"
 
     results = await asyncio.gather(start(), join())
-    info = await Leagues(first).show("g1", "Door")
+    info = await first.leagues.show("g1", "Door")
     paired = {m for p in info.pairings for m in (p.a, p.b) if m}
     registered = {e.member for e in info.entrants}
     if info.status == "running":
@@ -166,21 +165,21 @@ async def test_two_gms_closing_a_finished_round_at_once_pair_the_next_once(two: 
     """Both close round 1 at the same moment: round 2 is paired once and its games made once; the GM
     who lost the race is told the round is already under way (or makes the tables nobody was making)."""
     first, second = two
-    await Leagues(first).create(GM1, "c", "Close", scenario="short", scenario_text=SHORT)
+    await first.leagues.create(GM1, "c", "Close", scenario="short", scenario_text=SHORT)
     for _ in range(4):
-        await Leagues(first).join(GM1, "Close", ai=True)
-    for p in (await Leagues(first).start(GM1, "Close")).started:
-        await first.play_ai(p.game_id or 0, limit=2000)
+        await first.leagues.join(GM1, "Close", ai=True)
+    for p in (await first.leagues.start(GM1, "Close")).started:
+        await first.commands.play_ai(p.game_id or 0, limit=2000)
 
     async def close(service: GameService, gm: Actor) -> str:
         try:
-            report = await Leagues(service).next_round(gm, "Close")
+            report = await service.leagues.next_round(gm, "Close")
         except RulesError as exc:
             return exc.message
         return f"closed {len(report.closed)}, made {len(report.made)}"
 
     answers = await asyncio.gather(close(first, GM1), close(second, GM2))
-    info = await Leagues(first).show("g1", "Close")
+    info = await first.leagues.show("g1", "Close")
     assert info.current_round == 2 and len(info.pairings) == 2
     assert len({p.game_id for p in info.pairings}) == 2 and await _games(first) == 4
     assert "closed 2, made" in " ".join(answers), answers
@@ -193,9 +192,9 @@ async def test_a_table_being_made_is_neither_decided_nor_its_entrant_dropped_mea
     """A second GM cannot decide a table, forfeit it or drop one of its entrants while the first GM's
     command holds its claim: the game made a moment later would not be the pairing's result."""
     first, second = two
-    await Leagues(first).create(GM1, "c", "Held", scenario="short", scenario_text=SHORT)
+    await first.leagues.create(GM1, "c", "Held", scenario="short", scenario_text=SHORT)
     for who in ("301", "302"):
-        await Leagues(first).join(Actor(who, "g1"), "Held", f"P{who}")
+        await first.leagues.join(Actor(who, "g1"), "Held", f"P{who}")
     inside, go = asyncio.Event(), asyncio.Event()
 
     async def slow_place(title: str) -> str:
@@ -203,9 +202,9 @@ async def test_a_table_being_made_is_neither_decided_nor_its_entrant_dropped_mea
         await go.wait()
         return "thread-1"
 
-    starting = asyncio.create_task(Leagues(first).start(GM1, "Held", slow_place))
+    starting = asyncio.create_task(first.leagues.start(GM1, "Held", slow_place))
     await asyncio.wait_for(inside.wait(), 30)
-    late = Leagues(second)
+    late = second.leagues
     for attempt in (late.forfeit(GM2, "Held", 1, "A"), late.record_result(GM2, "Held", 1, "B"),
                     late.drop(GM2, "Held", "301")):
         with pytest.raises(RulesError, match="The game of table 1 is being made right now"):
@@ -227,9 +226,9 @@ async def test_a_claim_whose_command_died_is_taken_over_after_the_lease(two: lis
     first, _ = two
     await _paired_not_made(first, "Crash", 2)
     now = utcnow()
-    async with first.repo.session() as s, s.begin():  # a command claimed the table and its process died
+    async with first.store.repo.session() as s, s.begin():  # a command claimed the table and its process died
         await s.execute(update(LeagueGame).values(status="making", claim="dead", claimed_at=now))
-    soon = await Leagues(first, clock=lambda: now + CLAIM_LEASE - timedelta(seconds=1)).next_round(GM1, "Crash")
+    soon = await first.leagues.at(lambda: now + CLAIM_LEASE - timedelta(seconds=1)).next_round(GM1, "Crash")
     assert soon.made == () and await _games(first) == 0  # still the other command's to make
-    later = await Leagues(first, clock=lambda: now + CLAIM_LEASE + timedelta(seconds=1)).next_round(GM1, "Crash")
+    later = await first.leagues.at(lambda: now + CLAIM_LEASE + timedelta(seconds=1)).next_round(GM1, "Crash")
     assert [p.status for p in later.made] == ["playing"] and await _games(first) == 1

@@ -28,11 +28,11 @@ DUTCH = resources.files("game.data").joinpath("oak_and_iron/squadrons/dutch_skir
 async def play_round(service: GameService, leagues: Leagues, name: str) -> None:
     for p in (await leagues.show("g1", name)).pairings:
         if p.game_id is not None:
-            await service.play_ai(p.game_id, limit=2000)
+            await service.commands.play_ai(p.game_id, limit=2000)
 
 
 async def test_an_eight_player_swiss_league_of_computer_captains_runs_to_final_standings(service: GameService) -> None:
-    leagues = Leagues(service)
+    leagues = service.leagues
     await leagues.create(GM, "league-chan", "Autumn Cup", scenario="short", scenario_text=SHORT)
     for _ in range(8):
         await leagues.join(GM, "Autumn Cup", ai=True)
@@ -50,7 +50,7 @@ async def test_an_eight_player_swiss_league_of_computer_captains_runs_to_final_s
         # each result was recorded as its game ended, with the Strike Points the game counted
         for p in info.pairings:
             assert p.status == "done" and p.winner in (p.a, p.b)
-            state = await service.state_for_audit(p.game_id or 0)
+            state = await service.reading.state_for_audit(p.game_id or 0)
             assert state.phase is Phase.OVER and p.reason == state.result
             assert (p.a_points, p.b_points) == (dict(state.strike_points).get("A", 0), dict(state.strike_points).get("B", 0))
         report = await leagues.next_round(GM, "Autumn Cup")
@@ -61,7 +61,7 @@ async def test_an_eight_player_swiss_league_of_computer_captains_runs_to_final_s
     assert [r.wins for r in table.rows] == sorted((r.wins for r in table.rows), reverse=True)
     assert sum(r.wins for r in table.rows) == 12 and all(r.played == 3 for r in table.rows)
     assert table.rows[0].wins == 3  # three rounds of eight leave one unbeaten entrant
-    async with service.repo.session() as s:
+    async with service.store.repo.session() as s:
         ratings = list((await s.execute(select(Rating).where(Rating.guild_id == "g1"))).scalars())
     assert len(ratings) == 8 and all(r.games == 3 for r in ratings)
     champion = next(r for r in ratings if r.member == table.rows[0].member)
@@ -71,7 +71,7 @@ async def test_an_eight_player_swiss_league_of_computer_captains_runs_to_final_s
 
 
 async def test_registration_is_once_per_member_and_only_with_ones_own_complete_list(service: GameService) -> None:
-    leagues = Leagues(service)
+    leagues = service.leagues
     with pytest.raises(RulesError, match="Only a GM may create a league"):
         await leagues.create(ANN, "c", "Mine")
     await leagues.create(GM, "c", "Open", scenario="quickstart")
@@ -84,7 +84,7 @@ async def test_registration_is_once_per_member_and_only_with_ones_own_complete_l
         await leagues.join(BOB, "Open", ai=True)
 
     await leagues.create(GM, "c", "Drafted", scenario="drafted", size="skirmish")
-    await service.save_squadron(ANN, DUTCH)
+    await service.squadrons.save(ANN, DUTCH)
     with pytest.raises(RulesError, match="register with one of your saved squadrons"):
         await leagues.join(BOB, "Drafted", "Bob")
     with pytest.raises(RulesError, match="no saved squadron called"):
@@ -99,9 +99,9 @@ async def test_registration_is_once_per_member_and_only_with_ones_own_complete_l
 
 async def test_only_a_gm_starts_closes_and_records_and_a_drafted_round_seats_the_registered_lists(
         service: GameService) -> None:
-    leagues = Leagues(service)
+    leagues = service.leagues
     await leagues.create(GM, "c", "Drafted", scenario="drafted", size="skirmish", round_hours=24)
-    await service.save_squadron(ANN, DUTCH)
+    await service.squadrons.save(ANN, DUTCH)
     await leagues.join(ANN, "Drafted", "Ann", squadron="Zeeland Admiralty")
     await leagues.join(GM, "Drafted", ai=True)
     await leagues.join(GM, "Drafted", ai=True)
@@ -111,9 +111,9 @@ async def test_only_a_gm_starts_closes_and_records_and_a_drafted_round_seats_the
     (game,) = [p for p in report.started if p.b is not None]
     (bye,) = [p for p in report.started if p.b is None]
     assert bye.status == "done" and bye.winner == bye.a and bye.reason == "a bye"
-    info = await service.info(game.game_id or 0)
+    info = await service.lobby.info(game.game_id or 0)
     if "111" in (game.a, game.b):
-        state = await service.state_for_audit(info.id)
+        state = await service.reading.state_for_audit(info.id)
         side = "A" if game.a == "111" else "B"
         assert state.squadron(side).name == "Zeeland Admiralty"  # the registered list was enlisted
     with pytest.raises(RulesError, match="Only a GM may close a league round"):
@@ -131,16 +131,16 @@ async def test_only_a_gm_starts_closes_and_records_and_a_drafted_round_seats_the
 
 
 async def test_a_conceded_game_counts_and_a_ranked_seat_changes_hands_only_through_a_gm(service: GameService) -> None:
-    leagues = Leagues(service)
+    leagues = service.leagues
     await leagues.create(GM, "c", "Duel", scenario="short", scenario_text=SHORT, format="round_robin")
     await leagues.join(ANN, "Duel", "Ann")
     await leagues.join(BOB, "Duel", "Bob")
     (p,) = (await leagues.start(GM, "Duel")).started
     gid = p.game_id or 0
-    assert {s[1] for s in (await service.info(gid)).seats} == {"111", "222"}
+    assert {s.user_id for s in (await service.lobby.info(gid)).seats} == {"111", "222"}
     with pytest.raises(RulesError, match="ranked league game"):
-        await service.hand_over(ANN, gid)  # to the computer captain, without a GM
-    await service.concede(ANN, gid)
+        await service.seats.hand_over(ANN, gid)  # to the computer captain, without a GM
+    await service.commands.concede(ANN, gid)
     (p,) = (await leagues.show("g1", "Duel")).pairings
     assert p.status == "done" and p.winner == "222" and "concedes" in p.reason
     table = await leagues.standings("g1", "Duel")
@@ -151,7 +151,7 @@ async def test_a_conceded_game_counts_and_a_ranked_seat_changes_hands_only_throu
 
 async def test_a_timed_out_game_is_conceded_by_the_side_it_waits_for(service: GameService) -> None:
     later = utcnow() + timedelta(hours=25)
-    leagues = Leagues(service)
+    leagues = service.leagues
     await leagues.create(GM, "c", "Slow", scenario="short", scenario_text=SHORT, round_hours=24)
     await leagues.join(ANN, "Slow", "Ann")
     await leagues.join(BOB, "Slow", "Bob")
@@ -159,27 +159,27 @@ async def test_a_timed_out_game_is_conceded_by_the_side_it_waits_for(service: Ga
     gid = p.game_id or 0
     from game.ai.captain import Captain, deciders
 
-    users = {side: Actor(user or "", "g1") for side, user, *_ in (await service.info(gid)).seats}
-    state = await service.state_for_audit(gid)
+    users = {s.player: Actor(s.user_id or "", "g1") for s in (await service.lobby.info(gid)).seats}
+    state = await service.reading.state_for_audit(gid)
     while len(deciders(state)) != 1:  # both pick their cards; then one side is to act, and never does
         player = sorted(deciders(state))[0]
-        await service.submit(users[player], gid, Captain(player, 1).act(state))
-        state = await service.state_for_audit(gid)
+        await service.commands.submit(users[player], gid, Captain(player, 1).act(state))
+        state = await service.reading.state_for_audit(gid)
     (waiting,) = deciders(state)
     with pytest.raises(RulesError, match="still being played"):
         await leagues.next_round(GM, "Slow")
-    report = await Leagues(service, clock=lambda: later).next_round(GM, "Slow")
+    report = await service.leagues.at(lambda: later).next_round(GM, "Slow")
     (closed,) = report.closed
     loser = {"A": p.a, "B": p.b}[waiting]
     assert closed.winner not in (loser, None) and closed.reason == f"timed out: player {waiting} had not played"
-    assert (await service.state_for_audit(gid)).phase is Phase.OVER
+    assert (await service.reading.state_for_audit(gid)).phase is Phase.OVER
 
 
 async def test_a_league_survives_a_restart_and_a_result_missed_is_picked_up(db_url: str) -> None:
     engine = make_engine(db_url)
     try:
         service = GameService(engine, seeds=counting_seeds())
-        leagues = Leagues(service)
+        leagues = service.leagues
         await leagues.create(GM, "c", "Long", scenario="short", scenario_text=SHORT)
         for _ in range(4):
             await leagues.join(GM, "Long", ai=True)
@@ -189,8 +189,8 @@ async def test_a_league_survives_a_restart_and_a_result_missed_is_picked_up(db_u
     engine = make_engine(db_url)
     try:
         service = GameService(engine, seeds=counting_seeds(100))  # a new process on the same database
-        await service.rebuild_all()
-        leagues = Leagues(service)
+        await service.audit.rebuild_all()
+        leagues = service.leagues
         info = await leagues.show("g1", "Long")
         assert info.current_round == 1 and [p.game_id for p in info.pairings] == [p.game_id for p in first]
         # one game ends while its result cannot be written (the league's tables are out of reach)
@@ -202,12 +202,12 @@ async def test_a_league_survives_a_restart_and_a_result_missed_is_picked_up(db_u
 
         Leagues._record = unreachable  # type: ignore[method-assign,assignment]
         try:
-            await service.play_ai(broken, limit=2000)
+            await service.commands.play_ai(broken, limit=2000)
         finally:
             Leagues._record = original  # type: ignore[method-assign]
-        assert (await service.state_for_audit(broken)).phase is Phase.OVER
+        assert (await service.reading.state_for_audit(broken)).phase is Phase.OVER
         assert (await leagues.show("g1", "Long")).pairings[0].status == "playing"
-        await service.play_ai(first[1].game_id or 0, limit=2000)
+        await service.commands.play_ai(first[1].game_id or 0, limit=2000)
         report = await leagues.next_round(GM, "Long")
         assert [p.status for p in report.closed] == ["done", "done"]  # the missed result was recorded
         assert report.league.current_round == 2
@@ -216,7 +216,7 @@ async def test_a_league_survives_a_restart_and_a_result_missed_is_picked_up(db_u
 
 
 async def test_a_round_whose_games_were_not_all_made_is_completed_by_the_next_command(service: GameService) -> None:
-    leagues = Leagues(service)
+    leagues = service.leagues
     await leagues.create(GM, "c", "Threads", scenario="short", scenario_text=SHORT)
     for _ in range(4):
         await leagues.join(GM, "Threads", ai=True)
@@ -243,7 +243,7 @@ async def test_a_league_is_full_at_its_limit(service: GameService, monkeypatch: 
     from game.service import leagues as module
 
     monkeypatch.setattr(module, "MAX_ENTRANTS", 3)
-    leagues = Leagues(service)
+    leagues = service.leagues
     await leagues.create(GM, "c", "Small")
     for _ in range(3):
         await leagues.join(GM, "Small", ai=True)
@@ -254,14 +254,14 @@ async def test_a_league_is_full_at_its_limit(service: GameService, monkeypatch: 
 async def test_a_drafted_round_goes_on_without_a_registered_list_that_was_deleted(service: GameService) -> None:
     """Issue 22, finding 9: a member whose list is gone no longer holds the round up; they forfeit
     the pairing (no game is made, no rating moves), and are told."""
-    leagues = Leagues(service)
+    leagues = service.leagues
     await leagues.create(GM, "c", "Lists", scenario="drafted", size="skirmish")
-    await service.save_squadron(ANN, DUTCH)
+    await service.squadrons.save(ANN, DUTCH)
     await leagues.join(ANN, "Lists", "Ann", squadron="Zeeland Admiralty")
     await leagues.join(GM, "Lists", ai=True)
     from game.service.models import SavedSquadron
 
-    async with service.repo.session() as s, s.begin():
+    async with service.store.repo.session() as s, s.begin():
         for row in (await s.execute(select(SavedSquadron))).scalars():
             await s.delete(row)
     report = await leagues.start(GM, "Lists")
@@ -276,17 +276,17 @@ async def test_a_drafted_round_goes_on_without_a_registered_list_that_was_delete
     table = await leagues.standings("g1", "Lists")
     assert [(r.name, r.wins, r.losses, r.forfeits) for r in table.rows] == [
         ("Computer captain 1", 1, 0, 0), ("Ann", 0, 1, 1)]
-    async with service.repo.session() as s:
+    async with service.store.repo.session() as s:
         assert list((await s.execute(select(Rating))).scalars()) == []  # nothing was played: no rating moved
 
 
 async def test_a_member_who_cannot_be_seated_forfeits_the_pairing(service: GameService,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    leagues = Leagues(service)
+    leagues = service.leagues
     await leagues.create(GM, "c", "Forfeit", scenario="short", scenario_text=SHORT)
     await leagues.join(ANN, "Forfeit", "Ann")
     await leagues.join(BOB, "Forfeit", "Bob")
-    join = service.join
+    join = service.lobby.join
 
     async def refuse_bob(actor: Actor, game_id: int, *args: object, **kwargs: object) -> object:
         if actor.user_id == BOB.user_id:
@@ -295,7 +295,7 @@ async def test_a_member_who_cannot_be_seated_forfeits_the_pairing(service: GameS
             raise SquadronRefused("The saved squadron cannot be read.")
         return await join(actor, game_id, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(service, "join", refuse_bob)
+    monkeypatch.setattr(service.lobby, "join", refuse_bob)
     (p,) = (await leagues.start(GM, "Forfeit")).started
     assert p.status == "done" and p.winner == "111"
     assert p.reason == "forfeit: Bob could not be seated (The saved squadron cannot be read.)"

@@ -120,10 +120,10 @@ async def test_the_decisions_migration_goes_down_and_up_again_under_a_game_in_pl
     engine = make_engine(db_url)
     try:
         svc = GameService(engine, seeds=counting_seeds())
-        game = await svc.create_game(ann, "chan")
-        await svc.join(ann, game.id, "A")
-        await svc.join(bob, game.id, "B")
-        await svc.submit(bob, game.id, "pick B Take Courage")
+        game = await svc.lobby.create_game(ann, "chan")
+        await svc.lobby.join(ann, game.id, "A")
+        await svc.lobby.join(bob, game.id, "B")
+        await svc.commands.submit(bob, game.id, "pick B Take Courage")
         async with engine.connect() as conn:
             named = (await conn.execute(text("SELECT count(*) FROM scheduled_jobs WHERE since IS NOT NULL"))).scalar_one()
         assert named > 0
@@ -133,7 +133,7 @@ async def test_the_decisions_migration_goes_down_and_up_again_under_a_game_in_pl
         async with engine.connect() as conn:
             assert (await conn.execute(text("SELECT count(*) FROM seats"))).scalar_one() == 2
         svc = GameService(engine, seeds=counting_seeds())
-        await svc.submit(ann, game.id, "pick A Down!")
-        assert (await svc.state_for_audit(game.id)).turn == 1
+        await svc.commands.submit(ann, game.id, "pick A Down!")
+        assert (await svc.reading.state_for_audit(game.id)).turn == 1
     finally:
         await engine.dispose()

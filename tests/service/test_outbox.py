@@ -23,36 +23,36 @@ ANN, BOB = Actor("1", "g"), Actor("2", "g")
 
 async def started(service: GameService) -> int:
     """A game with both sides taken, whose announcement (written with the game) has gone out."""
-    service.outbox = True
-    info = await service.create_game(ANN, "c1")
+    service.front.outbox = True
+    info = await service.lobby.create_game(ANN, "c1")
     created = await claim(service, info.id)
     assert created is not None and created.kind == "created"
     assert json.loads(created.payload) == {"system": "oak_and_iron"}
-    async with service.repo.session() as s, s.begin():
+    async with service.store.repo.session() as s, s.begin():
         await outbox.delivered(s, created, utcnow())
-    await service.join(ANN, info.id, "A", "Ann")
-    await service.join(BOB, info.id, "B", "Bob")
+    await service.lobby.join(ANN, info.id, "A", "Ann")
+    await service.lobby.join(BOB, info.id, "B", "Bob")
     return info.id
 
 
 async def rows(service: GameService, game_id: int) -> list[OutboxRow]:
-    async with service.repo.session() as s:
+    async with service.store.repo.session() as s:
         return await outbox.rows_of(s, game_id)
 
 
 async def claim(service: GameService, game_id: int, now: object = None) -> OutboxRow | None:
-    async with service.repo.session() as s, s.begin():
+    async with service.store.repo.session() as s, s.begin():
         return await outbox.claim(s, game_id, now or utcnow())  # type: ignore[arg-type]
 
 
 async def test_a_command_writes_its_posts_with_its_events(service: GameService) -> None:
     gid = await started(service)
     assert [r.kind for r in await rows(service, gid)] == ["created"]  # taking seats posts nothing by itself
-    await service.announce(gid)
-    await service.announce(gid)  # /game status again: the board again, but each pick is nudged once
+    await service.front.announce(gid)
+    await service.front.announce(gid)  # /game status again: the board again, but each pick is nudged once
     kinds = [r.kind for r in await rows(service, gid)]
     assert kinds.count("board") == 2 and kinds.count("nudge") == 2
-    outcome = await service.pick(ANN, gid, "Effective Fire")
+    outcome = await service.commands.pick(ANN, gid, "Effective Fire")
     written = [r for r in await rows(service, gid) if r.id in outcome.posts]
     assert [r.kind for r in written] == ["board", "status"]
     assert json.loads(written[0].payload) == {"first": outcome.first_seq, "last": outcome.last_seq}
@@ -60,19 +60,19 @@ async def test_a_command_writes_its_posts_with_its_events(service: GameService) 
 
 async def test_a_write_that_loses_the_race_leaves_no_rows(service: GameService) -> None:
     gid = await started(service)
-    loaded = await service._load(gid)
+    loaded = await service.store.load(gid)
     stale = Loaded(copy.copy(loaded.record), loaded.seats, loaded.state)
-    await service.pick(ANN, gid, "Effective Fire")  # another command moves the game on first
+    await service.commands.pick(ANN, gid, "Effective Fire")  # another command moves the game on first
     before = len(await rows(service, gid))
     with pytest.raises(VersionConflict):
-        await service.repo.append(stale, [ev.CardPicked("B", "Take Courage")], stale.state, "2", None, {},
+        await service.store.repo.append(stale, [ev.CardPicked("B", "Take Courage")], stale.state, "2", None, {},
                                   posts=[Post("board", {"first": 1, "last": 1})])
     assert len(await rows(service, gid)) == before
 
 
 async def test_claims_keep_the_order_of_each_lane(service: GameService) -> None:
     gid = await started(service)
-    await service.repo.enqueue(gid, [Post("board", {}), Post("notice", {"text": "⏰"}), Post("status", {}),
+    await service.store.repo.enqueue(gid, [Post("board", {}), Post("notice", {"text": "⏰"}), Post("status", {}),
                                      Post("nudge", {"user": "1", "player": "A", "turn": 1}, key="n")])
     first = await claim(service, gid)
     assert first is not None and first.kind == "board" and first.attempts == 1
@@ -80,7 +80,7 @@ async def test_claims_keep_the_order_of_each_lane(service: GameService) -> None:
     # the notice waits for the board; the status and the nudge do not
     assert [r.kind if r else None for r in taken] == ["status", "nudge", None]
     now = utcnow()
-    async with service.repo.session() as s, s.begin():
+    async with service.store.repo.session() as s, s.begin():
         assert await outbox.failed(s, first, "503", now, now + timedelta(seconds=10)) == "pending"
     assert await claim(service, gid, now + timedelta(seconds=5)) is None  # its backoff holds the lane
     again = await claim(service, gid, now + timedelta(seconds=11))
@@ -89,7 +89,7 @@ async def test_claims_keep_the_order_of_each_lane(service: GameService) -> None:
     assert await claim(service, gid, now + timedelta(seconds=12)) is None
     third = await claim(service, gid, now + timedelta(seconds=12) + outbox.LEASE)
     assert third is not None and third.id == first.id and third.attempts == 3
-    async with service.repo.session() as s, s.begin():
+    async with service.store.repo.session() as s, s.begin():
         await outbox.delivered(s, third, now)
     nxt = await claim(service, gid, now + timedelta(seconds=13) + outbox.LEASE)
     assert nxt is not None and nxt.kind == "notice"
@@ -97,7 +97,7 @@ async def test_claims_keep_the_order_of_each_lane(service: GameService) -> None:
 
 async def test_boards_in_a_row_go_out_as_one_post_and_a_notice_keeps_its_place(service: GameService) -> None:
     gid = await started(service)
-    await service.repo.enqueue(gid, [Post("board", {"first": 5, "last": 6}), Post("board", {"first": 7, "last": 7}),
+    await service.store.repo.enqueue(gid, [Post("board", {"first": 5, "last": 6}), Post("board", {"first": 7, "last": 7}),
                                      Post("status", {}), Post("board", {"first": 8, "last": 9}),
                                      Post("notice", {"text": "⏰"}), Post("board", {"first": 10, "last": 10})])
     head = await claim(service, gid)
@@ -107,7 +107,7 @@ async def test_boards_in_a_row_go_out_as_one_post_and_a_notice_keeps_its_place(s
     assert json.loads(stored[head.id].payload) == {"first": 5, "last": 9}  # a retry tells all three too
     boards = [r for r in stored.values() if r.kind == "board"]
     assert [r.status for r in boards] == ["running", "superseded", "superseded", "pending"]
-    async with service.repo.session() as s, s.begin():
+    async with service.store.repo.session() as s, s.begin():
         await outbox.delivered(s, head, utcnow())
     nxt = [await claim(service, gid), await claim(service, gid)]
     assert [r.kind if r else None for r in nxt] == ["status", "notice"]
@@ -117,10 +117,10 @@ async def test_boards_in_a_row_go_out_as_one_post_and_a_notice_keeps_its_place(s
 
 async def test_what_cannot_work_is_given_up_and_frees_the_lane(service: GameService) -> None:
     gid = await started(service)
-    await service.repo.enqueue(gid, [Post("notice", {"text": "⏰ Reminder"}), Post("board", {})])
+    await service.store.repo.enqueue(gid, [Post("notice", {"text": "⏰ Reminder"}), Post("board", {})])
     row = await claim(service, gid)
     assert row is not None
-    async with service.repo.session() as s, s.begin():
+    async with service.store.repo.session() as s, s.begin():
         assert await outbox.failed(s, row, "10003 Unknown Channel", utcnow(), None) == "failed"
     nxt = await claim(service, gid)
     assert nxt is not None and nxt.kind == "board"
@@ -128,12 +128,12 @@ async def test_what_cannot_work_is_given_up_and_frees_the_lane(service: GameServ
 
 async def test_after_the_last_try_a_row_is_given_up(service: GameService) -> None:
     gid = await started(service)
-    await service.repo.enqueue(gid, [Post("board", {})])
+    await service.store.repo.enqueue(gid, [Post("board", {})])
     now = utcnow()
     for attempt in range(1, outbox.MAX_ATTEMPTS + 1):
         row = await claim(service, gid, now)
         assert row is not None and row.attempts == attempt
-        async with service.repo.session() as s, s.begin():
+        async with service.store.repo.session() as s, s.begin():
             status = await outbox.failed(s, row, "503", now, now + outbox.backoff(attempt))
         now += outbox.backoff(attempt) + timedelta(seconds=1)
     assert status == "failed" and await claim(service, gid, now) is None
@@ -142,7 +142,7 @@ async def test_after_the_last_try_a_row_is_given_up(service: GameService) -> Non
 
 async def test_claimers_at_once_never_share_a_row(service: GameService) -> None:
     gid = await started(service)
-    await service.repo.enqueue(gid, [Post("board", {}), Post("board", {})])
+    await service.store.repo.enqueue(gid, [Post("board", {}), Post("board", {})])
     got = await asyncio.gather(*(claim(service, gid) for _ in range(4)))
     taken = [r.id for r in got if r is not None]
     assert len(taken) == 1  # one claimer has the head of the lane; the second board waits behind it

@@ -170,17 +170,17 @@ async def test_every_system_and_setup_is_served(service: GameService) -> None:
 
 async def test_oak_and_iron_service_keeps_its_hands_off(service: GameService) -> None:
     ref, gid = await wsim_game(service)
-    oak = await service.create_game(BRIT, "other-channel")
+    oak = await service.lobby.create_game(BRIT, "other-channel")
     with pytest.raises(OtherSystem, match="/ref"):
-        await service.submit(BRIT, gid, "pick A Down!")
+        await service.commands.submit(BRIT, gid, "pick A Down!")
     with pytest.raises(OtherSystem):
-        await service.view(BRIT, gid)
-    page, total = await service.games_page(G)
+        await service.reading.view(BRIT, gid)
+    page, total = await service.lobby.games_page(G)
     assert total == 2 and {g.id for g in page} == {gid, oak.id}
-    assert (await service.game_in_channel(G, "chan")).id == gid  # type: ignore[union-attr]
-    report = await service.rebuild_all()
+    assert (await service.lobby.game_in_channel(G, "chan")).id == gid  # type: ignore[union-attr]
+    report = await service.audit.rebuild_all()
     assert report.damaged == ()
-    assert await service.repo.all_game_ids() == [oak.id]
+    assert await service.store.repo.all_game_ids() == [oak.id]
     assert await ref.game_in_channel(G, "other-channel") is None
     with pytest.raises(RulesError, match="no referee-assistant game"):
         await ref.info(oak.id)
@@ -193,7 +193,7 @@ async def reminders(service: GameService, gid: int) -> list[str]:
 
     from game.service.models import ScheduledJob
 
-    async with service.repo.session() as s:
+    async with service.store.repo.session() as s:
         rows = (await s.execute(select(ScheduledJob).where(ScheduledJob.game_id == gid))).scalars().all()
     return sorted(json.loads(j.payload)["player"] for j in rows if j.status == "pending")
 
@@ -211,9 +211,9 @@ async def test_reminders_follow_whom_the_game_waits_for(service: GameService) ->
     assert await reminders(service, gid) == ["British"]
     await ref.submit(BRIT, gid, "plot Victory 1")
     assert await reminders(service, gid) == ["Umpire"]
-    assert (await service.game_in_channel(G, "chan")).id == gid  # type: ignore[union-attr]
+    assert (await service.lobby.game_in_channel(G, "chan")).id == gid  # type: ignore[union-attr]
     await ref.submit(UMPIRE, gid, "end the French strike")
-    assert await service.game_in_channel(G, "chan") is None  # the channel is free for the next game
+    assert await service.lobby.game_in_channel(G, "chan") is None  # the channel is free for the next game
     assert await reminders(service, gid) == []
     assert (await ref.info(gid)).status == "over"
 

@@ -25,12 +25,12 @@ HANDS = {"A": ["Down!", "Careful Aim", "Rolling Broadsides", "Effective Fire", "
 async def short_game(service: GameService) -> int:
     text = scenario_text([S("Kestrel", "Sloop", 14, 10, 90, "A"), S("Otter", "Sloop", 22, 26, 270, "B")],
                          test_dice=False)
-    info = await service.create_game(ANN, "chan-1", scenario_text=text)
-    await service.join(ANN, info.id, "A", "Ann")
-    await service.join(BOB, info.id, "B", "Bob")
+    info = await service.lobby.create_game(ANN, "chan-1", scenario_text=text)
+    await service.lobby.join(ANN, info.id, "A", "Ann")
+    await service.lobby.join(BOB, info.id, "B", "Bob")
     for line, who in (("pick A Effective Fire", ANN), ("pick B Take Courage", BOB), ("pick A Careful Aim", ANN),
                       ("pick B Reload!", BOB)):
-        await service.submit(who, info.id, line)
+        await service.commands.submit(who, info.id, line)
     return info.id
 
 
@@ -46,10 +46,10 @@ def gif_frames(data: bytes) -> list[tuple[int, int]]:
 async def test_a_replay_shows_every_command_as_a_spectator_saw_it(service: GameService) -> None:
     gid = await short_game(service)
     for line in ("move Kestrel", "move Otter"):
-        await service.submit(BOB if "Otter" in line else ANN, gid, line)
-    shown, rules, log_file = await service.replay(ANN, gid)
+        await service.commands.submit(BOB if "Otter" in line else ANN, gid, line)
+    shown, rules, log_file = await service.audit.replay(ANN, gid)
     assert log_file is None  # not over: the log holds secrets until the end
-    final = (await service.repo.load(gid)).state  # type: ignore[union-attr]
+    final = (await service.store.repo.load(gid)).state  # type: ignore[union-attr]
     assert shown[-1].view == view_of(final, None)  # the last frame is the game as it stands
     assert [f.command for f in shown] == sorted({f.command for f in shown})  # one frame per command, in order
     text = [line for f in shown for line in f.caption]
@@ -79,9 +79,9 @@ async def test_a_replay_shows_every_command_as_a_spectator_saw_it(service: GameS
 async def test_a_finished_games_log_plays_back_and_draws(service: GameService, tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     gid = await short_game(service)
-    await service.submit(ANN, gid, "move Kestrel")
-    await service.concede(BOB, gid)
-    shown, _, log_file = await service.replay(BOB, gid)
+    await service.commands.submit(ANN, gid, "move Kestrel")
+    await service.commands.concede(BOB, gid)
+    shown, _, log_file = await service.audit.replay(BOB, gid)
     assert log_file is not None and log_file["format"] == "quarterdeck-log/1"
     assert "wins" in " ".join(shown[-1].caption) or "concede" in " ".join(shown[-1].caption).lower()
     path = tmp_path / "game-log.json"

@@ -18,23 +18,23 @@ from tests.service.test_service import ANN, BOB, EVE, new_game
 
 async def give_orders(service: GameService, gid: int) -> None:
     """Bob's orders as a player who trusts the computer captain would give them, through the API."""
-    state = await service.state_for_audit(gid)
-    rules = await service.rules_of_game(gid)
+    state = await service.reading.state_for_audit(gid)
+    rules = await service.reading.rules(gid)
     wanted = captain_orders(view_of(state, "B"), rules, state.log_position)
-    await service.clear_orders(BOB, gid)
+    await service.orders.clear(BOB, gid)
     for o in wanted.ships:
         if o.move is not None:
-            await service.order_move(BOB, gid, format_command(o.move))
-        await service.order_attack(BOB, gid, o.ship, "best")
-    await service.order_policy(BOB, gid, reroll="fortune", fallback="discretion")
+            await service.orders.move(BOB, gid, format_command(o.move))
+        await service.orders.attack(BOB, gid, o.ship, "best")
+    await service.orders.policy(BOB, gid, reroll="fortune", fallback="discretion")
 
 
 async def test_editing_orders(service: GameService) -> None:
     gid = await new_game(service)
-    await service.order_attack(BOB, gid, "Otter", "ship", target="Kestrel", then="nearest")
-    await service.order_move(BOB, gid, "move Hoorn turn end port 30")
-    await service.order_policy(BOB, gid, reroll="skill", fallback="skip", discretion=True, ship="Otter")
-    mine = await service.standing_orders(BOB, gid)
+    await service.orders.attack(BOB, gid, "Otter", "ship", target="Kestrel", then="nearest")
+    await service.orders.move(BOB, gid, "move Hoorn turn end port 30")
+    await service.orders.policy(BOB, gid, reroll="skill", fallback="skip", discretion=True, ship="Otter")
+    mine = await service.orders.current(BOB, gid)
     assert [o.ship for o in mine.ships] == ["Otter", "Hoorn"]
     assert mine.lines() == [
         "**Otter**: captain's discretion; fire at Kestrel, else nearest",
@@ -42,22 +42,22 @@ async def test_editing_orders(service: GameService) -> None:
         "Re-rolls: re-roll failures with Skill.",
         "An order that has become illegal: skip it.",
     ]
-    for bad in (service.order_move(BOB, gid, "move Kestrel"),  # Ann's ship
-                service.order_attack(BOB, gid, "Otter", "ship", target="Hoorn"),  # not an enemy
-                service.order_attack(BOB, gid, "Otter", "biggest"),
-                service.order_policy(BOB, gid, reroll="always"),
-                service.order_move(BOB, gid, "fire Otter port Kestrel"),
-                service.standing_orders(EVE, gid)):
+    for bad in (service.orders.move(BOB, gid, "move Kestrel"),  # Ann's ship
+                service.orders.attack(BOB, gid, "Otter", "ship", target="Hoorn"),  # not an enemy
+                service.orders.attack(BOB, gid, "Otter", "biggest"),
+                service.orders.policy(BOB, gid, reroll="always"),
+                service.orders.move(BOB, gid, "fire Otter port Kestrel"),
+                service.orders.current(EVE, gid)):
         with pytest.raises(RulesError):
             await bad
-    assert await service.standing_orders(BOB, gid) == mine  # nothing refused was kept
-    assert (await service.standing_orders(ANN, gid)).ships == ()  # each side its own
+    assert await service.orders.current(BOB, gid) == mine  # nothing refused was kept
+    assert (await service.orders.current(ANN, gid)).ships == ()  # each side its own
 
 
 async def _answer_all(service: GameService, gid: int) -> list[Outcome | OrderNote]:
     out: list[Outcome | OrderNote] = []
     for _ in range(100):
-        done = await service.run_standing(gid)
+        done = await service.orders.run(gid)
         out += done
         if not any(isinstance(x, Outcome) for x in done):
             return out
@@ -67,21 +67,21 @@ async def _answer_all(service: GameService, gid: int) -> list[Outcome | OrderNot
 async def test_standing_orders_play_the_turn_and_say_what_they_did(service: GameService) -> None:
     gid = await new_game(service)
     actors = {"A": ANN, "B": BOB}
-    rules = await service.rules_of_game(gid)
+    rules = await service.reading.rules(gid)
     wakes = {"A": 0, "B": 0}
     notes: list[OrderNote] = []
     present = None
     for n in range(400):
-        state = await service.state_for_audit(gid)
+        state = await service.reading.state_for_audit(gid)
         if state.turn > 3 or state.phase is Phase.OVER:
             break
         p = sorted(deciders(state))[0]
         if present != p and state.turn >= 1 and state.phase is not Phase.SETUP:
             wakes[p] += 1
         cmd = Captain(p, n, rules).act(state)
-        await service.submit(actors[p], gid, cmd, request_id=f"t-{n}")
+        await service.commands.submit(actors[p], gid, cmd, request_id=f"t-{n}")
         present = p
-        if p == "B" and deciders(await service.state_for_audit(gid)):
+        if p == "B" and deciders(await service.reading.state_for_audit(gid)):
             await give_orders(service, gid)
         done = await _answer_all(service, gid)
         notes += [x for x in done if isinstance(x, OrderNote)]
@@ -94,22 +94,22 @@ async def test_standing_orders_play_the_turn_and_say_what_they_did(service: Game
     assert "as ordered" in said and "`B: move " in said
     # the only legal answer is taken for Ann too (nothing to fire at), and told to her alone
     assert all("nothing to fire at" in x.text for x in notes if x.user_id == ANN.user_id)
-    assert (await service.audit(gid)).ok
+    assert (await service.audit.check(gid)).ok
 
 
 async def test_orders_lapse_at_the_next_turn(service: GameService) -> None:
     gid = await new_game(service)
-    await service.order_policy(BOB, gid, reroll="never")
-    state = await service.state_for_audit(gid)
-    assert (await service.standing_orders(BOB, gid)).turn == state.turn == 0
-    await service.pick(ANN, gid, "Effective Fire")
-    await service.pick(BOB, gid, "Reload!")
-    later = await service.state_for_audit(gid)
+    await service.orders.policy(BOB, gid, reroll="never")
+    state = await service.reading.state_for_audit(gid)
+    assert (await service.orders.current(BOB, gid)).turn == state.turn == 0
+    await service.commands.pick(ANN, gid, "Effective Fire")
+    await service.commands.pick(BOB, gid, "Reload!")
+    later = await service.reading.state_for_audit(gid)
     assert later.turn == 1
-    assert (await service.standing_orders(BOB, gid)).reroll == "ask"
+    assert (await service.orders.current(BOB, gid)).reroll == "ask"
 
 
 async def test_a_spectator_has_no_orders(service: GameService) -> None:
     gid = await new_game(service)
     with pytest.raises(NotSeated):
-        await service.order_policy(EVE, gid, reroll="never")
+        await service.orders.policy(EVE, gid, reroll="never")

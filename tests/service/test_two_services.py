@@ -15,28 +15,28 @@ ANN, BOB, CY = Actor("111", "g1"), Actor("222", "g1"), Actor("444", "g1")
 
 async def test_each_process_reads_what_the_other_wrote(two: list[GameService]) -> None:
     first, second = two
-    info = await first.create_game(ANN, "chan-1")
-    await second.view(BOB, info.id)  # the second process now holds the game in its cache
-    await first.join(ANN, info.id, "A", "Ann")
-    await first.join(BOB, info.id, "B", "Bob")
-    seats = {p: u for p, u, _, _ in (await second.info(info.id)).seats}
+    info = await first.lobby.create_game(ANN, "chan-1")
+    await second.reading.view(BOB, info.id)  # the second process now holds the game in its cache
+    await first.lobby.join(ANN, info.id, "A", "Ann")
+    await first.lobby.join(BOB, info.id, "B", "Bob")
+    seats = {s.player: s.user_id for s in (await second.lobby.info(info.id)).seats}
     assert seats == {"A": "111", "B": "222"}
-    await second.submit(BOB, info.id, "pick B Take Courage")
-    before = await first.view(ANN, info.id)
+    await second.commands.submit(BOB, info.id, "pick B Take Courage")
+    before = await first.reading.view(ANN, info.id)
     assert before.game.squadron("B").picked and before.game.squadron("B").face_up is None  # picked, face down
-    await first.submit(ANN, info.id, "pick A Effective Fire")  # decided on the state with B's pick in it
-    after = await second.view(BOB, info.id)
+    await first.commands.submit(ANN, info.id, "pick A Effective Fire")  # decided on the state with B's pick in it
+    after = await second.reading.view(BOB, info.id)
     assert after.game.squadron("A").face_up == "Effective Fire" and after.game.squadron("B").face_up == "Take Courage"
 
 
 async def test_two_members_racing_for_one_side_are_not_both_seated(two: list[GameService]) -> None:
     first, second = two
-    info = await first.create_game(ANN, "chan-1")
-    await second.view(CY, info.id)
+    info = await first.lobby.create_game(ANN, "chan-1")
+    await second.reading.view(CY, info.id)
 
     async def take(service: GameService, actor: Actor, name: str) -> str:
         try:
-            await service.join(actor, info.id, "A", name)
+            await service.lobby.join(actor, info.id, "A", name)
         except (SeatTaken, ServiceError, RulesError) as exc:
             return f"refused: {exc}"
         return "seated"
@@ -45,33 +45,33 @@ async def test_two_members_racing_for_one_side_are_not_both_seated(two: list[Gam
     assert sorted(r.split(":")[0] for r in results) == ["refused", "seated"], results
     winner = "222" if results[0] == "seated" else "444"
     for service in two:
-        seats = {p: u for p, u, _, _ in (await service.info(info.id)).seats}
+        seats = {s.player: s.user_id for s in (await service.lobby.info(info.id)).seats}
         assert seats["A"] == winner
 
 
 async def test_a_game_made_by_the_other_process_is_found_and_keeps_the_channel_busy(two: list[GameService]) -> None:
     first, second = two
-    assert await second.game_in_channel("g1", "chan-9") is None  # looked up before there was a game
-    made = await first.create_game(ANN, "chan-9")
-    found = await second.game_in_channel("g1", "chan-9")
+    assert await second.lobby.game_in_channel("g1", "chan-9") is None  # looked up before there was a game
+    made = await first.lobby.create_game(ANN, "chan-9")
+    found = await second.lobby.game_in_channel("g1", "chan-9")
     assert found is not None and found.id == made.id
     with pytest.raises(RulesError, match="already has a game"):
-        await second.create_game(BOB, "chan-9")
+        await second.lobby.create_game(BOB, "chan-9")
 
 
 async def test_two_processes_driving_one_computer_captain_play_each_move_once(two: list[GameService]) -> None:
     first, second = two
-    info = await first.create_game(ANN, "chan-3")
-    await first.join(ANN, info.id, "A", ai=True)
-    await first.join(BOB, info.id, "B", ai=True)
-    await asyncio.gather(first.play_ai(info.id, limit=30), second.play_ai(info.id, limit=30))
-    report = await second.audit(info.id)
+    info = await first.lobby.create_game(ANN, "chan-3")
+    await first.lobby.join(ANN, info.id, "A", ai=True)
+    await first.lobby.join(BOB, info.id, "B", ai=True)
+    await asyncio.gather(first.commands.play_ai(info.id, limit=30), second.commands.play_ai(info.id, limit=30))
+    report = await second.audit.check(info.id)
     assert report.ok, report.mismatches
     # every command in the log was decided from the position just before it: none was played twice
-    logged = await second.repo.events(info.id)
+    logged = await second.store.repo.events(info.id)
     commands = sorted({c for _, c, _ in logged})
     assert commands == list(range(1, len(commands) + 1))
-    alone = await two[0].state_for_audit(info.id)
+    alone = await two[0].reading.state_for_audit(info.id)
     assert alone.log_position == logged[-1][0]
 
 
@@ -82,14 +82,14 @@ async def test_a_clock_set_in_one_process_plans_the_deadlines_the_other_writes(t
 
     first, second = two
     gm = Actor("999", "g1", gm=True)
-    info = await first.create_game(ANN, "chan-1")
-    await first.join(ANN, info.id, "A", "Ann")
-    await first.join(BOB, info.id, "B", "Bob")
+    info = await first.lobby.create_game(ANN, "chan-1")
+    await first.lobby.join(ANN, info.id, "A", "Ann")
+    await first.lobby.join(BOB, info.id, "B", "Bob")
     for member in (ANN, BOB):  # the second process holds both members' hours, fresh
-        await second.set_hours(member, time_zone="UTC")
-    await second.submit(BOB, info.id, "pick B Take Courage")  # and the game and its clock
-    await first.clock_settings(gm, info.id, deadline_hours=100)
+        await second.clock.set_hours(member, time_zone="UTC")
+    await second.commands.submit(BOB, info.id, "pick B Take Courage")  # and the game and its clock
+    await first.clock.settings(gm, info.id, deadline_hours=100)
     # the second decides on its stale copy, fails at the commit, reads the game (and its clock) again
-    await second.submit(ANN, info.id, "pick A Effective Fire")
-    due = await second.repo.next_deadline(info.id)
+    await second.commands.submit(ANN, info.id, "pick A Effective Fire")
+    due = await second.store.repo.next_deadline(info.id)
     assert due is not None and due - utcnow() > timedelta(hours=99)

@@ -35,11 +35,11 @@ async def _ai_game(db_url: str, workers: Workers, moves: int) -> list[str]:
     engine = make_engine(db_url)
     try:
         service = GameService(engine, seeds=counting_seeds(), workers=workers)
-        info = await service.create_game(GM, "c1")
-        await service.join(GM, info.id, "A", ai=True)
-        await service.join(GM, info.id, "B", ai=True)
-        await service.play_ai(info.id, limit=moves)
-        return [json.dumps(EVENTS.encode(e), sort_keys=True) for _, _, e in await service.repo.events(info.id)]
+        info = await service.lobby.create_game(GM, "c1")
+        await service.lobby.join(GM, info.id, "A", ai=True)
+        await service.lobby.join(GM, info.id, "B", ai=True)
+        await service.commands.play_ai(info.id, limit=moves)
+        return [json.dumps(EVENTS.encode(e), sort_keys=True) for _, _, e in await service.store.repo.events(info.id)]
     finally:
         await engine.dispose()
 
@@ -59,14 +59,14 @@ async def test_a_rules_error_decided_in_a_worker_reaches_the_player_whole(db_url
     engine = make_engine(db_url)
     try:
         service = GameService(engine, seeds=counting_seeds(), workers=pool)
-        info = await service.create_game(ANN, "c1")
-        await service.join(ANN, info.id, "A", "Ann")
-        await service.join(GM, info.id, "B", ai=True)
+        info = await service.lobby.create_game(ANN, "c1")
+        await service.lobby.join(ANN, info.id, "A", "Ann")
+        await service.lobby.join(GM, info.id, "B", ai=True)
         with pytest.raises(RulesError) as refused:
-            await service.pick(ANN, info.id, "No Such Card")
+            await service.commands.pick(ANN, info.id, "No Such Card")
         assert type(refused.value) is IllegalAction and refused.value.code == "illegal"  # raised by decide()
         assert "No Such Card" in refused.value.message and refused.value.allowed, refused.value.text
-        assert await service.position(info.id) == 0  # nothing applied
+        assert await service.reading.position(info.id) == 0  # nothing applied
     finally:
         await engine.dispose()
 

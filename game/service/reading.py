@@ -1,0 +1,150 @@
+"""Reading a game: what each member may see of it, what they can do now, and its log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game import events as ev
+from game.account import overrides_line
+from game.ai.captain import deciders
+from game.ai.legal import legal_commands
+from game.model import Game
+from game.notation import format_command
+from game.options import Options
+from game.rules_data import RulesData
+from game.service.authority import Actor, Proxies
+from game.service.cache import Bounded
+from game.service.errors import NotSeated
+from game.service.jobs import options_job, public_options_job
+from game.service.models import utcnow
+from game.service.proxies import stand_ins
+from game.service.repository import Loaded
+from game.service.store import GameStore
+from game.views import View, event_for, redact, view_of
+
+
+class Reading:
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self._options_at: Bounded = Bounded(2_000)  # (game, version, …) -> the options then
+
+    async def view(self, actor: Actor, game_id: int, player: str | None = None) -> View:
+        """The game as the actor sees it; a player with two squadrons names the one to look through."""
+        loaded = await self.store.load(game_id, actor)
+        players = await self.sides(loaded, actor)
+        if player is not None:
+            if player not in players:
+                raise NotSeated(f"You do not command side {player}.", f"Your sides: {', '.join(players) or 'none'}.")
+            return view_of(loaded.state, player, also=players)
+        return view_of(loaded.state, players[0] if players else None, also=players)
+
+    async def sides_of(self, actor: Actor, game_id: int) -> list[str]:
+        """The sides the actor gives orders for now: their own seats, and those they stand in for."""
+        return await self.sides(await self.store.load(game_id, actor), actor)
+
+    async def sides(self, loaded: Loaded, actor: Actor) -> list[str]:
+        players = self.store.players_of(loaded, actor)
+        if actor.captain_of is not None:
+            return players
+        stand = Proxies(stand_ins=await stand_ins(self.store.repo, loaded, utcnow()))
+        return sorted({*players, *stand.stood_in(loaded.state, loaded.seats, actor)})
+
+    async def rules(self, game_id: int) -> RulesData:
+        """The data the game started with (built-in, or its guild's imported version)."""
+        return await self.store.rules_for((await self.store.load(game_id)).record)
+
+    async def state_for_audit(self, game_id: int) -> Game:
+        """The full state (with every secret): for the audit and tests, never for a front end."""
+        return (await self.store.load(game_id)).state
+
+    async def legal(self, actor: Actor, game_id: int, ship: str | None = None) -> list[str]:
+        """The orders the actor could give now, found on what the actor may see."""
+        loaded = await self.store.load(game_id, actor)
+        mine = self.store.players_of(loaded, actor)
+        out = []
+        for cmd in legal_commands(redact(loaded.state, mine), await self.store.rules_for(loaded.record)):
+            owner = getattr(cmd, "player", "")
+            if mine and owner and owner not in mine:
+                continue
+            if ship is not None and getattr(cmd, "ship", ship) != ship:
+                continue
+            out.append(format_command(cmd))
+        return out
+
+    async def options(self, actor: Actor, game_id: int, ship: str | None = None) -> tuple[int, Options]:
+        """What the actor can do now (from their own view), and the log position it was read at: a
+        menu built from it answers only while the game is still there."""
+        loaded = await self.store.load(game_id, actor)
+        players = await self.sides(loaded, actor)
+        waiting = [p for p in players if p in deciders(loaded.state)]
+        viewer = waiting[0] if waiting else (players[0] if players else None)
+        key = (game_id, loaded.record.version, viewer, tuple(players), ship)
+        found: Options | None = self._options_at.get(key)
+        if found is None:
+            rules = await self.store.rules_for(loaded.record)
+            found = self._options_at[key] = await self.store.workers.run(
+                options_job, view_of(loaded.state, viewer, also=players), rules, ship)
+        return loaded.record.last_seq, found
+
+    async def position(self, game_id: int) -> int:
+        """How many events the game's log holds: the moment a menu or button belongs to."""
+        return (await self.store.load(game_id)).record.last_seq
+
+    async def roll_decision(self, game_id: int) -> int | None:
+        """The decision the roll buttons answer: the number of the event that opened the roll the game
+        waits on (None when no roll waits). It stays the same while that roll waits, re-rolls included."""
+        return await self.roll_decision_of(await self.store.load(game_id))
+
+    async def roll_decision_of(self, loaded: Loaded) -> int | None:
+        if loaded.state.pending is None:
+            return None
+        assert loaded.record.id is not None
+        # an undo never reaches back past dice (UNDO_BARRIERS), so the latest such event opened the roll
+        # that waits, even when an undo has brought it back
+        async with self.store.db_slots:
+            seq = await self.store.repo.last_event_seq(loaded.record.id, "RollAwaitsChoice", loaded.record.last_seq)
+        return seq or 0
+
+    async def public_options(self, game_id: int) -> list[Options]:
+        """The options of each player the game waits for, as may be posted in the channel."""
+        return await self.public_options_of(await self.store.load(game_id))
+
+    async def public_options_of(self, loaded: Loaded) -> list[Options]:
+        # the board post, the status edit, a reminder and the options menu all ask at the same moment:
+        # working out the closing moves (trial moves through the engine) once per moment is enough
+        key = (loaded.record.id, loaded.record.version)  # every change of the game moves its version on
+        found: list[Options] | None = self._options_at.get(key)
+        if found is None:
+            rules = await self.store.rules_for(loaded.record)
+            found = await self.store.workers.run(public_options_job, loaded.state, sorted(deciders(loaded.state)), rules)
+            self._options_at[key] = found
+        return found
+
+    async def waiting_for(self, game_id: int) -> list[str]:
+        """The players the game waits for (those public_options lists), without working out their options."""
+        return sorted(deciders((await self.store.load(game_id)).state))
+
+    async def log(self, actor: Actor, game_id: int, last: int = 20) -> list[Any]:
+        loaded = await self.store.load(game_id, actor)
+        mine = self.store.players_of(loaded, actor)
+        first = max(1, loaded.record.last_seq - last + 1)
+        return [event_for(e, mine) for _, _, e in await self.store.repo.events(game_id, first)]
+
+    async def seat_history(self, game_id: int) -> list[tuple[str, int, str]]:
+        """Who played each side, from which turn: (side, first turn, name), in order."""
+        loaded = await self.store.load(game_id)
+        turn = 0
+        history: list[tuple[str, int, str]] = []
+        first: dict[str, str] = {}
+        for _, _, e in await self.store.repo.events(game_id):
+            if isinstance(e, ev.PhaseBegan):
+                turn = e.turn
+            elif isinstance(e, ev.SeatHandedOver):
+                first.setdefault(e.player, e.before)
+                history.append((e.player, turn, e.to))
+        starts = [(s.player, 0, first.get(s.player, s.display_name)) for s in loaded.seats]
+        return sorted(starts + history, key=lambda h: (h[0], h[1]))
+
+    async def gm_overrides(self, game_id: int) -> str:
+        """The game's GM overrides in one line (account.overrides_line), for its game-over post."""
+        return overrides_line(e for _, _, e in await self.store.repo.events(game_id))
