@@ -6,7 +6,6 @@ from game import effects
 from game import events as ev
 from game.commands import PickCard
 from game.context import Decision
-from game.effects import admiral_bonus
 from game.errors import IllegalAction, UnknownName
 from game.model import Choice, Game, Phase
 from game.phases.common import nothing_waiting, require_phase, skill_dice, take_fatigue
@@ -109,7 +108,7 @@ def continue_tie(ctx: Decision) -> None:
     resolve_instant_event(ctx)
     leaders = _card_leaders(ctx)
     admirals = {
-        t: sum(ctx.state.squadron(p).admiral_value + admiral_bonus(ctx.state, p, ctx.rules)
+        t: sum(ctx.state.squadron(p).admiral_value + effects.admiral_bonus(ctx.state, p, ctx.rules)
                for p in ctx.state.players_of(t))
         for t in leaders
     }
