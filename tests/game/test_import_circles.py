@@ -8,6 +8,7 @@ render.board and render.replay, which never import it back."""
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -55,11 +56,21 @@ def _imports(name: str, source: str, is_package: bool, known: set[str]) -> set[s
     return (deps & known) - {name}
 
 
+def _with_packages(name: str, deps: set[str], known: set[str]) -> set[str]:
+    """Importing a.b.c first runs a/__init__ and a/b/__init__: those packages are imported too,
+    except the importer's own, which are already under way when it runs."""
+    own = {".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 1)}
+    packages = {".".join(d.split(".")[:i]) for d in deps for i in range(1, d.count(".") + 1)}
+    return deps | ((packages & known) - own - {name})
+
+
+@cache  # read once: the tests only derive new graphs from it
 def _graph() -> dict[str, set[str]]:
     modules = _modules()
     known = set(modules)
     return {
-        name: _imports(name, path.read_text(encoding="utf-8"), path.name == "__init__.py", known)
+        name: _with_packages(
+            name, _imports(name, path.read_text(encoding="utf-8"), path.name == "__init__.py", known), known)
         for name, path in modules.items()
     }
 
@@ -173,6 +184,12 @@ def test_imports_are_read_wherever_they_stand() -> None:
     assert _imports("p.sub.x", source, False, known) == {"p.a", "p.b", "p.c", "p.sub", "p.sub.d", "q"}
     # in a package's __init__, one dot is the package itself
     assert _imports("p.sub", "from . import d\nfrom .. import a\n", True, known) == {"p.sub.d", "p.a"}
+
+
+def test_an_import_runs_the_packages_above_it_but_not_the_importer_s_own() -> None:
+    known = {"p", "p.sub", "p.sub.d", "p.e", "q", "q.r"}
+    assert _with_packages("p.e", {"p.sub.d", "q.r"}, known) == {"p.sub.d", "p.sub", "q.r", "q"}
+    assert _with_packages("p.sub", {"p.sub.d"}, known) == {"p.sub.d"}
 
 
 def test_the_check_finds_a_circle() -> None:
