@@ -37,7 +37,6 @@ async def _league_of_computers() -> tuple[float, list[float]]:
     from game.scenario import builtin_scenarios
     from game.service.db import make_engine, upgrade_to_head
     from game.service.game_service import Actor, GameService
-    from game.service.leagues import Leagues
 
     short = builtin_scenarios()["quickstart"].replace('defender = "B"', 'defender = "B"\nlast_turn = 1')
     gm = Actor("1", "bench", gm=True)
@@ -46,7 +45,8 @@ async def _league_of_computers() -> tuple[float, list[float]]:
         await upgrade_to_head(url)
         engine = make_engine(url)
         try:
-            leagues = Leagues(GameService(engine))
+            service = GameService(engine)
+            leagues = service.leagues
             t0 = time.perf_counter()
             await leagues.create(gm, "c", "Bench", scenario="short", scenario_text=short)
             for _ in range(8):
@@ -57,7 +57,7 @@ async def _league_of_computers() -> tuple[float, list[float]]:
                 r0 = time.perf_counter()
                 for p in (await leagues.show("bench", "Bench")).pairings:
                     if p.game_id is not None:
-                        await leagues.svc.play_ai(p.game_id, limit=2000)
+                        await service.commands.play_ai(p.game_id, limit=2000)
                 await leagues.next_round(gm, "Bench")
                 rounds.append(time.perf_counter() - r0)
             assert (await leagues.standings("bench", "Bench")).final

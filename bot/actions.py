@@ -14,7 +14,7 @@ import discord
 from bot.limits import error_text, fit
 from game import names
 from game.errors import RulesError
-from game.service.game_service import Actor, AlreadyDecided, GameService, Outcome
+from game.service.game_service import Actor, AlreadyDecided, GameNotFound, GameService, Outcome
 from game.service.orders_service import OrderNote
 from game.service.results import PlanRefused
 from game.views import View
@@ -59,8 +59,6 @@ def channel_key(interaction: discord.Interaction) -> str:
 
 async def game_here(interaction: discord.Interaction, include_over: bool = False) -> int:
     """The game of this channel or thread (for looking, also the last finished one)."""
-    from game.service.game_service import GameNotFound
-
     service = service_of(interaction)
     info = await service.lobby.game_in_channel(str(interaction.guild_id), channel_key(interaction), include_over)
     if info is None:

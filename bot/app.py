@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.actions import UNEXPECTED, refusal
 from bot.outbox import Courier
 from bot.permissions import invite_url
+from bot.views import DYNAMIC_ITEMS
 from game.errors import RulesError
 from game.service.driver import Driver
 from game.service.game_service import GameService
@@ -65,8 +66,6 @@ class QuarterdeckBot(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
-        from bot.views import DYNAMIC_ITEMS
-
         for cog in COGS:
             await self.load_extension(cog)
         self.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -18,11 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.actions import tell_planner, tell_player
 from bot.limits import fit
 from bot.publish import created_text, nudge, post_account, post_board, update_status
 from game.service import outbox
 from game.service.game_service import Actor, GameService
 from game.service.models import OutboxRow, utcnow
+from game.service.orders_service import OrderNote
+from game.service.results import PlanRefused
 
 if TYPE_CHECKING:
     from game.service.driver import Driver
@@ -124,15 +127,9 @@ class Courier:
             if await self._still_owed(row.game_id, info.guild_id, payload):
                 await nudge(self.client, row.game_id, str(payload["user"]), channel.jump_url)
         elif row.kind == "note":  # what a player's standing orders did: theirs alone, by DM
-            from bot.actions import tell_player
-            from game.service.orders_service import OrderNote
-
             await tell_player(self.client, row.game_id, OrderNote(
                 str(payload["user"]), str(payload["player"]), str(payload["text"])))
         elif row.kind == "planned":
-            from bot.actions import tell_planner
-            from game.service.results import PlanRefused
-
             await tell_planner(self.client, channel, row.game_id, PlanRefused(
                 str(payload["user"]), str(payload["player"]), str(payload["line"]), str(payload["reason"])))
         elif row.kind == "notice":  # a line for the channel, pinging only the users it names

@@ -248,7 +248,8 @@ class _Images:
         print(f"  board: {path}", file=self.out)
 
     async def preview(self, view: Any, pv: Any) -> None:
-        from render.board import RenderOptions, render_board_async
+        from render.options import RenderOptions
+        from render.pooled import render_board_async
 
         if self.folder is None:
             return

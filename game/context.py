@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from game import events as ev
 from game.apply import apply
 from game.dice import DiceSource, drawn
 from game.model import Game
+from game.notation import format_command
 from game.rules_data import RulesData
 
 
@@ -16,8 +17,19 @@ class Suspend(Exception):  # noqa: N818 - control flow, not an error
     """A roll waits for its roller's choice; the decision stops with the events so far."""
 
 
+class Flow(Protocol):
+    """How a phase hands the game on (game/phases/flow.py is the one implementation): flow imports
+    the phases, so they reach it through the decision they are given, never by importing it."""
+
+    def after_picks(self, ctx: Decision) -> None: ...
+
+    def turn_over(self, ctx: Decision) -> None: ...
+
+    def next_activation(self, ctx: Decision, just_acted: str) -> None: ...
+
+
 class Decision:
-    def __init__(self, state: Game, dice: DiceSource, rules: RulesData) -> None:
+    def __init__(self, state: Game, dice: DiceSource, rules: RulesData, flow: Flow | None = None) -> None:
         self.start = state
         self.state = state
         self.dice = dice
@@ -35,20 +47,24 @@ class Decision:
         self.extra_dice = 0
         # a roll made inside another action (Boarding Through the Smoke's fire) is not offered re-rolls
         self.no_reroll = False
+        # given by whoever makes the decision (the engine, the captain, ...): context cannot import flow,
+        # which imports the phases that import context
+        self._flow = flow
 
     @property
-    def flow(self) -> Any:
-        """How a phase hands the game on (game/phases/flow.py: after the picks, after an activation, at
-        the end of a turn): looked up when called, since flow imports the phases and they must not import it."""
-        from game.phases.flow import FLOW
+    def flow(self) -> Flow:
+        """How a phase hands the game on: after the picks, after an activation, at the end of a turn."""
+        if self._flow is None:
+            raise RuntimeError("This decision was made without the phases' flow: it cannot hand the game on.")
+        return self._flow
 
-        return FLOW
+    def over(self, state: Game) -> Decision:
+        """A scratch decision over another state, with the same dice, rules and flow."""
+        return Decision(state, self.dice, self.rules, self._flow)
 
     @property
     def remaining(self) -> tuple[str, ...]:
         if self._remaining is None:
-            from game.notation import format_command
-
             self._remaining = tuple(format_command(s) for s in self._remaining_steps)
         return self._remaining
 

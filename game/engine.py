@@ -37,6 +37,7 @@ from game.context import Decision, Suspend
 from game.dice import DiceSource
 from game.errors import DiceNotAllowed, GameOver, IllegalAction, NotYourShip, RulesError
 from game.model import Game, PendingRoll, Phase
+from game.notation import parse
 from game.phases import attack, common, flow, initiative, movement, preparation
 from game.rules_data import RulesData, load_rules
 
@@ -61,7 +62,7 @@ def decide_and_apply(
             "Fixing the dice is a table command, not a game move.",
             "Use it in a test scenario (test_dice = true) through the table or script runner.",
         )
-    ctx = Decision(state, dice, rules)
+    ctx = Decision(state, dice, rules, flow.FLOW)
     try:
         if isinstance(command, Reroll | UseFortune | KeepRoll):
             _answer_roll(ctx, command)
@@ -212,8 +213,6 @@ def _count(p: PendingRoll, faces: tuple[str, ...] | list[str]) -> int:
 
 
 def _resume(ctx: Decision, remaining: tuple[str, ...], faces: tuple[str, ...]) -> None:
-    from game.notation import parse
-
     steps = [parse(line, ctx.state) for line in remaining]
     ctx.preresolved = faces
     _run_order(ctx, steps)

@@ -12,14 +12,17 @@ from dataclasses import dataclass
 
 from game import geometry as geo
 from game.ai.captain import deciders
-from game.commands import Shot
+from game.commands import Activate, Advance, Shot, Turn
 from game.context import Decision
 from game.dice import SampledDice, ScriptedDice
+from game.engine import decide_and_apply
 from game.errors import RulesError
 from game.model import Activation, Game, Phase, PointOfSail, Ship, ShipSide
+from game.notation import format_command
 from game.phases import attack as attack_rules
 from game.phases import movement
 from game.phases.common import choice_hint, hull
+from game.phases.flow import FLOW
 from game.phases.preparation import what_now as setup_what_now
 from game.roll_text import ATTACK_LABEL, BAND_LABEL, reroll_offer
 from game.rules_data import RulesData
@@ -179,9 +182,6 @@ def _in_reach(g: Game, ship: Ship, rules: RulesData) -> tuple[int, float]:
 def _closing_move(g: Game, ship: Ship, rules: RulesData) -> Option | None:
     """A move that brings a loaded broadside to bear within range when the plain move does not:
     tried through the engine itself (no die rolled for the game: these are the player's own trials)."""
-    from game.commands import Activate, Advance, Turn
-    from game.engine import decide_and_apply
-
     def after(cmd: Activate) -> Game | None:
         try:
             return decide_and_apply(g, cmd, SampledDice(random.Random(0)), rules)[1]
@@ -205,8 +205,6 @@ def _closing_move(g: Game, ship: Ship, rules: RulesData) -> Option | None:
         return None
     from dataclasses import replace
 
-    from game.notation import format_command
-
     _, cmd, moved = choice
     order = format_command(replace(cmd, player=""))
     return Option(ship.id, f"to bring guns to bear: `{order}` ({_bearing_text(moved, moved.ship(ship.id), rules)})", order)
@@ -217,7 +215,7 @@ def _closing_move(g: Game, ship: Ship, rules: RulesData) -> Option | None:
 
 def attack_options(g: Game, player: str, rules: RulesData, only: str | None = None) -> list[tuple[Ship, list[Option]]]:
     """Every legal attack of each of the player's ships still to attack, best dice first."""
-    ctx = Decision(g, ScriptedDice(), rules)  # checks only: a roll here would be a bug, and would raise
+    ctx = Decision(g, ScriptedDice(), rules, FLOW)  # checks only: a roll here would be a bug, and would raise
     out = []
     for ship in g.ships_of(player):
         if not ship.can_act or ship.id in g.activated or only not in (None, ship.id):

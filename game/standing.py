@@ -21,6 +21,7 @@ from game.ai.captain import Captain, deciders
 from game.commands import (
     COMMANDS,
     Activate,
+    Advance,
     Attack,
     Command,
     Decline,
@@ -36,8 +37,10 @@ from game.errors import RulesError
 from game.model import Game, Phase, Ship
 from game.names import code
 from game.names import text as named
+from game.notation import format_command
 from game.phases import attack as attack_rules
 from game.phases.common import hull
+from game.phases.flow import FLOW
 from game.rules_data import RulesData
 from game.views import View
 
@@ -89,8 +92,6 @@ class Standing:
 
     def lines(self) -> list[str]:
         """The orders as a player reads them (/orders)."""
-        from game.notation import format_command
-
         out = []
         for o in self.ships:
             bits = []
@@ -379,7 +380,7 @@ def _any_attack(judge: _Judge, ships: list[Ship]) -> bool:
 def _shots(judge: _Judge, ship: Ship) -> dict[str, list[tuple[str, str, attack_rules.ShotPlan]]]:
     """The attacks the rules allow this ship now, per target: (kind, side, plan)."""
     state = judge.state
-    ctx = Decision(state, SampledDice(random.Random(0)), judge.rules)
+    ctx = Decision(state, SampledDice(random.Random(0)), judge.rules, FLOW)
     out: dict[str, list[tuple[str, str, attack_rules.ShotPlan]]] = {}
     for t in state.ships:
         if state.allied(t.controller, judge.player) or not t.can_act or not t.on_table:
@@ -476,8 +477,6 @@ def passing(view: View, rules: RulesData, judgement: int | str = 0) -> Command:
     elif state.phase is Phase.ATTACK and not state.choices:
         tries = [Pass(s.id, p) for s in state.ships_of(p) if s.can_act and s.id not in state.activated]
     elif state.phase is Phase.MOVEMENT and not state.choices:
-        from game.commands import Advance
-
         ships = ([state.activation.ship] if state.activation is not None else
                  [s.id for s in state.ships_of(p) if s.can_act and s.id not in state.activated])
         tries = [Activate(sid, None, Advance(sid, way, player=p), None, player=p)

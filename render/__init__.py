@@ -11,10 +11,14 @@ __all__ = ["AttackLine", "Pose", "Preview", "RenderOptions", "render_board", "re
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("render_board", "render_board_async"):
+    if name == "render_board":
         from render import board
 
-        return getattr(board, name)
+        return board.render_board
+    if name == "render_board_async":
+        from render import pooled
+
+        return pooled.render_board_async
     if name in ("AttackLine", "Pose", "Preview", "RenderOptions"):
         from render import options
 

@@ -24,7 +24,6 @@ from render.labels import place_all
 from render.layout import DPI, MAX_PIXELS, BoardTooLarge, Frame, area_of_play, font, frame, row_height, scale
 from render.marks import draw_attack, draw_last_move, draw_paths, draw_preview, draw_zones, name_terrain
 from render.options import AttackLine, Pose, Preview, RenderOptions
-from render.pooled import render_board_async  # the bot's entry point: in a worker process
 from render.scene import Scene, side_style
 from render.ships import draw_ships
 from render.static import _STATIC, Static, static_layer
@@ -32,7 +31,7 @@ from render.static import _STATIC, Static, static_layer
 T = TypeVar("T")
 
 __all__ = ["DPI", "MAX_PIXELS", "_STATIC", "AttackLine", "BoardTooLarge", "Pose", "Preview", "RenderOptions", "Scene",
-           "layout", "render_board", "render_board_async", "render_pixels", "scene", "scene_texts", "side_style",
+           "layout", "render_board", "render_pixels", "scene", "scene_texts", "side_style",
            "to_pixel"]
 
 

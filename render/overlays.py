@@ -8,7 +8,9 @@ from typing import Any
 
 from game import events as ev
 from game import geometry as geo
+from game.apply import apply, apply_all
 from game.commands import Command
+from game.deployment import zone
 from game.dice import ScriptedDice
 from game.engine import decide
 from game.errors import RulesError
@@ -65,8 +67,6 @@ def preview_move(view: View, command: Command, rules: RulesData | None = None) -
             break
     state = game
     for e in events:
-        from game.apply import apply
-
         state = apply(state, e)
     return Preview(ship_id, path, collision, _in_arc(state, ship_id, rules))
 
@@ -74,8 +74,6 @@ def preview_move(view: View, command: Command, rules: RulesData | None = None) -
 def preview_deploy(view: View, command: Command, rules: RulesData | None = None) -> Preview:
     """Where a set-up Deploy order would put the ship, whether it may go there, and what it would
     then bear on."""
-    from game.apply import apply_all
-
     rules = rules or load_rules(view.game.system)
     x, y, heading = (float(getattr(command, k, 0.0)) for k in ("x", "y", "heading"))
     ship_id = getattr(command, "ship", "")
@@ -89,8 +87,6 @@ def preview_deploy(view: View, command: Command, rules: RulesData | None = None)
 
 def deployment_zones(game: Game, rules: RulesData) -> tuple[tuple[str, tuple[tuple[float, float], ...]], ...]:
     """Each side's deployment zone while the set-up runs (from the end of the draft until deployed)."""
-    from game.deployment import zone
-
     prep = game.prep
     if prep is None or prep.step not in ("select", "place", "adjust", "deploy"):
         return ()

@@ -22,7 +22,7 @@ from matplotlib.transforms import Affine2D, Bbox, IdentityTransform, Transform
 
 from game.model import Table
 from render import style
-from render.layout import DPI, Frame, LegendItem, font, row_height, scale, swatch_size
+from render.layout import DPI, HEADER_ROWS, Frame, LegendItem, font, row_height, scale, swatch_size
 from render.text import TextItem, blend, label, size_of
 
 
@@ -157,8 +157,6 @@ def _edge_coordinates(table: Table, frame: Frame) -> list[TextItem]:
 def legend_top(frame: Frame) -> float:
     """The pixel height (from the bottom) where the legend's first row begins."""
     k = scale(frame.width)
-    from render.layout import HEADER_ROWS
-
     return frame.height - 8 * k - row_height(frame.width, style.FONT_TITLE) - (HEADER_ROWS - 1) * row_height(frame.width)
 
 

@@ -19,6 +19,7 @@ from bot.actions import (
     send_line,
     service_of,
 )
+from bot.views import options_view
 from game import names
 from game.errors import RulesError
 from game.notation import format_command, parse
@@ -158,8 +159,6 @@ class OrdersCog(commands.Cog):
     @app_commands.describe(ship="Only this ship's options")
     @app_commands.autocomplete(ship=ship_names)
     async def options(self, interaction: discord.Interaction, ship: str | None = None) -> None:
-        from bot.views import options_view
-
         if not await defer(interaction):
             return
         try:

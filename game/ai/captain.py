@@ -42,6 +42,7 @@ from game.model import Game, Phase, PointOfSail, Ship, ShipSide
 from game.phases import attack as attack_rules
 from game.phases.common import awaiting_pick, hull
 from game.phases.end import transfer_targets
+from game.phases.flow import FLOW, has_ships_to_activate
 from game.rules_data import RulesData, load_rules
 from game.views import View, view_of
 
@@ -74,8 +75,6 @@ def deciders(state: Game) -> set[str]:
     if state.active_player in state.players:
         return {state.active_player}
     # a fleet battle's Attack Phase: any squadron of the side with ships still to attack
-    from game.phases.flow import has_ships_to_activate
-
     return {p for p in state.players_of(state.active_player) if has_ships_to_activate(state, p)}
 
 
@@ -182,7 +181,7 @@ class Captain:
             elif ch.kind == "free_turn":
                 yield from self._free_turn(state, ch.ship)
             elif ch.kind == "lost_admiral":
-                ctx = Decision(state, self.dice, self.rules)
+                ctx = Decision(state, self.dice, self.rules, FLOW)
                 targets = transfer_targets(ctx, self.player)
                 if targets and state.squadron(self.player).fortune >= 2:
                     yield Decide(ch.ship, "transfer", target=targets[0], player=self.player)
@@ -417,7 +416,7 @@ class Captain:
 
     def _attack(self, state: Game) -> Iterable[Command]:
         ships = [s for s in state.ships_of(self.player) if s.can_act and s.id not in state.activated]
-        ctx = Decision(state, self.dice, self.rules)
+        ctx = Decision(state, self.dice, self.rules, FLOW)
         options: list[tuple[float, Command]] = []
         for ship in ships:
             best_side: dict[str, tuple[float, str]] = {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from game.ai.setup_choices import setup_candidates
 from game.commands import (
     Activate,
     Advance,
@@ -60,8 +61,6 @@ def candidates(state: Game, rules: RulesData | None = None) -> Iterator[Command]
         yield from _choice_answers(state)
         return
     if state.phase is Phase.PREPARATION:
-        from game.ai.setup_choices import setup_candidates
-
         if state.prep is not None and state.prep.to_act:
             yield from _first_legal_per_kind(state, setup_candidates(state, state.prep.to_act, rules), rules)
         return

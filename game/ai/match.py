@@ -6,7 +6,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from game.ai.captain import Captain, deciders
+from game.commands import Enlist
 from game.model import Game
+from game.phases.preparation import drafted_game
 from game.rules_data import RulesData, load_rules
 from game.scenario import quickstart
 from game.squadron import SquadronList
@@ -46,9 +48,6 @@ def ai_game(seed: int, rules: RulesData | None = None, game: Game | None = None,
 
 def drafted_ai_game(seed: int, a: SquadronList, b: SquadronList, rules: RulesData | None = None) -> TableSession:
     """Two lists brought to a drafted game: the captains make every set-up choice, then fight."""
-    from game.commands import Enlist
-    from game.phases.preparation import drafted_game
-
     rules = rules or load_rules()
     session = TableSession(drafted_game(a.size, seed), rules)
     session.submit(Enlist("A", a))

@@ -15,9 +15,11 @@ from game import events as ev
 from game import geometry as geo
 from game.commands import Attack, Command, Decline, Pass, Shot
 from game.context import Decision
-from game.errors import IllegalAction
+from game.errors import IllegalAction, RulesError
 from game.model import Game, Phase, Ship, ShipSide, Status, TerrainKind
+from game.notation import format_command
 from game.phases import common as c
+from game.phases.motion import make_move
 
 BAND_KIND = {"yard_arm": "hit_yard_arm", "pistol": "hit_pistol", "musket": "hit_musket", "cannon": "hit_cannon"}
 AIMS = ("hull", "rigging", "crew")
@@ -279,8 +281,6 @@ def resolve_attack(ctx: Decision, cmd: Attack, wrap: Callable[[Attack], Command]
     if cmd.helm and cmd.helm not in ("port", "starboard"):
         raise IllegalAction("The helm turn goes to port or starboard.")
     plans = [check_shot(ctx, ship, cmd.kind, shot, harmless) for shot in cmd.shots]
-    from game.notation import format_command
-
     rest = ctx.remaining[1:]
     for i, plan in enumerate(plans):
         ctx.remaining = (format_command(wrap(replace(cmd, shots=cmd.shots[i:]))), *rest)
@@ -432,8 +432,6 @@ def _critical_effects(ctx: Decision, cmd: Attack, target_id: str, counts: dict[s
 def helm_struck(ctx: Decision, cmd: Attack, target_id: str) -> None:
     """A Full Turn with the speed-2 tool to the side the attacker chooses, collisions at speed 2,
     then a die for the admiral or captain aboard."""
-    from game.phases.motion import make_move
-
     target = ctx.state.ship(target_id)
     side = cmd.helm or _worse_side(ctx.state, target)
     tool = ctx.rules.tool(2)
@@ -500,8 +498,6 @@ def close_offer(ctx: Decision, taken: bool) -> None:
 
 
 def broadside_legal(ctx: Decision, ship: Ship, side: str, target_id: str) -> bool:
-    from game.errors import RulesError
-
     try:
         check_shot(ctx, ship, "broadside", Shot(side, target_id))
     except RulesError:
@@ -510,8 +506,6 @@ def broadside_legal(ctx: Decision, ship: Ship, side: str, target_id: str) -> boo
 
 
 def partial_legal(ctx: Decision, ship: Ship, target_id: str) -> bool:
-    from game.errors import RulesError
-
     try:
         check_shot(ctx, ship, "partial", Shot("", target_id))
     except RulesError:

@@ -6,9 +6,10 @@ from collections.abc import Callable, Iterable
 
 from shapely.geometry import Polygon
 
+from game import effects
 from game import events as ev
 from game.context import Decision, Suspend
-from game.errors import IllegalAction, NotYourShip, NotYourTurn, UnknownName, WrongPhase
+from game.errors import IllegalAction, NotYourShip, NotYourTurn, RollPending, UnknownName, WrongPhase
 from game.geometry import Hull, Obstacles, Pose, terrain_polygon
 from game.model import MAX_TRACK, Game, PendingRoll, Phase, Ship, Status, TerrainKind
 
@@ -137,8 +138,6 @@ def choice_hint(kind: str) -> str:
 def no_pending(state: Game) -> None:
     if state.pending is not None:
         p = state.pending
-        from game.errors import RollPending
-
         raise RollPending(
             f"{p.ship}'s {p.purpose.replace('_', ' ')} roll waits for player {p.player} to choose.",
             "Answer with: reroll N… (Skill), fortune (re-roll all) or keep.",
@@ -210,8 +209,6 @@ def _free_reroll(ctx: Decision, ship_id: str, n: int, purpose: str, kind: str, s
                  faces: tuple[str, ...], needed: int, target: str) -> tuple[str, ...]:
     """A keyword may re-roll a failed roll of this kind for free, a number of times per turn
     (Persistent); the roll is simply made again and the use is recorded on the ship."""
-    from game import effects
-
     ship = ctx.state.ship(ship_id)
     for source, e in effects.effects_for(ctx.state, ship, "free_reroll", ctx.rules):
         if e.get("roll") != kind:
@@ -265,8 +262,6 @@ def rerollable_roll(
 
 def skill_test(ctx: Decision, ship_id: str, purpose: str, bonus: int = 0) -> bool:
     """Roll a Skill Test (5 dice less Fatigue, at least 1, then bonuses); any sail or sword passes."""
-    from game import effects
-
     success = ctx.rules.die.success["skill_test"]
     ship = ctx.state.ship(ship_id)
     n = skill_dice(ship, effects.fatigue_counted(ctx.state, ship, ctx.rules)) + bonus

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from game import effects
 from game import events as ev
 from game import geometry as geo
 from game.commands import Decide
@@ -128,8 +129,6 @@ def _objective_points(state: Game, player: str, rules: RulesData) -> int:
             if not any(c.hull(s).polygon.distance(centre) <= reach + 1e-9 for s in mine):
                 total += add
         elif cond == "no_formation":
-            from game import effects
-
             if not effects.formation(state, player, rules):
                 total += add
         elif cond == "per_captured_ship":

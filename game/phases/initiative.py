@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from game import effects
 from game import events as ev
 from game.commands import PickCard
 from game.context import Decision
 from game.errors import IllegalAction, UnknownName
 from game.model import Choice, Game, Phase
-from game.phases.common import nothing_waiting, require_phase, skill_dice
+from game.phases.common import nothing_waiting, require_phase, skill_dice, take_fatigue
 
 CHALLENGE_ROUNDS = 100  # a tie after this many rounds is vanishingly rare; the defender then wins
 
@@ -85,8 +86,6 @@ def _card_leaders(ctx: Decision) -> list[str]:
 
 def _event_chooser(ctx: Decision, leaders: list[str]) -> str | None:
     """A squadron of a tied side whose Flagship carries an officer who may look at the event drawn."""
-    from game import effects
-
     for team in leaders:
         for p in ctx.state.players_of(team):
             flag = ctx.state.flagship_of(p)
@@ -108,10 +107,8 @@ def continue_tie(ctx: Decision) -> None:
     """A tie after the event card: an instant event acts, then admiral values, then a Challenge Test."""
     resolve_instant_event(ctx)
     leaders = _card_leaders(ctx)
-    from game.effects import admiral_bonus
-
     admirals = {
-        t: sum(ctx.state.squadron(p).admiral_value + admiral_bonus(ctx.state, p, ctx.rules)
+        t: sum(ctx.state.squadron(p).admiral_value + effects.admiral_bonus(ctx.state, p, ctx.rules)
                for p in ctx.state.players_of(t))
         for t in leaders
     }
@@ -159,9 +156,6 @@ CLOCKWISE = ("N", "E", "S", "W")
 
 def resolve_instant_event(ctx: Decision) -> None:
     """An 'instant' event acts at once and is discarded; a 'turn' event stays face up."""
-    from game import effects
-    from game.phases.common import take_fatigue
-
     card = ctx.state.event_face_up
     if card is None or card not in ctx.rules.events:
         return

@@ -11,11 +11,13 @@ from shapely.ops import unary_union
 from game import effects
 from game import events as ev
 from game import geometry as geo
-from game.commands import Advance, Crew, EndActivation, Seamanship, Turn
+from game.commands import Advance, Attack, Crew, EndActivation, Seamanship, Shot, Turn
 from game.context import Decision
 from game.errors import IllegalAction
 from game.model import Activation, Game, Offer, Phase, PointOfSail, Sail, Ship, ShipSide, Status, TerrainKind
+from game.phases import attack
 from game.phases import common as c
+from game.phases.attack import broadside_legal, partial_legal, resolve_attack
 from game.phases.motion import drop_landing_parties, make_move, pose_tuple, with_edges
 from game.rules_data import RulesData
 
@@ -491,9 +493,6 @@ def _fire_before_boarding(ctx: Decision, ship: Ship, target: Ship) -> None:
     """A card may let the boarder fire first (Boarding Through the Smoke): a free Partial Fire at the
     target whenever it is a legal shot. It is rolled without re-rolls, so a re-roll prompt never
     stands between the volley and the boarding."""
-    from game.commands import Attack, Shot
-    from game.phases import attack
-
     if not any(e.get("trigger") == "before_boarding" for _, e in effects.effects_for(ctx.state, ship, "free_attack",
                                                                                      ctx.rules)):
         return
@@ -563,8 +562,6 @@ def _crew_attack(ctx: Decision, ship: Ship, cmd: Crew) -> None:
     kinds = effect.get("attacks")
     if kinds and cmd.attack.kind not in kinds:
         raise IllegalAction(f"This card allows only {' or '.join(kinds)} as a Crew Action.")
-    from game.phases.attack import resolve_attack
-
     ctx.extra_dice = int(effect.get("add", 0))
     resolve_attack(ctx, cmd.attack, lambda a: replace(cmd, attack=a), harmless=bool(effect.get("harmless")))
     ctx.extra_dice = 0
@@ -650,8 +647,6 @@ def _free_attack_offer(
     ctx: Decision, mover_id: str, start: tuple[float, float, float] | None, mover_player: str
 ) -> Offer | None:
     """A card of the other side that grants a free attack because of this ship's move."""
-    from game.phases.attack import broadside_legal, partial_legal
-
     state = ctx.state
     mover = state.ship(mover_id)
     if not mover.on_table or not mover.can_act:
@@ -687,6 +682,5 @@ def _free_attack_offer(
 def _with_pose(ctx: Decision, ship_id: str, pose: tuple[float, float, float]) -> Decision:
     """A scratch decision over the state with one ship put back where it was."""
     moved = ctx.state.ship(ship_id)
-    scratch = Decision(ctx.state.with_ship(replace(moved, x=pose[0], y=pose[1], heading=pose[2])), ctx.dice, ctx.rules)
-    return scratch
+    return ctx.over(ctx.state.with_ship(replace(moved, x=pose[0], y=pose[1], heading=pose[2])))
 

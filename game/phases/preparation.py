@@ -28,9 +28,11 @@ from game.model import (
     Terrain,
     TerrainKind,
 )
+from game.phases.common import take_fatigue
 from game.phases.initiative import challenge_test
 from game.rules_data import RulesData
 from game.setup import TABLES, build_squadron
+from game.squadron import validate
 
 DRAFT_DECKS = ("setting", "deployment", "advantage")
 DRAWN_PER_DECK = 3
@@ -112,8 +114,6 @@ def _defender(state: Game) -> str:
 
 
 def enlist(ctx: Decision, cmd: Enlist) -> None:
-    from game.squadron import validate
-
     state = ctx.state
     prep = _prep(state, "enlist", cmd.player)
     sq = cmd.squadron
@@ -471,8 +471,6 @@ def deployment_area(state: Game, rules: RulesData, ship_id: str) -> Polygon:
 
 def _begin_battle(ctx: Decision) -> None:
     """Conditions that act at the start, then step 6: each player chooses a first card."""
-    from game.phases.common import take_fatigue
-
     state = ctx.state
     for q in state.squadrons:
         card = ctx.rules.scenario_cards.get("advantage", {}).get(q.advantage or "")

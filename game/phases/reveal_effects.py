@@ -11,9 +11,11 @@ from game import events as ev
 from game import geometry as geo
 from game.commands import Decide
 from game.context import Decision
+from game.deployment import terrain_points
 from game.errors import IllegalAction
-from game.model import Choice, PointOfSail, Ship, ShipSide
+from game.model import Choice, PointOfSail, Ship, ShipSide, Terrain, TerrainKind
 from game.phases import common as c
+from game.phases.motion import make_move
 
 
 def resolve(ctx: Decision) -> tuple[Choice, ...]:
@@ -72,8 +74,6 @@ def borrow(ctx: Decision, choice: Choice, cmd: Decide) -> None:
 
 def _free_moves(ctx: Decision, ships: list[Ship], tool: int) -> None:
     """A speed-1 move straight ahead, no turn, for ships not In the Wind's Eye, Entangled or Aground."""
-    from game.phases.motion import make_move
-
     t = ctx.state.table
     length = ctx.rules.tool(tool).length
     for s in ships:
@@ -109,8 +109,6 @@ def free_turn(ctx: Decision, choice: Choice, cmd: Decide) -> None:
     limit = ctx.rules.tool(1).max_turn
     if not 0 < cmd.degrees <= limit + 1e-9:
         raise IllegalAction(f"The free turn uses the speed-1 tool: up to {limit:g}°.")
-    from game.phases.motion import make_move
-
     ship = ctx.state.ship(choice.ship)
     make_move(ctx, ship.id, [geo.pivot_motion(c.hull(ship), cmd.answer, cmd.degrees)], "free_turn", 1)
 
@@ -121,8 +119,6 @@ def lured_problem(ctx: Decision, choice: Choice, x: float, y: float, rotation: f
     (Musket Shot) of one of the player's ships, not within `clear` (Yard Arm) of any ship, and not
     on other terrain."""
     from shapely.geometry import Polygon, box
-
-    from game.deployment import terrain_points
 
     card = ctx.rules.cards[choice.ship]
     e = next(x for x in card.effects if x.get("action") == "place_terrain")
@@ -147,9 +143,6 @@ def lured_problem(ctx: Decision, choice: Choice, x: float, y: float, rotation: f
 
 def place_lured(ctx: Decision, choice: Choice, cmd: Decide) -> None:
     """A card's terrain piece placed on reveal (Lured into the Shoals), or skipped."""
-    from game.deployment import terrain_points
-    from game.model import Terrain, TerrainKind
-
     if cmd.answer == "skip":
         return
     problem = lured_problem(ctx, choice, cmd.x, cmd.y, cmd.degrees)

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, PlainValidator
 
-from game.schema.common import MAX_TABLE_INCHES, ClosedSchema, Name, OptName, Schema, Text, names
+from game.schema.common import MAX_TABLE_INCHES, ClosedSchema, Name, OptName, Schema, Text, entry_name, names
 
 # Every effect `kind` the engine reads (docs/effects.md); tests/game/test_data_bounds.py checks
 # this list against the engine's source.
@@ -332,8 +332,6 @@ def label(keys: tuple[str, ...], step: str | int, child: Any, parent: str) -> st
 
 
 def _entry_label(entry: dict[str, Any], index: int) -> str:
-    from game.schema.common import entry_name
-
     for key in ("name", "speed", "kind"):
         if key in entry:
             return entry_name(entry[key], f"#{index + 1}")

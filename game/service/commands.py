@@ -187,7 +187,10 @@ class Commands:
     async def run_planned(self, game_id: int) -> list[Outcome | PlanRefused]:
         """When the game waits for a player who planned an order, carry it out if it is still
         legal; otherwise drop it and say why, to the planner only."""
-        loaded = await self.store.load(game_id)
+        return await self.run_planned_of(await self.store.load(game_id))
+
+    async def run_planned_of(self, loaded: Loaded) -> list[Outcome | PlanRefused]:
+        game_id = loaded.record.id or 0
         waiting = deciders(loaded.state)
         if len(waiting) != 1:
             return []
@@ -221,18 +224,25 @@ class Commands:
         view and thinks with dice of its own."""
         out: list[Outcome] = []
         for _ in range(limit):
-            loaded = await self.store.load(game_id)
-            ai = {s.player for s in loaded.seats if s.is_ai}
-            due = deciders(loaded.state) & ai
-            if not due:
-                return out
-            player = sorted(due)[0]
-            rules = await self.store.rules_for(loaded.record)
-            judgement = derived_number(loaded.record.dice_seed, f"captain:{player}:{loaded.record.last_seq}")
-            cmd = await self.store.workers.run(choose_job, view_of(loaded.state, player), player, judgement, rules)
-            # the request id names the moment: a second process deciding the same move is answered with
-            # the first one's result instead of playing its choice again on the moved-on game
-            out.append(await self.submit(Actor(f"ai:{player}", loaded.record.guild_id), game_id, cmd,
-                                         request_id=f"ai:{game_id}:{loaded.record.last_seq}:{player}",
-                                         expect=Expect(decision=decision_now(loaded, player))))
+            played = await self.captain_move(await self.store.load(game_id))
+            if played is None:
+                break
+            out.append(played)
         return out
+
+    async def captain_move(self, loaded: Loaded) -> Outcome | None:
+        """One decision a computer captain owes, made and committed (None: no captain owes one)."""
+        game_id = loaded.record.id or 0
+        ai = {s.player for s in loaded.seats if s.is_ai}
+        due = deciders(loaded.state) & ai
+        if not due:
+            return None
+        player = sorted(due)[0]
+        rules = await self.store.rules_for(loaded.record)
+        judgement = derived_number(loaded.record.dice_seed, f"captain:{player}:{loaded.record.last_seq}")
+        cmd = await self.store.workers.run(choose_job, view_of(loaded.state, player), player, judgement, rules)
+        # the request id names the moment: a second process deciding the same move is answered with
+        # the first one's result instead of playing its choice again on the moved-on game
+        return await self.submit(Actor(f"ai:{player}", loaded.record.guild_id), game_id, cmd,
+                                 request_id=f"ai:{game_id}:{loaded.record.last_seq}:{player}",
+                                 expect=Expect(decision=decision_now(loaded, player)))

@@ -13,8 +13,6 @@ from collections.abc import Awaitable, Callable
 from game.errors import RulesError
 from game.service.errors import ServiceError
 from game.service.game_service import GameService
-from game.service.orders_service import OrderNote
-from game.service.results import PlanRefused
 
 log = logging.getLogger(__name__)
 Step = Callable[[int], Awaitable[object]]
@@ -46,26 +44,21 @@ class Driver:
         async with lock:
             for _ in range(self.limit):
                 try:
-                    ai = await self.service.commands.play_ai(game_id, limit=1)
-                    planned = await self.service.commands.run_planned(game_id) if not ai else []
-                    standing = await self.service.orders.run(game_id) if not ai and not planned else []
+                    step = await self.service.autoplay.step(game_id)
                 except (RulesError, ServiceError) as exc:
                     # a captain's choice refused (the game moved on under it): the next pass decides again
                     log.warning("game %s: the driver stopped: %s", game_id, exc)
                     break
-                for item in planned:
-                    if isinstance(item, PlanRefused):
-                        await self.service.front.enqueue(game_id, "planned", {
-                            "user": item.user_id, "player": item.player, "line": item.line, "reason": item.reason})
-                for note in standing:
-                    if isinstance(note, OrderNote):  # what standing orders did is the player's alone: a DM
-                        await self.service.front.enqueue(game_id, "note", {
-                            "user": note.user_id, "player": note.player, "text": note.text})
-                acted = [x for x in standing if not isinstance(x, OrderNote)]
-                if not ai and not planned and not acted:
-                    owed = owed or bool(standing)  # the notes of orders that wait
+                for item in step.refused:
+                    await self.service.front.enqueue(game_id, "planned", {
+                        "user": item.user_id, "player": item.player, "line": item.line, "reason": item.reason})
+                for note in step.notes:  # what standing orders did is the player's alone: a DM
+                    await self.service.front.enqueue(game_id, "note", {
+                        "user": note.user_id, "player": note.player, "text": note.text})
+                if not step.outcomes and not step.refused:
+                    owed = owed or bool(step.notes)  # the notes of orders that wait
                     break
-                played += len(ai) + len(planned) + len(acted)
+                played += len(step.outcomes) + len(step.refused)
                 owed = True
                 if after_step is not None and loop.time() - posted >= self.pace:
                     await after_step(game_id)

@@ -17,6 +17,7 @@ from game.fairness import new_seed
 from game.rules_data import RulesData
 from game.service.audit import Audit
 from game.service.authority import LOCAL_GUILD, Actor
+from game.service.autoplay import AutoPlay
 from game.service.clock_service import Clock
 from game.service.commands import Commands
 from game.service.errors import (
@@ -83,6 +84,7 @@ class GameService:
                            seeds)
         self.leagues = Leagues(store, self.data, self.reading, self.commands, self.lobby)
         self.seats = Seats(store, self.leagues.ranked)
+        self.autoplay = AutoPlay(store, self.commands, self.orders)
 
     def _channel_used(self, guild_id: str, channel_id: str) -> None:
         self.lobby.forget_channel(guild_id, channel_id)

@@ -156,7 +156,10 @@ class StandingOrders:
     async def run(self, game_id: int) -> list[Outcome | OrderNote]:
         """When the game waits for one human player, let their standing orders (or the only legal answer)
         take the decision. An order that says to wait is told once per moment of the game."""
-        loaded = await self.store.load(game_id)
+        return await self.run_of(await self.store.load(game_id))
+
+    async def run_of(self, loaded: Loaded) -> list[Outcome | OrderNote]:
+        game_id = loaded.record.id or 0
         waiting = deciders(loaded.state)
         if len(waiting) != 1:
             return []

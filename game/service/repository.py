@@ -11,9 +11,9 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import case, delete, func, insert, select, update
+from sqlalchemy import CursorResult, Integer, case, delete, func, insert, select, type_coerce, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlmodel import col
@@ -53,6 +53,9 @@ from game.service.writer import (
 )
 
 log = logging.getLogger(__name__)
+
+# a stored game's id as the database hands it back: never None (only a record not yet saved lacks one)
+GAME_ID = type_coerce(col(GameRecord.id), Integer)
 
 
 class DuplicateRequest(ServiceError):
@@ -141,17 +144,18 @@ class Repository:
             if record.system != "oak_and_iron":
                 raise OtherSystem(f"Game #{game_id} is not an Oak & Iron game: it is played with the /ref commands.",
                                   "/ref join, /ref do, /ref order, /ref log, /ref ship.")
-            seats = list((await s.execute(select(Seat).where(Seat.game_id == game_id))).scalars())
+            seats = list((await s.execute(select(Seat).where(col(Seat.game_id) == game_id))).scalars())
             # each statement sees what was committed when it ran (READ COMMITTED): another process may
             # append between them, so the state is built only up to the record's last event
             marks = (await s.execute(
-                select(Snapshot.seq).where(Snapshot.game_id == game_id, col(Snapshot.seq) <= record.last_seq)
+                select(col(Snapshot.seq))
+                .where(col(Snapshot.game_id) == game_id, col(Snapshot.seq) <= record.last_seq)
                 .order_by(col(Snapshot.seq).desc())
             )).scalars().all()
             state, after = None, 0
             for seq in marks:
                 text = (await s.execute(
-                    select(Snapshot.state).where(Snapshot.game_id == game_id, Snapshot.seq == seq)
+                    select(col(Snapshot.state)).where(col(Snapshot.game_id) == game_id, col(Snapshot.seq) == seq)
                 )).scalar_one()
                 try:
                     state, after = decode_state(text), seq
@@ -166,8 +170,9 @@ class Repository:
                                       "Its log is damaged; a GM can start a new game.") from None
             rows = (
                 await s.execute(
-                    select(EventRecord.seq, EventRecord.payload)
-                    .where(EventRecord.game_id == game_id, EventRecord.seq > after, col(EventRecord.seq) <= record.last_seq)
+                    select(col(EventRecord.seq), col(EventRecord.payload))
+                    .where(col(EventRecord.game_id) == game_id, col(EventRecord.seq) > after,
+                           col(EventRecord.seq) <= record.last_seq)
                     .order_by(col(EventRecord.seq))
                 )
             ).all()
@@ -182,7 +187,7 @@ class Repository:
     async def version_of(self, game_id: int) -> int | None:
         async with self.session() as s:
             found: int | None = (await s.execute(
-                select(GameRecord.version).where(col(GameRecord.id) == game_id)
+                select(col(GameRecord.version)).where(col(GameRecord.id) == game_id)
             )).scalar_one_or_none()
             return found
 
@@ -191,7 +196,7 @@ class Repository:
         not cancelled by play moving on."""
         async with self.session() as s:
             rows = (await s.execute(
-                select(ScheduledJob.payload, ScheduledJob.due_at, ScheduledJob.status)
+                select(col(ScheduledJob.payload), col(ScheduledJob.due_at), col(ScheduledJob.status))
                 .where(col(ScheduledJob.game_id) == game_id, col(ScheduledJob.kind) == "deadline")
                 .order_by(col(ScheduledJob.id).desc())
             )).all()
@@ -210,19 +215,19 @@ class Repository:
     async def events(self, game_id: int, first: int = 1, last: int | None = None) -> list[tuple[int, int, Any]]:
         """(seq, command, event) from first to last."""
         async with self.session() as s:
-            q = select(EventRecord.seq, EventRecord.command, EventRecord.payload).where(
-                EventRecord.game_id == game_id, EventRecord.seq >= first
+            q = select(col(EventRecord.seq), col(EventRecord.command), col(EventRecord.payload)).where(
+                col(EventRecord.game_id) == game_id, col(EventRecord.seq) >= first
             )
             if last is not None:
-                q = q.where(EventRecord.seq <= last)
+                q = q.where(col(EventRecord.seq) <= last)
             rows = (await s.execute(q.order_by(col(EventRecord.seq)))).all()
             return [(seq, cmd, decode_event(p)) for seq, cmd, p in rows]
 
     async def last_event_seq(self, game_id: int, kind: str, upto: int) -> int | None:
         """The number of the latest event of this kind up to `upto` (the log as the caller read it)."""
         async with self.session() as s:
-            found = await s.execute(select(func.max(EventRecord.seq)).where(
-                EventRecord.game_id == game_id, EventRecord.type == kind, EventRecord.seq <= upto))
+            found = await s.execute(select(func.max(col(EventRecord.seq))).where(
+                col(EventRecord.game_id) == game_id, col(EventRecord.type) == kind, col(EventRecord.seq) <= upto))
             seq: int | None = found.scalar()
             return seq
 
@@ -230,7 +235,8 @@ class Repository:
         async with self.session() as s:
             rows = (
                 await s.execute(
-                    select(Snapshot.seq, Snapshot.state).where(Snapshot.game_id == game_id).order_by(col(Snapshot.seq))
+                    select(col(Snapshot.seq), col(Snapshot.state))
+                    .where(col(Snapshot.game_id) == game_id).order_by(col(Snapshot.seq))
                 )
             ).all()
             return [(seq, decode_state(st)) for seq, st in rows]
@@ -328,10 +334,11 @@ class Repository:
         members on one side: one of them is told the game changed); the version moves on, so every
         process's copy of the game is known to be stale."""
         async with self.session() as s, s.begin():
-            moved = await s.execute(
+            # an UPDATE's result is a CursorResult, which counts the rows it matched
+            moved = cast(CursorResult[Any], await s.execute(
                 update(GameRecord).where(col(GameRecord.id) == record.id, col(GameRecord.version) == record.version)
                 .values(version=record.version + 1)
-            )
+            ))
             if moved.rowcount != 1:
                 raise VersionConflict(f"game {record.id} changed since version {record.version}")
             await s.merge(seat)
@@ -339,7 +346,7 @@ class Repository:
 
     async def games_of_guild(self, guild_id: str) -> list[GameRecord]:
         async with self.session() as s:
-            q = select(GameRecord).where(GameRecord.guild_id == guild_id).order_by(col(GameRecord.id))
+            q = select(GameRecord).where(col(GameRecord.guild_id) == guild_id).order_by(col(GameRecord.id))
             return list((await s.execute(q)).scalars())
 
     async def games_page(self, guild_id: str, limit: int, offset: int = 0) -> tuple[list[GameRecord], int]:
@@ -357,17 +364,18 @@ class Repository:
     async def game_in_channel(self, guild_id: str, channel_id: str, include_over: bool = False) -> GameRecord | None:
         """The channel's unfinished game (or, with include_over, its latest game)."""
         async with self.session() as s:
-            q = select(GameRecord).where(GameRecord.guild_id == guild_id, GameRecord.channel_id == channel_id)
+            q = select(GameRecord).where(col(GameRecord.guild_id) == guild_id,
+                                         col(GameRecord.channel_id) == channel_id)
             if not include_over:
-                q = q.where(GameRecord.status != "over")
+                q = q.where(col(GameRecord.status) != "over")
             return (await s.execute(q.order_by(col(GameRecord.id).desc()))).scalars().first()
 
     async def game_places(self, leave_out_guild: str) -> list[tuple[int, str, str, str | None, str]]:
         """(id, guild, channel, thread, status) of every game of every system but those of one guild,
         by guild, channel and id: the columns alone, as the games themselves are not needed."""
         async with self.session() as s:
-            q = (select(GameRecord.id, GameRecord.guild_id, GameRecord.channel_id, GameRecord.thread_id,
-                        GameRecord.status)
+            q = (select(GAME_ID, col(GameRecord.guild_id), col(GameRecord.channel_id), col(GameRecord.thread_id),
+                        col(GameRecord.status))
                  .where(col(GameRecord.guild_id) != leave_out_guild)
                  .order_by(col(GameRecord.guild_id), col(GameRecord.channel_id), col(GameRecord.id)))
             return [(int(i), g, c, t, st) for i, g, c, t, st in (await s.execute(q)).all()]
@@ -375,25 +383,26 @@ class Repository:
     async def live_games_of_user(self, user_id: str, limit: int = 100) -> list[int]:
         """The unfinished games where this user holds a seat, in any server, newest first."""
         async with self.session() as s:
-            q = (select(GameRecord.id).join(Seat, col(Seat.game_id) == col(GameRecord.id))
-                 .where(col(Seat.user_id) == user_id, col(Seat.is_ai).is_(False), GameRecord.status != "over")
+            q = (select(GAME_ID).join(Seat, col(Seat.game_id) == col(GameRecord.id))
+                 .where(col(Seat.user_id) == user_id, col(Seat.is_ai).is_(False), col(GameRecord.status) != "over")
                  .distinct().order_by(col(GameRecord.id).desc()).limit(limit))
             return [i for i in (await s.execute(q)).scalars()]
 
     async def all_game_ids(self) -> list[int]:
         async with self.session() as s:
-            q = select(GameRecord.id).where(GameRecord.system == "oak_and_iron").order_by(col(GameRecord.id))
+            q = select(GAME_ID).where(col(GameRecord.system) == "oak_and_iron").order_by(col(GameRecord.id))
             return [i for i in (await s.execute(q)).scalars()]
 
     async def active_game_ids(self) -> list[int]:
         async with self.session() as s:
             # the referee-assistant systems' games are read by their own service (game/service/referee.py)
-            q = select(GameRecord.id).where(GameRecord.status != "over", GameRecord.system == "oak_and_iron")
+            q = select(GAME_ID).where(col(GameRecord.status) != "over", col(GameRecord.system) == "oak_and_iron")
             return [i for i in (await s.execute(q)).scalars()]
 
     async def pending_secrets(self, game_id: int) -> list[PendingSecret]:
         async with self.session() as s:
-            q = select(PendingSecret).where(PendingSecret.game_id == game_id, col(PendingSecret.resolved_at).is_(None))
+            q = select(PendingSecret).where(col(PendingSecret.game_id) == game_id,
+                                            col(PendingSecret.resolved_at).is_(None))
             return list((await s.execute(q)).scalars())
 
     async def guild_settings(self, guild_id: str) -> GuildSettings:
@@ -409,7 +418,7 @@ class Repository:
     async def next_deadline(self, game_id: int) -> datetime | None:
         async with self.session() as s:
             q = (
-                select(ScheduledJob.due_at)
+                select(col(ScheduledJob.due_at))
                 .where(col(ScheduledJob.game_id) == game_id, col(ScheduledJob.kind) == "deadline",
                        col(ScheduledJob.status) == "pending")
                 .order_by(col(ScheduledJob.due_at))

@@ -8,9 +8,9 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import CursorResult, and_, or_, select, update
 from sqlmodel import col
 
 from game.service.models import ScheduledJob, utcnow
@@ -48,12 +48,13 @@ async def claim_due(repo: Repository, now: datetime | None = None, limit: int = 
         q = (select(ScheduledJob).where(_claimable(claimed_at)).order_by(col(ScheduledJob.due_at))
              .limit(limit).with_for_update(skip_locked=True))
         for job in (await s.execute(q)).scalars():
-            claimed = await s.execute(
+            # an UPDATE's result is a CursorResult, which counts the rows it matched
+            claimed = cast(CursorResult[Any], await s.execute(
                 update(ScheduledJob)
                 .where(col(ScheduledJob.id) == job.id, _claimable(claimed_at))
                 .values(status="running", attempts=job.attempts + 1, locked_until=claimed_at + LEASE)
                 .execution_options(synchronize_session=False)  # `job` keeps the attempts it was claimed with
-            )
+            ))
             if claimed.rowcount == 1:
                 mine.append(job)
         s.expunge_all()

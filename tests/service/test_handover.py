@@ -7,8 +7,8 @@ import pytest
 
 from game import events as ev
 from game.errors import NotYourTurn, RulesError
-from game.service.results import SeatInfo
 from game.service.game_service import Actor, GameService, NotSeated, SeatTaken, ServiceError
+from game.service.results import SeatInfo
 from tests.service.test_replay import short_game as started
 
 ANN, BOB, CAT, EVE = Actor("111", "g1"), Actor("222", "g1"), Actor("444", "g1"), Actor("333", "g1")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from game.errors import IllegalAction, NotYourShip, WrongPhase
 from game.model import evolve
 from game.systems.common import Step, require_referee
-from game.systems.tables import Cell, ReadPrinted, TableSet
+from game.systems.tables import Cell, ReadPrinted, TableSet, load_tables
 from game.systems.wsim import commands as c
 from game.systems.wsim import events as ev
 from game.systems.wsim.fire import Hits, calculate, max_range, needs, parse_hits
@@ -222,8 +222,6 @@ def settle_hulls(step: Step[WsimGame]) -> None:
 
 
 def _tables() -> TableSet:
-    from game.systems.tables import load_tables
-
     return load_tables("wsim")
 
 

@@ -26,7 +26,7 @@ from game.systems.wsim import combat, melee
 from game.systems.wsim import commands as c
 from game.systems.wsim import events as ev
 from game.systems.wsim.apply import apply
-from game.systems.wsim.fire import parse_hits
+from game.systems.wsim.fire import needs, parse_hits
 from game.systems.wsim.model import Ship, Wind, WsimGame
 from game.systems.wsim.notation import format_parties, parse_parties
 from game.systems.wsim.plot import acceleration_remark, check, outcome, parse_moves, parse_notes, turned
@@ -191,8 +191,6 @@ def wind_phase(step: Step[WsimGame], t: TableSet) -> None:
 def _value(t: TableSet, name: str, row: Any, state: WsimGame, column: Any = None) -> Any:
     cell = t[name].lookup(row, column, state.printed)
     if isinstance(cell, ReadPrinted):
-        from game.systems.wsim.fire import needs
-
         raise needs(cell)
     return cell.value
 
