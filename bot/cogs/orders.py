@@ -22,6 +22,7 @@ from bot.actions import (
 from game import names
 from game.errors import RulesError
 from game.notation import format_command, parse
+from game.service.errors import ServiceError
 from game.service.game_service import GameService
 from game.views import View
 
@@ -30,7 +31,7 @@ async def ship_names(interaction: discord.Interaction, current: str) -> list[app
     try:
         gid = await game_here(interaction)
         view = await service_of(interaction).view(await actor_of(interaction), gid)
-    except RulesError:
+    except (RulesError, ServiceError):
         return []
     return choices([s.id for s in view.game.ships if s.on_table], current)
 

@@ -34,7 +34,7 @@ from game.service.decision import (
     restart,
     waits_after,
 )
-from game.service.errors import AlreadyDecided, OtherSystem, ServiceError
+from game.service.errors import AlreadyDecided, OtherSystem, ServiceRefusal
 from game.service.models import ScheduledJob, utcnow
 from game.service.writer import PlannedJob, VersionConflict
 from game.standing import passing
@@ -169,7 +169,7 @@ async def pause(svc: GameService, actor: Actor, game_id: int, paused: bool) -> O
     _gm(svc, loaded, actor, "pause or resume a game")
     clock = await store.game_clock(svc.repo, game_id)
     if clock.paused == paused:
-        raise ServiceError(f"The game's clock is already {'paused' if paused else 'running'}.")
+        raise ServiceRefusal(f"The game's clock is already {'paused' if paused else 'running'}.")
     clock.paused = paused
     await store.save_clock(svc.repo, clock)
     svc._clocks[game_id] = clock

@@ -75,6 +75,7 @@ from game.service.errors import (
     OtherSystem,
     SeatTaken,
     ServiceError,
+    ServiceRefusal,
     SquadronRefused,
     UndoRefused,
     WrongGuild,
@@ -519,7 +520,7 @@ class GameService:
         if enlist is not None:
             try:
                 await self.submit(Actor(f"ai:{seat.player}", actor.guild_id), game_id, Enlist(seat.player, enlist))
-            except RulesError:
+            except (RulesError, ServiceError):
                 async with self._lock(game_id):  # the side is free again: nothing half-done
                     loaded = await self._load(game_id, fresh=True)
                     seat = next(s for s in loaded.seats if s.player == seat.player)
@@ -882,7 +883,7 @@ class GameService:
                 raise UnknownName(f"There is no side {who[:20]!r} in this game.",
                                   f"Sides: {', '.join(s.player for s in loaded.seats)}.")
             if loaded.state.phase is Phase.OVER:
-                raise ServiceError("The game is over: its seats stay as they were.")
+                raise ServiceRefusal("The game is over: its seats stay as they were.")
             if to_user is not None and any(s.user_id == to_user and s.player != who for s in loaded.seats):
                 raise SeatTaken("That member already plays another side of this game.",
                                 "Give the side to someone without a seat, or to the computer captain.")
@@ -1213,7 +1214,7 @@ class GameService:
         loaded = await self._load(game_id, actor, fresh=True)
         seed = loaded.record.dice_seed
         if loaded.state.phase is not Phase.OVER:
-            raise ServiceError("The dice seed stays secret until the game ends; then every roll can be checked.",
+            raise ServiceRefusal("The dice seed stays secret until the game ends; then every roll can be checked.",
                                f"Its SHA-256, published when the game began, is {commitment(seed)}.")
         rows = await self.repo.events(game_id)
         rules = await self.rules_for(loaded.record)
@@ -1229,7 +1230,7 @@ class GameService:
 
         loaded = await self._load(game_id, actor, fresh=True)
         if loaded.state.phase is not Phase.OVER:
-            raise ServiceError("A game's log is exported once it is over (it holds every secret).")
+            raise ServiceRefusal("A game's log is exported once it is over (it holds every secret).")
         files = default_texts(loaded.record.system)
         if loaded.record.data_version != "builtin":
             stored = await self.repo.data_version(loaded.record.data_version)

@@ -23,7 +23,7 @@ from game.codec import from_data, to_data
 from game.events import EVENTS
 from game.model import Game, Phase
 from game.service.db import sessions
-from game.service.errors import GameDamaged, OtherSystem, ServiceError
+from game.service.errors import GameDamaged, OtherSystem, ServiceRefusal
 from game.service.models import (
     BotState,
     DataVersion,
@@ -55,7 +55,7 @@ from game.service.writer import (
 log = logging.getLogger(__name__)
 
 
-class DuplicateRequest(ServiceError):
+class DuplicateRequest(ServiceRefusal):
     """The request id was already carried out (by this process or another). The service answers as the
     first time; where it cannot, the player reads this rather than an unexpected error."""
 
