@@ -17,6 +17,7 @@ from game.commands import KeepRoll, Reroll, UseFortune
 from game.errors import RulesError
 from game.model import PendingRoll
 from game.options import Option, Options
+from game.phases.common import owes_pick
 from game.rules_data import RulesData
 from game.service.errors import ServiceError
 from game.service.game_service import Actor, AlreadyDecided, Expect, GameService
@@ -56,7 +57,7 @@ class PickButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:p
             actor = await actor_of(interaction)
             view = await service.view(actor, self.game_id)
             players = await service.sides_of(actor, self.game_id)  # a stand-in's too, while the player is away
-            owed = [p for p in players if not view.game.squadron(p).picked]
+            owed = [p for p in players if owes_pick(view.game, p)]  # the actor's own view shows their hands
             if owed:  # a player with two squadrons chooses for each in turn, each from its own hand
                 view = await service.view(actor, self.game_id, player=owed[0])
             rules = await service.rules_of_game(self.game_id)  # the game's own cards (a guild may have its own)
@@ -64,7 +65,9 @@ class PickButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:p
             await reply(interaction, answer(exc))
             return
         if not owed:
-            text = "You are not playing in this game." if not players else "You have already chosen your card."
+            text = ("You are not playing in this game." if not players
+                    else "You have already chosen your card." if all(view.game.squadron(p).picked for p in players)
+                    else "The game is not waiting for an initiative card from you now.")
             await reply(interaction, f"ℹ️ {text}")
             return
         player, turn = owed[0], view.game.turn

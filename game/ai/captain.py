@@ -40,7 +40,7 @@ from game.engine import decide_and_apply
 from game.errors import RulesError
 from game.model import Game, Phase, PointOfSail, Ship, ShipSide
 from game.phases import attack as attack_rules
-from game.phases.common import awaiting_pick, hull
+from game.phases.common import awaiting_pick, hull, owes_pick
 from game.phases.end import transfer_targets
 from game.rules_data import RulesData, load_rules
 from game.views import View, view_of
@@ -206,9 +206,9 @@ class Captain:
     # ------------------------------------------------------------------ initiative
 
     def _pick(self, state: Game) -> Iterable[Command]:
-        q = state.squadron(self.player)
-        if q.picked or not q.hand:
+        if not owes_pick(state, self.player):
             return
+        q = state.squadron(self.player)
         near = self._nearest_gap(state)
         mine = [s for s in state.ships_of(self.player) if s.can_act]
         fatigue = sum(s.fatigue for s in mine)

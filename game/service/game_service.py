@@ -45,6 +45,7 @@ from game.model import Game, Phase
 from game.names import mention
 from game.notation import format_command, parse
 from game.options import Options
+from game.phases.common import owes_pick
 from game.phases.preparation import drafted_game
 from game.replay import Frame, frames
 from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, rules_from_texts
@@ -1430,7 +1431,7 @@ def nudges(seats: Sequence[Seat], state: Game) -> list[Post]:
     users = {s.player: s.user_id for s in seats if not s.is_ai and s.user_id and s.user_id.isdigit()}
     return [Post("nudge", {"player": q.player, "user": users[q.player], "turn": state.turn},
                  key=f"nudge:{q.player}:{state.turn}")
-            for q in state.squadrons if not q.picked and q.player in users]
+            for q in state.squadrons if owes_pick(state, q.player) and q.player in users]
 
 
 def _starting_state(scenario: str, scenario_text: str | None, size: str, name: str | None, rules: RulesData) -> Game:
