@@ -80,7 +80,7 @@ def owes_pick(state: Game, player: str) -> bool:
     engine, the computer captain, the clock, the bot's nudges and buttons and the offline table. Only
     in the Set-up and Initiative Phases, until it has chosen; never for a squadron with no card in
     hand, nor for one wholly Captured or Out of Action, which "may not play an initiative card this
-    round" (seed 000, chapter 9). Either has its pick made for it (no card) as soon as another
+    round" (the rulebook's Fleet Battles). Either has its pick made for it (no card) as soon as another
     squadron picks (initiative.auto_pick_empty_hands). Works on a player's own view too (their hand
     is in it); a view that hides the hand cannot say."""
     if state.phase not in PICKING:

@@ -1,7 +1,7 @@
 """Issue 23, item 6: who still owes an initiative pick, in one place (game/phases/common.owes_pick), and
 every copy that used to work it out on its own asks it. A squadron with no card in hand owes no pick,
 nor does a squadron wholly Captured or Out of Action ("may not play an initiative card this round",
-seed 000, chapter 9); the copies that asked only "not picked yet" (the service's owed-picks table and
+the rulebook's Fleet Battles); the copies that asked only "not picked yet" (the service's owed-picks table and
 nudges, the bot's buttons, the channel's prompt, the legal moves) or also "has cards" (the waiting
 list the clock and captain read, the captain's pick) got one or both wrong. Scripted states of the
 fleet battle: A2's ships all Out of Action (cards in hand), B2's hand empty (ships afloat)."""
