@@ -1216,7 +1216,7 @@ class GameService:
         seed = loaded.record.dice_seed
         if loaded.state.phase is not Phase.OVER:
             raise ServiceRefusal("The dice seed stays secret until the game ends; then every roll can be checked.",
-                               f"Its SHA-256, published when the game began, is {commitment(seed)}.")
+                                 f"Its SHA-256, published when the game began, is {commitment(seed)}.")
         rows = await self.repo.events(game_id)
         rules = await self.rules_for(loaded.record)
         result = await self.workers.run(verify_log, decode_state(loaded.record.initial_state),
