@@ -18,8 +18,9 @@ import time
 from dataclasses import replace
 
 from game import standing
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.model import Phase
+from game.phases.flow import deciders
 from game.rules_data import RulesData, load_rules
 from game.scenario import quickstart
 from game.table_session import TableSession

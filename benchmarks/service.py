@@ -33,7 +33,8 @@ def command_script() -> list[tuple[str, Command]]:
 
     out: list[tuple[str, Command]] = []
     # re-derive who issued each command from the game's own record of decisions
-    from game.ai.captain import Captain, deciders
+    from game.ai.captain import Captain
+    from game.phases.flow import deciders
     from game.scenario import quickstart
     from game.table_session import TableSession
 

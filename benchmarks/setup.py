@@ -6,9 +6,10 @@ from __future__ import annotations
 import statistics
 import time
 
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.commands import Enlist
 from game.model import Phase
+from game.phases.flow import deciders
 from game.phases.preparation import drafted_game
 from game.rules_data import load_rules
 from game.squadron import SIZES, random_squadron

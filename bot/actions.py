@@ -1,6 +1,7 @@
 """One way every interaction is handled: defer first, one service call, then the messages. Rules
-errors answer privately with what is allowed; anything unexpected is logged and answered with a
-plain apology; the service's transaction means nothing is ever half-applied."""
+errors answer privately with what is allowed; the service's faults privately as its own trouble, with
+what to do; anything unexpected is logged and answered with a plain apology; the service's
+transaction means nothing is ever half-applied."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import discord
 from bot.limits import error_text, fit
 from game import names
 from game.errors import RulesError
+from game.service.errors import ServiceError
 from game.service.game_service import Actor, AlreadyDecided, GameNotFound, GameService, Outcome
 from game.service.orders_service import OrderNote
 from game.service.results import PlanRefused
@@ -25,6 +27,8 @@ Action = Callable[[GameService, Actor, int], Awaitable[Outcome | None]]
 Retire = Callable[[discord.Interaction], Awaitable[None]]
 Preview = Callable[[GameService, View, int], Awaitable[tuple[bytes, str]]]
 UNEXPECTED = "⚠️ Something went wrong on my side. Nothing was changed by it, and the error has been logged."
+FAULT = "⚠️ A problem on my side, not with your order: "
+FAULT_ADVICE = "Nothing was changed. If it keeps happening, tell whoever runs this bot."
 ANNOUNCE_LATER = (" I could not post its announcement there yet (I need View Channel, Send Messages and, in a "
                   "thread, Send Messages in Threads); it is tried again until it goes out.")
 
@@ -92,6 +96,19 @@ def refusal(exc: RulesError, hint: str = "") -> str:
     return error_text(names.prose(exc.message), names.prose(f"{exc.allowed}{hint}".strip()))
 
 
+def fault(exc: ServiceError) -> str:
+    """A fault of the service as the private answer: what went wrong, owned as the bot's own trouble
+    (the order may well be fine, so nothing in it says the order was refused), what to do, and whom to
+    tell when trying again does not help."""
+    what = exc.allowed or "Try again in a moment."
+    return error_text(names.prose(exc.message), names.prose(f"{what} {FAULT_ADVICE}"), prefix=FAULT)
+
+
+def answer(exc: RulesError | ServiceError) -> str:
+    """The private answer to a refusal (the rules' or the service's) or a fault, each in its own words."""
+    return refusal(exc) if isinstance(exc, RulesError) else fault(exc)
+
+
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
     """A private answer, cut to what one message may hold."""
     try:
@@ -137,6 +154,10 @@ async def act(interaction: discord.Interaction, action: Action, done: str = "✅
         if retire is not None and isinstance(exc, AlreadyDecided):
             await retire_components(interaction, retire)
         await reply(interaction, refusal(exc))
+        return None
+    except ServiceError as exc:  # a fault: the components stay, as the decision they answer is still open
+        log.warning("service fault in %s: %s", interaction.command.name if interaction.command else "a component", exc)
+        await reply(interaction, fault(exc))
         return None
     except Exception:
         log.exception("unexpected error in %s", interaction.command.name if interaction.command else "a component")
@@ -227,7 +248,7 @@ async def private_preview(interaction: discord.Interaction, build: Preview) -> N
         gid = await game_here(interaction)
         view = await service.reading.view(await actor_of(interaction), gid)
         png, text = await build(service, view, gid)
-    except RulesError as exc:
-        await reply(interaction, refusal(exc))
+    except (RulesError, ServiceError) as exc:
+        await reply(interaction, answer(exc))
         return
     await reply(interaction, text, file=discord.File(io.BytesIO(png), filename="preview.png"))

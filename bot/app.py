@@ -13,12 +13,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import UNEXPECTED, refusal
+from bot.actions import UNEXPECTED, fault, refusal
 from bot.outbox import Courier
 from bot.permissions import invite_url
 from bot.views import DYNAMIC_ITEMS
 from game.errors import RulesError
 from game.service.driver import Driver
+from game.service.errors import ServiceError
 from game.service.game_service import GameService
 from game.service.models import ScheduledJob
 from game.service.scheduler import run_forever
@@ -125,6 +126,9 @@ class QuarterdeckBot(commands.AutoShardedBot):
         original = getattr(error, "original", error)
         if isinstance(original, RulesError):
             text = refusal(original)
+        elif isinstance(original, ServiceError):  # whichever command met it: no cog need catch a fault
+            log.warning("service fault in a command: %s", original)
+            text = fault(original)
         elif isinstance(error, app_commands.CheckFailure):
             text = "❌ You may not use that command here."
         elif isinstance(original, discord.Forbidden):

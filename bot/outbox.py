@@ -21,6 +21,8 @@ import discord
 from bot.actions import tell_planner, tell_player
 from bot.limits import fit
 from bot.publish import created_text, nudge, post_account, post_board, update_status
+from game.errors import RulesError
+from game.phases.common import owes_pick
 from game.service import outbox
 from game.service.game_service import Actor, GameService
 from game.service.models import OutboxRow, utcnow
@@ -140,11 +142,14 @@ class Courier:
             log.warning("outbox row %s has an unknown kind %r: dropped", row.id, row.kind)
 
     async def _still_owed(self, game_id: int, guild_id: str, payload: dict[str, Any]) -> bool:
-        """A nudge retried later is pointless once the pick was made (or the turn moved on)."""
-        g = (await self.service.reading.view(Actor("spectator", guild_id), game_id)).game
-        if g.phase.value not in ("setup", "initiative") or g.turn != payload.get("turn"):
+        """A nudge retried later is pointless once the pick was made (or the turn moved on, or the side
+        changed hands). Asked of the player's own view: only it holds the hand the rule looks at."""
+        player = str(payload.get("player"))
+        try:
+            g = (await self.service.reading.view(Actor(str(payload.get("user")), guild_id), game_id, player=player)).game
+        except RulesError:  # the side is no longer theirs
             return False
-        return any(q.player == payload.get("player") and not q.picked for q in g.squadrons)
+        return g.turn == payload.get("turn") and owes_pick(g, player)
 
 
 def describe(exc: BaseException) -> str:

@@ -159,7 +159,7 @@ async def post_board(channel: discord.abc.Messageable, service: GameService, gam
     g = spectator.game
     if g.pending is not None:
         view = reroll_view(game_id, await service.reading.roll_decision(game_id) or 0, g.pending)
-    elif g.phase.value in ("setup", "initiative") and not g.choices and any(not q.picked for q in g.squadrons):
+    elif g.phase.value in ("setup", "initiative") and not g.choices and due:  # owes_pick, off the whole state
         view = pick_view(game_id)
     elif len(waiting) == 1 and any(o.order for o in waiting[0].items) and seat_user(info.seats, waiting[0].player):
         view = options_view(game_id, await service.reading.position(game_id), waiting[0])

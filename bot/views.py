@@ -10,14 +10,16 @@ from typing import Any
 
 import discord
 
-from bot.actions import act, actor_of, defer, refusal, reply, retire_components, service_of
+from bot.actions import act, actor_of, answer, defer, reply, retire_components, service_of
 from bot.faces import FACES
 from game import names
 from game.commands import KeepRoll, Reroll, UseFortune
 from game.errors import RulesError
 from game.model import PendingRoll
 from game.options import Option, Options
+from game.phases.common import owes_pick
 from game.rules_data import RulesData
+from game.service.errors import ServiceError
 from game.service.game_service import Actor, AlreadyDecided, Expect, GameService
 
 
@@ -55,15 +57,17 @@ class PickButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:p
             actor = await actor_of(interaction)
             view = await service.reading.view(actor, self.game_id)
             players = await service.reading.sides_of(actor, self.game_id)  # a stand-in's too, while the player is away
-            owed = [p for p in players if not view.game.squadron(p).picked]
+            owed = [p for p in players if owes_pick(view.game, p)]  # the actor's own view shows their hands
             if owed:  # a player with two squadrons chooses for each in turn, each from its own hand
                 view = await service.reading.view(actor, self.game_id, player=owed[0])
             rules = await service.reading.rules(self.game_id)  # the game's own cards (a guild may have its own)
-        except RulesError as exc:
-            await reply(interaction, refusal(exc))
+        except (RulesError, ServiceError) as exc:
+            await reply(interaction, answer(exc))
             return
         if not owed:
-            text = "You are not playing in this game." if not players else "You have already chosen your card."
+            text = ("You are not playing in this game." if not players
+                    else "You have already chosen your card." if all(view.game.squadron(p).picked for p in players)
+                    else "The game is not waiting for an initiative card from you now.")
             await reply(interaction, f"ℹ️ {text}")
             return
         player, turn = owed[0], view.game.turn
@@ -232,10 +236,10 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"qd
         index = int(values[0]) if values and values[0].isdigit() else -1
         try:
             option = await _chosen_option(interaction, self.game_id, self.seq, index)
-        except RulesError as exc:
+        except (RulesError, ServiceError) as exc:
             if isinstance(exc, AlreadyDecided):  # choosing only shows an option: the menu goes once stale
                 await retire_components(interaction, _clear_post)
-            await reply(interaction, refusal(exc))
+            await reply(interaction, answer(exc))
             return
         view = discord.ui.View(timeout=None)
         view.add_item(OptionGo(self.game_id, self.seq, index))

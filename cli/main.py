@@ -9,7 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from cli.terminal import terminal_streams
+from cli.terminal import refuse, service_fault, terminal_streams
+from game.errors import RulesError
+from game.service.errors import ServiceError
 
 TURN_LOG_EVENTS = ("InitiativeWon", "ShipMoved", "AttackResolved", "StatusGained", "Collided",
                    "StrikePointsCounted", "GameEnded", "ControlChanged", "OfficerLost", "FlagTransferred")
@@ -118,7 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_replay.add_argument("--no-images", action="store_true", help="only the terminal playback")
     args = parser.parse_args(argv)
     with terminal_streams():
-        return _run(args)
+        try:
+            return _run(args)
+        except ServiceError as exc:  # refusals are answered where they are met; a fault ends the command
+            return refuse(exc.text if isinstance(exc, RulesError) else service_fault(exc))
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from cli.terminal import refuse
 from game.errors import ParseError, RulesError
 from game.model import Phase
 from game.notation import VERBS, parse
+from game.phases.common import owes_pick
 from game.service.game_service import GameInfo, GameService
 from game.service.settings import Settings
 
@@ -178,7 +179,7 @@ async def _print_options(service: GameService, game_id: int, out: TextIO, ship: 
     for player in humans:
         view = await service.reading.view(LOCAL, game_id, player=player)
         found = options_for(view, rules, ship) if len(humans) == 1 else public_options(view, rules)
-        if len(humans) > 1 and found.summary and view.game.phase in (Phase.SETUP, Phase.INITIATIVE) \
+        if len(humans) > 1 and found.summary and owes_pick(view.game, player) \
                 and view.game.pending is None and not view.game.choices:
             found = type(found)(player, f"Choose an initiative card face down: `hand {player}` shows your hand, "
                                         f"then `pick {player} CARD`.")

@@ -11,7 +11,10 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
-from typing import TextIO, cast
+from typing import TYPE_CHECKING, TextIO, cast
+
+if TYPE_CHECKING:
+    from game.service.errors import ServiceError
 
 # An escape sequence as a whole (CSI, OSC or DCS-like strings up to BEL or ST, or ESC and one more
 # character), so nothing of it is left to show, then any other C0 control but tab and newline, DEL
@@ -57,6 +60,13 @@ def terminal_streams() -> Iterator[None]:
     # names more methods than it has
     with redirect_stdout(cast(TextIO, TerminalText(sys.stdout))), redirect_stderr(cast(TextIO, TerminalText(sys.stderr))):
         yield
+
+
+def service_fault(exc: ServiceError) -> str:
+    """A fault of the game service, owned as its own trouble: the command may well be fine."""
+    what = exc.allowed or "Try again in a moment."
+    return (f"{exc.message} {what} (A problem in Quarterdeck's game service, not in your command: nothing "
+            "was changed. If it keeps happening, report it.)")
 
 
 def refuse(text: str) -> int:

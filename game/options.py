@@ -11,7 +11,6 @@ import random
 from dataclasses import dataclass
 
 from game import geometry as geo
-from game.ai.captain import deciders
 from game.commands import Activate, Advance, Shot, Turn
 from game.context import Decision
 from game.dice import SampledDice, ScriptedDice
@@ -21,8 +20,8 @@ from game.model import Activation, Game, Phase, PointOfSail, Ship, ShipSide
 from game.notation import format_command
 from game.phases import attack as attack_rules
 from game.phases import movement
-from game.phases.common import choice_hint, hull
-from game.phases.flow import FLOW
+from game.phases.common import choice_hint, hull, owes_pick
+from game.phases.flow import FLOW, deciders
 from game.phases.preparation import what_now as setup_what_now
 from game.roll_text import ATTACK_LABEL, BAND_LABEL, reroll_offer
 from game.rules_data import RulesData
@@ -98,7 +97,8 @@ def options_for(seen: View, rules: RulesData, ship: str | None = None) -> Option
 def public_options(seen: View, rules: RulesData) -> Options:
     """The options that may be posted in the channel: nothing from a hand, nothing from a plan."""
     found = options_for(seen, rules)
-    if seen.game.phase in (Phase.SETUP, Phase.INITIATIVE) and seen.game.pending is None and not seen.game.choices:
+    g = seen.game
+    if seen.viewer is not None and owes_pick(g, seen.viewer) and g.pending is None and g.offer is None and not g.choices:
         return Options(found.player, "Choose an initiative card face down (press the Choose initiative card button).")
     return found
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from game.ai import legal
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.commands import (
     COMMANDS,
     Activate,
@@ -40,7 +40,7 @@ from game.names import text as named
 from game.notation import format_command
 from game.phases import attack as attack_rules
 from game.phases.common import hull
-from game.phases.flow import FLOW
+from game.phases.flow import FLOW, deciders
 from game.rules_data import RulesData
 from game.views import View
 

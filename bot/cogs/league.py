@@ -21,6 +21,7 @@ from bot.cogs.squadron import saved_names
 from bot.limits import fit, fit_lines, thread_name
 from game import names
 from game.errors import RulesError
+from game.service.errors import ServiceError
 from game.service.game_service import Actor, GameService
 from game.service.leagues import MAX_ROUND_HOURS, LeagueInfo, Pairing, RoundReport, Table
 
@@ -43,7 +44,7 @@ async def entrant_names(interaction: discord.Interaction, current: str) -> list[
     """The league's entrants still in it, by name; the value is the member (names may repeat)."""
     try:
         info = await service_of(interaction).leagues.show(str(interaction.guild_id), str(interaction.namespace.name))
-    except RulesError:
+    except (RulesError, ServiceError):
         return []
     return [app_commands.Choice(name=fit(e.name, 100), value=e.member) for e in info.entrants
             if not e.dropped and current.lower() in e.name.lower()][:25]

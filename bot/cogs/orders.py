@@ -23,6 +23,7 @@ from bot.views import options_view
 from game import names
 from game.errors import RulesError
 from game.notation import format_command, parse
+from game.service.errors import ServiceError
 from game.service.game_service import GameService
 from game.views import View
 
@@ -31,7 +32,7 @@ async def ship_names(interaction: discord.Interaction, current: str) -> list[app
     try:
         gid = await game_here(interaction)
         view = await service_of(interaction).reading.view(await actor_of(interaction), gid)
-    except RulesError:
+    except (RulesError, ServiceError):
         return []
     return choices([s.id for s in view.game.ships if s.on_table], current)
 

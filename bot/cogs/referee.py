@@ -16,6 +16,7 @@ from bot.actions import (
     ANNOUNCE_LATER,
     UNEXPECTED,
     actor_of,
+    answer,
     channel_key,
     choices,
     defer,
@@ -28,7 +29,7 @@ from bot.limits import fit, fit_lines, newest_lines, thread_name
 from game import names
 from game.errors import RulesError
 from game.service.authority import Actor
-from game.service.errors import GameNotFound
+from game.service.errors import GameNotFound, ServiceError
 from game.service.referee import RefereeService, RefInfo, RefOutcome, builtin_setups
 from game.systems import SYSTEMS, system
 
@@ -54,7 +55,7 @@ async def _channel_system(interaction: discord.Interaction) -> str | None:
     try:
         gid = await ref_game_here(interaction, include_over=True)
         return (await referee_of(interaction).info(gid)).system
-    except RulesError:
+    except (RulesError, ServiceError):
         return None
 
 
@@ -64,7 +65,7 @@ async def _channel_system(interaction: discord.Interaction) -> str | None:
 async def seat_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     try:
         info = await referee_of(interaction).info(await ref_game_here(interaction))
-    except RulesError:
+    except (RulesError, ServiceError):
         return []
     return choices([n for n, user, _ in info.seats if user is None], current)
 
@@ -72,7 +73,7 @@ async def seat_names(interaction: discord.Interaction, current: str) -> list[app
 async def ship_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     try:
         seen = await referee_of(interaction).view(await actor_of(interaction), await ref_game_here(interaction, True))
-    except RulesError:
+    except (RulesError, ServiceError):
         return []
     return choices([s.id for s in getattr(seen, "ships", ())], current)
 
@@ -129,8 +130,8 @@ async def _run(interaction: discord.Interaction, call: Call, include_over: bool 
     try:
         gid = await ref_game_here(interaction, include_over)
         return await call(referee_of(interaction), await actor_of(interaction), gid)
-    except RulesError as exc:
-        await reply(interaction, refusal(exc))
+    except (RulesError, ServiceError) as exc:
+        await reply(interaction, answer(exc))
     except Exception:
         log.exception("unexpected error in /ref %s", interaction.command.name if interaction.command else "")
         await reply(interaction, UNEXPECTED)

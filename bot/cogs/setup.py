@@ -16,6 +16,7 @@ from game.errors import RulesError
 from game.model import Status
 from game.notation import format_command, parse
 from game.phases.preparation import allowed_kinds
+from game.service.errors import ServiceError
 from game.service.game_service import GameService
 from game.views import View
 
@@ -24,7 +25,7 @@ async def _view(interaction: discord.Interaction) -> View | None:
     try:
         gid = await game_here(interaction)
         return await service_of(interaction).reading.view(await actor_of(interaction), gid)
-    except RulesError:
+    except (RulesError, ServiceError):
         return None
 
 

@@ -15,6 +15,7 @@ from game import names
 from game.errors import RulesError
 from game.rules_data import RulesData
 from game.schema.common import MAX_NAME
+from game.service.errors import ServiceError
 from game.squadron import ShipEntry, SquadronError, SquadronList, parse_squadron
 from game.squadron_builder import cards_for, with_hand_card, with_ship, without_hand_card, without_ship
 
@@ -54,7 +55,7 @@ async def _draft(interaction: discord.Interaction) -> SquadronList | None:
     try:
         text = await service_of(interaction).squadrons.text(await actor_of(interaction), name)
         return parse_squadron(text, partial=True)
-    except (RulesError, SquadronError):
+    except (RulesError, ServiceError, SquadronError):
         return None
 
 

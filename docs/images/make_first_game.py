@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.publish import account_text, options_text, waiting_text
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.options import public_options
+from game.phases.flow import deciders
 from game.scenario import quickstart
 from game.service.results import SeatInfo
 from game.table_session import TableSession

@@ -40,9 +40,9 @@ from game.engine import decide_and_apply
 from game.errors import RulesError
 from game.model import Game, Phase, PointOfSail, Ship, ShipSide
 from game.phases import attack as attack_rules
-from game.phases.common import awaiting_pick, hull
+from game.phases.common import hull, owes_pick
 from game.phases.end import transfer_targets
-from game.phases.flow import FLOW, has_ships_to_activate
+from game.phases.flow import FLOW
 from game.rules_data import RulesData, load_rules
 from game.views import View, view_of
 
@@ -52,30 +52,6 @@ IMPORTANT_TESTS = ("cutfree", "repair_aground", "boarding")
 # moves played through the engine, of the seven foreseen (three played measurably worse against
 # the old captain: 45.5% of 200 games)
 TRIALS = 4
-
-
-def deciders(state: Game) -> set[str]:
-    """The players whose answer the game is waiting for."""
-    if state.phase is Phase.OVER:
-        return set()
-    if state.pending is not None:
-        return {state.pending.player}
-    if state.offer is not None:
-        return {state.offer.player}
-    if state.choices:
-        return {state.choices[0].player}
-    if state.phase in (Phase.SETUP, Phase.INITIATIVE):
-        return set(awaiting_pick(state))
-    if state.phase is Phase.PREPARATION and state.prep is not None:
-        if state.prep.to_act:
-            return {state.prep.to_act}
-        return {q.player for q in state.squadrons if not q.name}  # squadron lists awaited
-    if state.active_player is None:
-        return set()
-    if state.active_player in state.players:
-        return {state.active_player}
-    # a fleet battle's Attack Phase: any squadron of the side with ships still to attack
-    return {p for p in state.players_of(state.active_player) if has_ships_to_activate(state, p)}
 
 
 class Captain:
@@ -205,9 +181,9 @@ class Captain:
     # ------------------------------------------------------------------ initiative
 
     def _pick(self, state: Game) -> Iterable[Command]:
-        q = state.squadron(self.player)
-        if q.picked or not q.hand:
+        if not owes_pick(state, self.player):
             return
+        q = state.squadron(self.player)
         near = self._nearest_gap(state)
         mine = [s for s in state.ships_of(self.player) if s.can_act]
         fatigue = sum(s.fatigue for s in mine)

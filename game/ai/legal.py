@@ -32,6 +32,7 @@ from game.dice import DiceSource, SampledDice
 from game.engine import decide
 from game.errors import RulesError
 from game.model import Game, Phase
+from game.phases.common import owes_pick
 from game.rules_data import RulesData, load_rules
 
 TURN_FRACTIONS = (1 / 3, 2 / 3, 1.0)
@@ -66,7 +67,7 @@ def candidates(state: Game, rules: RulesData | None = None) -> Iterator[Command]
         return
     if state.phase in (Phase.SETUP, Phase.INITIATIVE):
         for q in state.squadrons:
-            if not q.picked:
+            if owes_pick(state, q.player):
                 for card in q.hand:
                     yield PickCard(q.player, card)
         return

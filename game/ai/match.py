@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.commands import Enlist
 from game.model import Game
+from game.phases.flow import deciders
 from game.phases.preparation import drafted_game
 from game.rules_data import RulesData, load_rules
 from game.scenario import quickstart

@@ -73,10 +73,26 @@ def require_phase(state: Game, *phases: Phase) -> None:
         )
 
 
+PICKING = (Phase.SETUP, Phase.INITIATIVE)  # the phases in which a face-down card is chosen
+
+
+def owes_pick(state: Game, player: str) -> bool:
+    """Whether the game waits for this squadron's face-down initiative card: the one rule, for the
+    engine, the computer captain, the clock, the bot's nudges and buttons and the offline table. Only
+    in the Set-up and Initiative Phases, until it has chosen; never for a squadron with no card in
+    hand, nor for one wholly Captured or Out of Action, which "may not play an initiative card this
+    round" (the rulebook's Fleet Battles). Either has its pick made for it (no card) as soon as another
+    squadron picks (initiative.auto_pick_empty_hands). Works on a player's own view too (their hand
+    is in it); a view that hides the hand cannot say."""
+    if state.phase not in PICKING:
+        return False
+    q = state.squadron(player)
+    return not q.picked and bool(q.hand) and any(s.can_act for s in state.ships_of(player))
+
+
 def awaiting_pick(state: Game) -> list[str]:
-    """The players whose face-down card the game waits for. A squadron with an empty hand owes no
-    card: its pick is made for it (no card) as soon as another squadron picks."""
-    return [q.player for q in state.squadrons if not q.picked and q.hand]
+    """The players whose face-down card the game waits for (owes_pick), in the order of the squadrons."""
+    return [q.player for q in state.squadrons if owes_pick(state, q.player)]
 
 
 def _what_now(state: Game) -> str:

@@ -142,3 +142,28 @@ class Flow:
 
 
 FLOW = Flow()
+
+
+def deciders(state: Game) -> set[str]:
+    """The players whose answer the game is waiting for: the one rule the bot, the clock, the captain and
+    the offline table read (a squadron owes an initiative pick as `owes_pick` says)."""
+    if state.phase is Phase.OVER:
+        return set()
+    if state.pending is not None:
+        return {state.pending.player}
+    if state.offer is not None:
+        return {state.offer.player}
+    if state.choices:
+        return {state.choices[0].player}
+    if state.phase in (Phase.SETUP, Phase.INITIATIVE):
+        return set(c.awaiting_pick(state))
+    if state.phase is Phase.PREPARATION and state.prep is not None:
+        if state.prep.to_act:
+            return {state.prep.to_act}
+        return {q.player for q in state.squadrons if not q.name}  # squadron lists awaited
+    if state.active_player is None:
+        return set()
+    if state.active_player in state.players:
+        return {state.active_player}
+    # a fleet battle's Attack Phase: any squadron of the side with ships still to attack
+    return {p for p in state.players_of(state.active_player) if has_ships_to_activate(state, p)}

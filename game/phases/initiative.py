@@ -8,7 +8,7 @@ from game.commands import PickCard
 from game.context import Decision
 from game.errors import IllegalAction, UnknownName
 from game.model import Choice, Game, Phase
-from game.phases.common import nothing_waiting, require_phase, skill_dice, take_fatigue
+from game.phases.common import nothing_waiting, owes_pick, require_phase, skill_dice, take_fatigue
 
 CHALLENGE_ROUNDS = 100  # a tie after this many rounds is vanishingly rare; the defender then wins
 
@@ -33,6 +33,12 @@ def pick_card(ctx: Decision, cmd: PickCard) -> None:
             f"Player {cmd.player} has already chosen a card face down this turn.",
             "The choice stands until the reveal.",
         )
+    if q.hand and not owes_pick(ctx.state, cmd.player):
+        raise IllegalAction(
+            f"Player {cmd.player} has no ship left that can act: a squadron wholly Captured or Out of Action "
+            "plays no initiative card.",
+            "Its pick is made for it (no card) when the other squadrons pick.",
+        )
     if cmd.card not in q.hand:
         raise IllegalAction(
             f"{cmd.card!r} is not in player {cmd.player}'s initiative hand.",
@@ -49,10 +55,9 @@ def pick_card(ctx: Decision, cmd: PickCard) -> None:
 
 
 def auto_pick_empty_hands(ctx: Decision) -> None:
-    """No card for an empty hand, nor for a squadron wholly Captured or Out of Action."""
+    """No card for a squadron that owes none (an empty hand, or wholly Captured or Out of Action)."""
     for q in ctx.state.squadrons:
-        beaten = not any(s.can_act for s in ctx.state.ships_of(q.player))
-        if not q.picked and (not q.hand or beaten):
+        if not q.picked and not owes_pick(ctx.state, q.player):
             ctx.emit(ev.CardPicked(q.player, None))
 
 

@@ -15,7 +15,7 @@ from game.model import Phase
 from game.replay import Frame, frames
 from game.rules_data import RulesData, default_texts
 from game.service.authority import Actor
-from game.service.errors import GameDamaged, ServiceError
+from game.service.errors import GameDamaged, ServiceRefusal
 from game.service.repository import decode_state
 from game.service.results import AuditReport, DiceCheck, RebuildReport
 from game.service.store import GameStore
@@ -74,8 +74,8 @@ class Audit:
         loaded = await self.store.load(game_id, actor, fresh=True)
         seed = loaded.record.dice_seed
         if loaded.state.phase is not Phase.OVER:
-            raise ServiceError("The dice seed stays secret until the game ends; then every roll can be checked.",
-                               f"Its SHA-256, published when the game began, is {commitment(seed)}.")
+            raise ServiceRefusal("The dice seed stays secret until the game ends; then every roll can be checked.",
+                                 f"Its SHA-256, published when the game began, is {commitment(seed)}.")
         rows = await self.store.repo.events(game_id)
         rules = await self.store.rules_for(loaded.record)
         result = await self.store.workers.run(verify_log, decode_state(loaded.record.initial_state),
@@ -88,7 +88,7 @@ class Audit:
         starting state, every event with its command number, the seed and the data files it used."""
         loaded = await self.store.load(game_id, actor, fresh=True)
         if loaded.state.phase is not Phase.OVER:
-            raise ServiceError("A game's log is exported once it is over (it holds every secret).")
+            raise ServiceRefusal("A game's log is exported once it is over (it holds every secret).")
         files = default_texts(loaded.record.system)
         if loaded.record.data_version != "builtin":
             stored = await self.store.repo.data_version(loaded.record.data_version)

@@ -36,7 +36,7 @@ from game.service.decision import (
     restart,
     waits_after,
 )
-from game.service.errors import AlreadyDecided, OtherSystem, ServiceError
+from game.service.errors import AlreadyDecided, OtherSystem, ServiceRefusal
 from game.service.models import ScheduledJob, utcnow
 from game.service.referee import RefereeService
 from game.service.repository import Loaded
@@ -198,7 +198,7 @@ class Clock:
         self._gm(loaded, actor, "pause or resume a game")
         clock = await orders_store.game_clock(self.store.repo, game_id)
         if clock.paused == paused:
-            raise ServiceError(f"The game's clock is already {'paused' if paused else 'running'}.")
+            raise ServiceRefusal(f"The game's clock is already {'paused' if paused else 'running'}.")
         clock.paused = paused
         await orders_store.save_clock(self.store.repo, clock)
         self._clocks[game_id] = clock

@@ -10,11 +10,11 @@ from dataclasses import replace
 from typing import Any
 
 from game import events as ev
-from game.ai.captain import deciders
 from game.commands import Command, Concede, FixDice, PickCard
 from game.dice import derived_number
 from game.errors import DiceNotAllowed, RulesError
 from game.notation import format_command, parse
+from game.phases.flow import deciders
 from game.service.authority import Actor, Proxies, as_seated, authorise
 from game.service.errors import AlreadyDecided, GameDamaged, NotPermitted, NotSeated, ServiceError
 from game.service.jobs import choose_job, decide_job

@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from game.ai.captain import deciders
 from game.model import Game, Phase
+from game.phases.flow import deciders
 
 
 class SeatLike(Protocol):

@@ -10,6 +10,7 @@ from typing import Any
 
 from game import events as ev
 from game.model import Game, Phase
+from game.phases.common import owes_pick
 from game.service.models import Seat, utcnow
 from game.service.outbox import Post
 from game.service.scheduler import schedule
@@ -32,7 +33,7 @@ def nudges(seats: Sequence[Seat], state: Game) -> list[Post]:
     users = {s.player: s.user_id for s in seats if not s.is_ai and s.user_id and s.user_id.isdigit()}
     return [Post("nudge", {"player": q.player, "user": users[q.player], "turn": state.turn},
                  key=f"nudge:{q.player}:{state.turn}")
-            for q in state.squadrons if not q.picked and q.player in users]
+            for q in state.squadrons if owes_pick(state, q.player) and q.player in users]
 
 
 class Front:

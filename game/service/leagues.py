@@ -20,15 +20,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
-from game.ai.captain import deciders
 from game.errors import RulesError
 from game.league.pairing import round_robin, round_robin_rounds, swiss, swiss_rounds
 from game.league.rating import Skill, rate
 from game.league.standings import Result, StandingRow, standings
 from game.model import Game, Phase
+from game.phases.flow import deciders
 from game.service.authority import Actor, require_gm
 from game.service.commands import Commands
-from game.service.errors import ServiceError
+from game.service.errors import ServiceError, ServiceRefusal
 from game.service.guild_data import GuildData
 from game.service.league_claims import change_entrants, claim_pairing, link_game, release_pairing
 from game.service.lobby import DRAFTED, Lobby, starting_state
@@ -47,7 +47,7 @@ SYSTEM = "league"  # who the league acts as when it makes games and ends timed-o
 Place = Callable[[str], Awaitable[str | None]]  # a game's title -> the thread it is played in (or None)
 
 
-class LeagueRefused(ServiceError):
+class LeagueRefused(ServiceRefusal):
     code = "league-refused"
 
 
@@ -393,7 +393,7 @@ class Leagues:
         try:
             await self.commands.concede(Actor(SYSTEM, lg.guild_id, gm=True), row.game_id,
                                    state.players[0 if forfeited == "A" else 1])
-        except RulesError as exc:  # it ended meanwhile: nothing to stop
+        except (RulesError, ServiceError) as exc:  # it ended meanwhile, or it cannot be played: nothing to stop
             log.info("league game %s was not conceded after a forfeit: %s", row.game_id, exc.message)
 
     @staticmethod
@@ -515,7 +515,7 @@ class Leagues:
             for side, member in zip(sides, (row.a_member, row.b_member), strict=True):
                 try:
                     await self._seat(lg, info.id, side, member, names[member])
-                except RulesError as exc:
+                except (RulesError, ServiceError) as exc:
                     # their list went between the check and the game (or would not enlist): the pairing
                     # is forfeited rather than leaving a ranked game with a seat anyone could take
                     log.info("league %s table %s: %s forfeits, not seated: %s", lg.id, row.table_no, member, exc.message)

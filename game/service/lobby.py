@@ -7,12 +7,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from game.ai.captain import deciders
 from game.commands import Enlist
 from game.dice import derived_number, is_seed, seed_from_number
 from game.errors import RulesError, UnknownName
-from game.fairness import commitment
 from game.model import Game, Phase
+from game.phases.flow import deciders
 from game.phases.preparation import drafted_game
 from game.rules_data import RulesData
 from game.scenario import builtin_scenarios, load_scenario_text
@@ -32,6 +31,7 @@ from game.service.errors import (
 from game.service.front import Front
 from game.service.guild_data import GuildData
 from game.service.models import GameRecord, Seat
+from game.service.reading import info_of
 from game.service.referee import RefereeService
 from game.service.repository import Loaded, VersionConflict
 from game.service.results import GameChannel, GameInfo, MyGame, SeatInfo
@@ -176,7 +176,7 @@ class Lobby:
             try:
                 await self.commands.submit(Actor(f"ai:{seat.player}", actor.guild_id), game_id,
                                            Enlist(seat.player, enlist))
-            except RulesError:
+            except (RulesError, ServiceError):
                 async with store.lock(game_id):  # the side is free again: nothing half-done
                     loaded = await store.load(game_id, fresh=True)
                     seat = next(s for s in loaded.seats if s.player == seat.player)
@@ -215,12 +215,7 @@ class Lobby:
             return GameInfo(ref.id, ref.name, ref.guild_id, ref.channel_id, ref.status,
                             tuple(SeatInfo(p, u, n, False) for p, u, n in ref.seats), ref.turn, phase,
                             ref.dice_commitment)
-        r, st = loaded.record, loaded.state
-        assert r.id is not None
-        return GameInfo(r.id, r.name, r.guild_id, r.channel_id, r.status,
-                        tuple(SeatInfo(s.player, s.user_id, s.display_name, s.is_ai)
-                              for s in sorted(loaded.seats, key=lambda s: s.player)),
-                        st.turn, st.phase.value, commitment(r.dice_seed) if r.dice_seed else "")
+        return info_of(loaded)
 
     async def my_games(self, user_id: str) -> list[MyGame]:
         """Every unfinished game the user plays in, in any server: the ones waiting on them first

@@ -9,11 +9,11 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from game.ai.captain import deciders
 from game.commands import Activate, FixDice
 from game.dice import derived_number
 from game.errors import RulesError, UnknownName
 from game.notation import format_command, parse
+from game.phases.flow import deciders
 from game.service import orders_store
 from game.service.authority import Actor, Proxies, authorise
 from game.service.cache import Bounded

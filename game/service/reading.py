@@ -6,11 +6,12 @@ from typing import Any
 
 from game import events as ev
 from game.account import overrides_line
-from game.ai.captain import deciders
 from game.ai.legal import legal_commands
-from game.model import Game
+from game.fairness import commitment
+from game.model import Game, Phase
 from game.notation import format_command
 from game.options import Options
+from game.phases.flow import deciders
 from game.rules_data import RulesData
 from game.service.authority import Actor, Proxies
 from game.service.cache import Bounded
@@ -19,8 +20,18 @@ from game.service.jobs import options_job, public_options_job
 from game.service.models import utcnow
 from game.service.proxies import stand_ins
 from game.service.repository import Loaded
+from game.service.results import BoardRead, GameInfo, SeatInfo
 from game.service.store import GameStore
 from game.views import View, event_for, redact, view_of
+
+
+def info_of(loaded: Loaded) -> GameInfo:
+    r, st = loaded.record, loaded.state
+    assert r.id is not None
+    return GameInfo(r.id, r.name, r.guild_id, r.channel_id, r.status,
+                    tuple(SeatInfo(s.player, s.user_id, s.display_name, s.is_ai)
+                          for s in sorted(loaded.seats, key=lambda s: s.player)),
+                    st.turn, st.phase.value, commitment(r.dice_seed) if r.dice_seed else "")
 
 
 class Reading:
@@ -144,6 +155,22 @@ class Reading:
                 history.append((e.player, turn, e.to))
         starts = [(s.player, 0, first.get(s.player, s.display_name)) for s in loaded.seats]
         return sorted(starts + history, key=lambda h: (h[0], h[1]))
+
+    async def board(self, game_id: int, first: int | None = None, last: int | None = None) -> BoardRead:
+        """One read for a board post and the status message: `first`..`last` are the events it
+        tells (none: the board alone)."""
+        loaded = await self.store.load(game_id)
+        repo = self.store.repo
+        logged = [e for _, _, e in await repo.events(game_id, first, last)] if first is not None else []
+        over = loaded.state.phase is Phase.OVER
+        ended = over and any(isinstance(e, ev.GameEnded) for e in logged)
+        return BoardRead(
+            info_of(loaded), view_of(loaded.state, None), tuple(event_for(e, None) for e in logged),
+            tuple(await self.public_options_of(loaded)), loaded.record.last_seq,
+            await self.roll_decision_of(loaded), await self.store.rules_for(loaded.record),
+            await repo.next_deadline(game_id), loaded.record.status_message_id,
+            loaded.record.dice_seed if over else None,
+            overrides_line(e for _, _, e in await repo.events(game_id)) if ended else "")
 
     async def gm_overrides(self, game_id: int) -> str:
         """The game's GM overrides in one line (account.overrides_line), for its game-over post."""

@@ -39,11 +39,12 @@ from game.service.authority import Actor
 from game.service.decision import Decision, Wait, decode_waits, encode_waits
 from game.service.errors import (
     ChannelBusy,
+    GameBusy,
     GameDamaged,
     GameNotFound,
     NotSeated,
     SeatTaken,
-    ServiceError,
+    ServiceFault,
     UndoRefused,
     WrongGuild,
 )
@@ -213,7 +214,7 @@ class RefereeService:
                               "Finish it, or start the new game in its own thread.")
         dice_seed = self._new_seed()
         if not is_seed(dice_seed):
-            raise ServiceError("The dice seed source gave something that is not a 256-bit seed.")
+            raise ServiceFault("The dice seed source gave something that is not a 256-bit seed.")
         record = GameRecord(
             guild_id=actor.guild_id, channel_id=thread_id or channel_id, thread_id=thread_id,
             name=_game_name(system_name, doc, setup)[:MAX_NAME], system=system_name, edition="referee",
@@ -252,7 +253,7 @@ class RefereeService:
                 await self.repo.update_seat(seat, game.record)  # moves the version on: other copies are stale
             except VersionConflict:
                 self._cache.games.pop(game_id, None)
-                raise ServiceError("The game changed while you were taking the seat.", "Try again.") from None
+                raise GameBusy("The game changed while you were taking the seat.", "Try again.") from None
         return await self.info(game_id)
 
     # ------------------------------------------------------------------ reading
@@ -356,7 +357,7 @@ class RefereeService:
                 sealed = any(type(e).__name__ == "OrderSubmitted" for e in events)
                 return RefOutcome(game_id, tuple(_lines(sysm, events, None)), tuple(_lines(sysm, events, viewer)),
                                   await self.info(game_id), sealed)
-            raise ServiceError("The game is busy: other orders kept arriving.", "Try again in a moment.")
+            raise GameBusy("The game is busy: other orders kept arriving.", "Try again in a moment.")
 
     async def undo(self, actor: Actor, game_id: int) -> RefOutcome:
         """The referee takes back the last command, as Oak & Iron's undo does: only when it rolled no

@@ -22,8 +22,9 @@ from game.apply import apply
 from game.codec import from_data, to_data
 from game.events import EVENTS
 from game.model import Game, Phase
+from game.phases.common import PICKING, awaiting_pick
 from game.service.db import sessions
-from game.service.errors import GameDamaged, OtherSystem, ServiceError
+from game.service.errors import GameDamaged, OtherSystem, ServiceRefusal
 from game.service.models import (
     BotState,
     DataVersion,
@@ -58,7 +59,7 @@ log = logging.getLogger(__name__)
 GAME_ID = type_coerce(col(GameRecord.id), Integer)
 
 
-class DuplicateRequest(ServiceError):
+class DuplicateRequest(ServiceRefusal):
     """The request id was already carried out (by this process or another). The service answers as the
     first time; where it cannot, the player reads this rather than an unexpected error."""
 
@@ -91,13 +92,12 @@ class Loaded:
     state: Game
 
 
-PICKING = (Phase.SETUP, Phase.INITIATIVE)
 __all__ = ["DuplicateRequest", "Loaded", "Repository", "VersionConflict"]
 
 
 def picks_owed(seats: Sequence[Seat], state: Game) -> Picks:
     """The initiative picks the state owes, and who owes them."""
-    owed = frozenset(q.player for q in state.squadrons if not q.picked) if state.phase in PICKING else frozenset()
+    owed = frozenset(awaiting_pick(state))
     return Picks(owed, state.turn, {seat.player: seat.user_id for seat in seats})
 
 

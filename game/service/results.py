@@ -7,6 +7,8 @@ from datetime import datetime
 from typing import Any
 
 from game.fairness import Verification
+from game.options import Options
+from game.rules_data import RulesData
 from game.service.decision import Decision
 from game.views import View
 
@@ -136,3 +138,26 @@ class AuditReport:
     @property
     def ok(self) -> bool:
         return not self.mismatches
+
+
+@dataclass(frozen=True)
+class BoardRead:
+    """Everything a board post and the status message need, read from one load of the game: what a
+    spectator sees (never more), the account of the events posted, the options of whoever acts, the
+    roll waiting, and once the game is over its seed and its GM overrides."""
+
+    info: GameInfo
+    spectator: View
+    events: tuple[Any, ...]  # the events of the post, as a spectator sees them
+    waiting: tuple[Options, ...]  # the options of each player the game waits for
+    position: int  # the log length: the moment a menu belongs to
+    roll: int | None  # the decision the roll buttons answer (Reading.roll_decision)
+    rules: RulesData
+    deadline: datetime | None
+    status_message: str | None
+    seed: str | None = None  # revealed once the game is over
+    overrides: str = ""  # the game's GM overrides in one line, once it is over
+
+    @property
+    def due(self) -> list[str]:
+        return [o.player for o in self.waiting]

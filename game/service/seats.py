@@ -10,7 +10,7 @@ from game import events as ev
 from game.errors import UnknownName
 from game.model import Phase
 from game.service.authority import Actor, acting_for, as_seated
-from game.service.errors import NotPermitted, NotSeated, SeatTaken, ServiceError
+from game.service.errors import NotPermitted, NotSeated, SeatTaken, ServiceError, ServiceRefusal
 from game.service.proxies import proxies_for
 from game.service.repository import VersionConflict
 from game.service.results import Outcome
@@ -46,7 +46,7 @@ class Seats:
                 raise UnknownName(f"There is no side {who[:20]!r} in this game.",
                                   f"Sides: {', '.join(s.player for s in loaded.seats)}.")
             if loaded.state.phase is Phase.OVER:
-                raise ServiceError("The game is over: its seats stay as they were.")
+                raise ServiceRefusal("The game is over: its seats stay as they were.")
             if to_user is not None and any(s.user_id == to_user and s.player != who for s in loaded.seats):
                 raise SeatTaken("That member already plays another side of this game.",
                                 "Give the side to someone without a seat, or to the computer captain.")

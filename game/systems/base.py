@@ -9,7 +9,7 @@ commands and events round-trip through `game.codec` (the `events` and `commands`
 Oak & Iron's modules fit it as they are: `initial_state` = `scenario.scenario_from_doc`,
 `parse` = `notation.parse`, `format` = `notation.format_command`, `decide` = `engine.decide`
 (its rules argument is optional), `apply` = `apply.apply`, `view` = `views.view_of`,
-`event_for` = `views.event_for`, `account` = `account.account`, `deciders` = `ai.captain.deciders`,
+`event_for` = `views.event_for`, `account` = `account.account`, `deciders` = `phases.flow.deciders`,
 and an empty `tables()`.
 
 Commands carry the `player` who gives them ("" = hot-seat play). A front end must set it from the

@@ -66,7 +66,7 @@ class OakAndIron:
         return account(event)
 
     def deciders(self, state: Any) -> set[str]:
-        from game.ai.captain import deciders
+        from game.phases.flow import deciders
 
         return deciders(state)
 

@@ -10,8 +10,8 @@ from datetime import timedelta
 from typing import Any
 
 from game import events as ev
-from game.ai.captain import deciders
 from game.model import Phase
+from game.phases.flow import deciders
 from game.service.authority import Actor
 from game.service.models import utcnow
 from tests.adversary.eyes import ANN, BOB, EVE, GUS, Table, answer_text, deadline_passes, last_answer

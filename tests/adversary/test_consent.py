@@ -5,8 +5,9 @@ B1 seat; their own teammate may not either; the other member of team B, or a GM,
 from __future__ import annotations
 
 from game import events as ev
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.model import Game, Phase
+from game.phases.flow import deciders
 from tests.adversary.eyes import ANN, BOB, GUS, Table, answer_text
 from tests.adversary.test_sweep import make_gm_role
 

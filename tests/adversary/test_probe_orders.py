@@ -4,7 +4,7 @@ the answers, hostile input, and orders outliving the seat of the member who gave
 from __future__ import annotations
 
 from game import events as ev
-from game.ai.captain import deciders
+from game.phases.flow import deciders
 from game.service import orders_store as store
 from tests.adversary.eyes import (
     ADVERSARIES,

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.model import Game, Phase
+from game.phases.flow import deciders
 from game.rules_data import load_rules
 from game.squadron import random_squadron
 from game.squadron_builder import to_toml

@@ -9,9 +9,10 @@ from dataclasses import replace
 from typing import Any
 
 from game import events as ev
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.ai.match import MAX_COMMANDS
 from game.commands import Enlist
+from game.phases.flow import deciders
 from game.phases.preparation import drafted_game
 from game.rules_data import load_rules
 from game.scenario import load_scenario_text

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from bot.app import QuarterdeckBot
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.commands import Command, KeepRoll, PickCard, Reroll, UseFortune
 from game.model import Game
 from game.notation import format_command
+from game.phases.flow import deciders
 from game.service.game_service import Actor
 from tests.bot.fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, Sent, command, component, dispatch
 

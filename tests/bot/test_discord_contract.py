@@ -8,8 +8,9 @@ import asyncio
 from typing import Any
 
 from bot.app import QuarterdeckBot
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.commands import PickCard
+from game.phases.flow import deciders
 from game.service.models import utcnow
 from tests.bot.fake_discord import CHANNEL_ID, FakeDiscord, Sent, command, dispatch
 from tests.bot.test_bot import ANN, BOB, EVE, act_as, last_followup, setup_game

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import QuarterdeckBot
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.commands import (
     AddTerrain,
     ChooseRole,
@@ -18,6 +18,7 @@ from game.commands import (
 )
 from game.model import Phase
 from game.notation import format_command
+from game.phases.flow import deciders
 from tests.bot.fake_discord import FakeDiscord, command, dispatch
 from tests.bot.test_bot import ANN, BOB, act_as, announcement, last_followup
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.commands import PickCard
 from game.model import Phase
 from game.notation import format_command
+from game.phases.flow import deciders
 from tests.bot.fake_discord import command, dispatch
 from tests.bot.test_bot import ANN, BOB, EVE, act_as, last_followup, pick
 

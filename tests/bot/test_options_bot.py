@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from game import events as ev
-from game.ai.captain import deciders
+from game.phases.flow import deciders
 from tests.bot.fake_discord import FakeDiscord, Sent, command, component, dispatch
 from tests.bot.test_bot import ANN, last_followup, pick
 

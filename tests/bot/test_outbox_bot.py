@@ -12,7 +12,8 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.app import QuarterdeckBot
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
+from game.phases.flow import deciders
 from game.service import outbox
 from game.service.db import make_engine
 from game.service.game_service import Actor, GameService

@@ -12,9 +12,10 @@ import discord
 from sqlalchemy import update
 
 from game import events as ev
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.model import Phase
 from game.notation import format_command
+from game.phases.flow import deciders
 from game.service.models import ScheduledJob, utcnow
 from game.service.scheduler import run_due
 from game.standing import captain_orders

@@ -10,12 +10,13 @@ from collections import Counter
 
 import pytest
 
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.ai.match import ai_game
 from game.apply import apply
 from game.commands import Attack, PickCard
 from game.dice import FairDice, seed_from_number
 from game.model import Phase
+from game.phases.flow import deciders
 from game.rules_data import load_rules
 from tests.game.test_replay_and_properties import check_invariants
 

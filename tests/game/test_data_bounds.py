@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from game.ai.captain import deciders
 from game.ai.match import ai_game
 from game.data_trial import trial_game
 from game.errors import DataError, RulesError
 from game.model import Table
+from game.phases.flow import deciders
 from game.rules_data import REQUIRED_BANDS, REQUIRED_ROLLS, default_texts, load_rules, rules_from_texts
 from game.scenario import quickstart
 from game.schema.common import nesting, read_toml

@@ -9,12 +9,13 @@ from benchmarks.captain import wilson
 from benchmarks.engine import to_movement
 from game import events as ev
 from game.ai import foresight
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.apply import apply_all
 from game.commands import Activate, Advance, Turn
 from game.dice import FairDice, seed_from_number
 from game.engine import decide, decide_and_apply
 from game.errors import RulesError
+from game.phases.flow import deciders
 from game.rules_data import load_rules
 from game.scenario import quickstart
 

@@ -9,9 +9,10 @@ from dataclasses import replace
 import pytest
 
 from game import standing as so
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.commands import Activate, Advance, Attack, KeepRoll, Pass, Reroll, Turn, UseFortune
 from game.model import Game, Phase
+from game.phases.flow import deciders
 from game.rules_data import load_rules
 from game.scenario import quickstart
 from game.table_session import TableSession

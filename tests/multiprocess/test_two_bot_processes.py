@@ -18,9 +18,10 @@ import pytest
 from sqlalchemy import select, update
 from sqlmodel import col
 
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.commands import Command, KeepRoll, PickCard, Reroll, UseFortune
 from game.notation import format_command
+from game.phases.flow import deciders
 from game.service.db import make_engine
 from game.service.game_service import GameService
 from game.service.models import OutboxRow, utcnow

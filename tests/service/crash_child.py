@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
+from game.phases.flow import deciders
 from game.service.db import make_engine
 from game.service.game_service import Actor, GameService
 

@@ -10,9 +10,10 @@ import pytest
 from sqlalchemy import delete, select
 
 from game import events as ev
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.errors import RulesError
 from game.model import Phase
+from game.phases.flow import deciders
 from game.service.clock import Hours, in_quiet, plan_wait, reminder_times
 from game.service.decision import Wait
 from game.service.game_service import Actor, GameService, NotPermitted

@@ -30,9 +30,10 @@ from hypothesis import strategies as st
 from sqlalchemy import delete, select
 
 from game import events as ev
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.apply import apply
 from game.model import Game
+from game.phases.flow import deciders
 from game.service.db import make_engine, upgrade_to_head_sync
 from game.service.game_service import Actor, GameService
 from game.service.models import ScheduledJob

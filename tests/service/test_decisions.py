@@ -8,9 +8,10 @@ from collections.abc import Callable
 import pytest
 
 from game import events as ev
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.commands import KeepRoll, PickCard, UseFortune
 from game.model import Game
+from game.phases.flow import deciders
 from game.service.game_service import Actor, AlreadyDecided, Expect, GameService
 from tests.service.test_service import ANN, BOB, new_game
 

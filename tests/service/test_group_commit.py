@@ -12,7 +12,8 @@ import pytest
 from sqlalchemy import func, select
 
 from game import events as ev
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
+from game.phases.flow import deciders
 from game.service.game_service import Actor, GameService
 from game.service.models import EventRecord, OutboxRow, ProcessedRequest, ScheduledJob, utcnow
 from game.service.repository import DuplicateRequest, Loaded, VersionConflict

@@ -157,7 +157,8 @@ async def test_a_timed_out_game_is_conceded_by_the_side_it_waits_for(service: Ga
     await leagues.join(BOB, "Slow", "Bob")
     (p,) = (await leagues.start(GM, "Slow")).started
     gid = p.game_id or 0
-    from game.ai.captain import Captain, deciders
+    from game.ai.captain import Captain
+    from game.phases.flow import deciders
 
     users = {s.player: Actor(s.user_id or "", "g1") for s in (await service.lobby.info(gid)).seats}
     state = await service.reading.state_for_audit(gid)

@@ -10,11 +10,12 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.codec import to_data
 from game.errors import NotYourShip, NotYourTurn, RulesError
 from game.events import CardPicked
 from game.model import Phase
+from game.phases.flow import deciders
 from game.service.db import make_engine
 from game.service.game_service import (
     Actor,

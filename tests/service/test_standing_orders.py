@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from game.ai.captain import Captain, deciders
+from game.ai.captain import Captain
 from game.errors import RulesError
 from game.model import Phase
 from game.notation import format_command
+from game.phases.flow import deciders
 from game.service.game_service import GameService, NotSeated, Outcome
 from game.service.orders_service import OrderNote
 from game.standing import captain_orders
