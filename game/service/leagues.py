@@ -14,8 +14,9 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import CursorResult, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
@@ -463,11 +464,12 @@ class Leagues:
                                   "under that name (/squadron) before the next round is paired.")
                         for m in (row.a_member, row.b_member) if m in broken]
         async with self.session() as s, s.begin():
-            changed = await s.execute(update(League).where(col(League.id) == lg.id,
+            # an UPDATE's result is a CursorResult, which counts the rows it matched
+            changed = cast(CursorResult[Any], await s.execute(update(League).where(col(League.id) == lg.id,
                                                            col(League.current_round) == lg.current_round,
                                                            col(League.entry_version) == lg.entry_version)
                                       .values(current_round=number, rounds=lg.rounds, status=lg.status,
-                                              round_started_at=self.clock()))
+                                              round_started_at=self.clock())))
             if changed.rowcount != 1:
                 now = await s.get(League, lg.id, populate_existing=True)
                 if now is None or now.current_round != lg.current_round:
@@ -606,10 +608,10 @@ class Leagues:
         call wrote it."""
         if forfeited:
             winner = _forfeit_winner(row, forfeited)
-        done = await s.execute(update(LeagueGame).where(col(LeagueGame.id) == row.id,
+        done = cast(CursorResult[Any], await s.execute(update(LeagueGame).where(col(LeagueGame.id) == row.id,
                                                         col(LeagueGame.status).in_(("pending", "playing")))
                                .values(status="done", winner=winner, a_points=a_points, b_points=b_points,
-                                       reason=reason[:200], recorded_at=self.clock(), forfeited=forfeited))
+                                       reason=reason[:200], recorded_at=self.clock(), forfeited=forfeited)))
         if done.rowcount != 1:
             return False
         if row.b_member is None or forfeited:
@@ -635,7 +637,7 @@ class Leagues:
 
     async def names(self, guild_id: str) -> list[str]:
         async with self.session() as s:
-            q = select(League.name).where(col(League.guild_id) == guild_id).order_by(col(League.id).desc())
+            q = select(col(League.name)).where(col(League.guild_id) == guild_id).order_by(col(League.id).desc())
             return list((await s.execute(q)).scalars())
 
     async def show(self, guild_id: str, league: str) -> LeagueInfo:
@@ -675,7 +677,7 @@ class Leagues:
     async def ranked(self, game_id: int) -> bool:
         """Whether the game is a league game (ranked: its seats change hands only through a GM)."""
         async with self.session() as s:
-            found = (await s.execute(select(LeagueGame.id).where(col(LeagueGame.game_id) == game_id))).first()
+            found = (await s.execute(select(col(LeagueGame.id)).where(col(LeagueGame.game_id) == game_id))).first()
             return found is not None
 
     # ------------------------------------------------------------------ internals
@@ -731,8 +733,8 @@ class Leagues:
         ids = [r.game_id for r in rows if r.game_id is not None]
         if ids:
             async with self.session() as s:
-                q = select(GameRecord.id, GameRecord.thread_id).where(col(GameRecord.id).in_(ids))
-                threads = {i: t for i, t in (await s.execute(q)).all()}
+                q = select(col(GameRecord.id), col(GameRecord.thread_id)).where(col(GameRecord.id).in_(ids))
+                threads = {i: t for i, t in (await s.execute(q)).all() if i is not None}
         return [Pairing(r.round, r.table_no, r.a_member, names.get(r.a_member, r.a_member), r.b_member,
                         names.get(r.b_member, r.b_member) if r.b_member else "", r.game_id,
                         threads.get(r.game_id) if r.game_id else None, r.status, r.winner, r.a_points, r.b_points,
