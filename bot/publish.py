@@ -19,8 +19,8 @@ from game.account import account
 from game.phases.common import choice_hint
 from game.phases.preparation import what_now as setup_what_now
 from game.roll_text import reroll_offer
-from game.service.game_service import Actor, GameInfo, GameService
-from game.service.results import SeatInfo
+from game.service.game_service import GameInfo, GameService
+from game.service.results import BoardRead, SeatInfo
 from game.systems import system
 from game.views import View, event_for
 from render.options import RenderOptions
@@ -130,39 +130,33 @@ def created_text(info: GameInfo, system_name: str) -> str:
     return fit("\n".join(x for x in (f"{head} {seats} {how}".strip(), seed) if x))
 
 
-async def post_board(channel: discord.abc.Messageable, service: GameService, game_id: int,
-                     logged: Sequence[Any]) -> None:
-    """Post the account of these events, the board and the next prompt in the game channel (the
+async def post_board(channel: discord.abc.Messageable, read: BoardRead) -> None:
+    """Post the account of the read's events, the board and the next prompt in the game channel (the
     courier does, for a board row of the outbox: bot/outbox.py)."""
-
-    info = await service.lobby.info(game_id)
-    spectator = await service.reading.view(Actor("spectator", info.guild_id), game_id)
-    # the account goes to everyone: what a player alone may see (their own pick) is redacted
-    events = [event_for(e, None) for e in logged]
-    waiting = await service.reading.public_options(game_id)
-    due = [o.player for o in waiting]
-    mention, users = waiting_text(spectator, info.seats, due)
+    info, spectator, game_id = read.info, read.spectator, read.info.id
+    events = list(read.events)  # as a spectator sees them: what a player alone may see is redacted
+    waiting = read.waiting
+    mention, users = waiting_text(spectator, info.seats, [o.player for o in waiting])
     what_now = options_text([names.prose(line) for o in waiting for line in o.lines()[1:]])
-    seed = await service.audit.revealed_seed(game_id)
     ended = any(isinstance(e, ev.GameEnded) for e in events)
-    reveal = (f"🎲 The dice seed was `{seed}` (its SHA-256 was posted when the game began): `/game verify` "
-              "recomputes every roll; `/game replay` shows the whole game again." if seed and ended else "")
-    overrides = await service.reading.gm_overrides(game_id) if ended else ""  # never only in the middle of the log
+    reveal = (f"🎲 The dice seed was `{read.seed}` (its SHA-256 was posted when the game began): `/game verify` "
+              "recomputes every roll; `/game replay` shows the whole game again." if read.seed and ended else "")
+    overrides = read.overrides if ended else ""  # never only in the middle of the log
     tail = "\n".join(x for x in (mention, what_now, overrides, reveal) if x)
     text = account_text(events, min(MAX_ACCOUNT, MAX_CONTENT - len(tail) - 2)) if events else ""
     body = "\n".join(x for x in (text, tail) if x) or "…"
-    rules = await service.reading.rules(game_id)
-    zones = deployment_zones(spectator.game, rules)
-    options = RenderOptions(last_move=last_move(events), last_attacks=last_attacks(events), zones=zones, rules=rules)
+    zones = deployment_zones(spectator.game, read.rules)
+    options = RenderOptions(last_move=last_move(events), last_attacks=last_attacks(events), zones=zones,
+                            rules=read.rules)
     png = await render_board_async(spectator, options)
     view: discord.ui.View | None = None
     g = spectator.game
     if g.pending is not None:
-        view = reroll_view(game_id, await service.reading.roll_decision(game_id) or 0, g.pending)
-    elif g.phase.value in ("setup", "initiative") and not g.choices and due:  # owes_pick, off the whole state
+        view = reroll_view(game_id, read.roll or 0, g.pending)
+    elif g.phase.value in ("setup", "initiative") and not g.choices and read.due:  # owes_pick, off the whole state
         view = pick_view(game_id)
     elif len(waiting) == 1 and any(o.order for o in waiting[0].items) and seat_user(info.seats, waiting[0].player):
-        view = options_view(game_id, await service.reading.position(game_id), waiting[0])
+        view = options_view(game_id, read.position, waiting[0])
     kwargs: dict[str, Any] = {
         "content": fit(body),
         "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users], roles=False,
@@ -187,23 +181,19 @@ async def post_account(channel: discord.abc.Messageable, logged: Sequence[Any]) 
         await channel.send(fit(text), allowed_mentions=discord.AllowedMentions.none())
 
 
-async def update_status(channel: discord.PartialMessageable, service: GameService, game_id: int) -> None:
+async def update_status(channel: discord.PartialMessageable, service: GameService, read: BoardRead) -> None:
     """One status message per game, edited in place, showing the game as it is now (the courier
     coalesces the edits of a game: the last state wins)."""
-    info = await service.lobby.info(game_id)
-    view = await service.reading.view(Actor("spectator", info.guild_id), game_id)
-    due = await service.reading.waiting_for(game_id)
-    g = view.game
-    deadline = await service.clock.next_deadline(game_id)
-    waiting = ", ".join(f"player {p}" for p in sorted(due)) or "nobody"
+    g, game_id = read.spectator.game, read.info.id
+    waiting = ", ".join(f"player {p}" for p in read.due) or "nobody"
+    deadline = read.deadline
     when = f" · deadline <t:{int(deadline.timestamp())}:R>" if deadline and g.phase.value != "over" else ""
     result = f" · **player {g.winner} wins** ({g.result})" if g.winner else ""
-    content = (f"📋 **{names.text(info.name)}** (game #{game_id}) — turn {g.turn} · {g.phase.value} phase · "
+    content = (f"📋 **{names.text(read.info.name)}** (game #{game_id}) — turn {g.turn} · {g.phase.value} phase · "
                f"waiting for {waiting}{when}{result}")
-    message_id = await service.front.status_message(game_id)
-    if message_id is not None:
+    if read.status_message is not None:
         try:
-            await channel.get_partial_message(int(message_id)).edit(content=content)
+            await channel.get_partial_message(int(read.status_message)).edit(content=content)
             return
         except discord.NotFound:
             pass  # the status message was deleted: a new one takes its place

@@ -168,7 +168,7 @@ class Reading:
             info_of(loaded), view_of(loaded.state, None), tuple(event_for(e, None) for e in logged),
             tuple(await self.public_options_of(loaded)), loaded.record.last_seq,
             await self.roll_decision_of(loaded), await self.store.rules_for(loaded.record),
-            await repo.next_deadline(game_id), loaded.record.status_message_id,
+            await repo.next_deadline(game_id), loaded.record.status_message_id, tuple(sorted(deciders(loaded.state))),
             loaded.record.dice_seed if over else None,
             overrides_line(e for _, _, e in await repo.events(game_id)) if ended else "")
 

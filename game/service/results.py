@@ -155,9 +155,6 @@ class BoardRead:
     rules: RulesData
     deadline: datetime | None
     status_message: str | None
+    due: tuple[str, ...]  # the players the game waits for
     seed: str | None = None  # revealed once the game is over
-    overrides: str = ""  # the game's GM overrides in one line, once it is over
-
-    @property
-    def due(self) -> list[str]:
-        return [o.player for o in self.waiting]
+    overrides: str = ""  # the game's GM overrides in one line, once it has ended with these events

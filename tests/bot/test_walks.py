@@ -1,0 +1,124 @@
+"""The walks of docs/architecture.md, counted on the real bot over the fake Discord: how often one
+interaction calls into the service's parts, loads the game, and (as several processes sharing a
+PostgreSQL database must) checks a cached game's version. Issue 23 measured one `/move` at 18 calls,
+12 loads and 11 version checks; one read model for a board post brings it to at most 6 calls and 3
+loads.
+
+The outbox's own mailbox work (the courier's claims and deliveries) is not a call into the game: it is
+counted apart, as rows."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from game.service.game_service import GameService
+from tests.bot.fake_discord import command, dispatch
+from tests.bot.test_bot import ANN, BOB, last_followup, pick, setup_game
+
+PARTS = ("commands", "undo", "lobby", "seats", "reading", "squadrons", "data", "audit", "front", "clock",
+         "orders", "leagues", "referee", "autoplay")
+
+
+class Walk:
+    def __init__(self) -> None:
+        self.calls: Counter[str] = Counter()
+        self.loads = 0
+        self.version_checks = 0
+
+    @property
+    def total(self) -> int:
+        return sum(self.calls.values())
+
+
+def _counted(fn: Callable[..., Awaitable[Any]], tick: Callable[[], None]) -> Callable[..., Awaitable[Any]]:
+    @functools.wraps(fn)
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        tick()
+        return await fn(*args, **kwargs)
+
+    return run
+
+
+@contextmanager
+def walked(service: GameService) -> Iterator[Walk]:
+    """Count the calls that reach the service from outside it: a part calling another part (the lobby
+    asking commands to enlist a squadron) is the service's own business, not a hop of the bot's."""
+    walk = Walk()
+    depth = [0]
+    undo: list[tuple[object, str]] = []
+
+    def wrap(owner: object, name: str, tick: Callable[[], None]) -> None:
+        fn = getattr(owner, name)
+        setattr(owner, name, _counted(fn, tick))
+        undo.append((owner, name))
+
+    def outer(fn: Callable[..., Awaitable[Any]], key: str) -> Callable[..., Awaitable[Any]]:
+        @functools.wraps(fn)
+        async def run(*args: Any, **kwargs: Any) -> Any:
+            if depth[0] == 0:
+                walk.calls[key] += 1
+            depth[0] += 1
+            try:
+                return await fn(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+
+        return run
+
+    for part_name in PARTS:
+        part = getattr(service, part_name)
+        for name, fn in inspect.getmembers(part, inspect.iscoroutinefunction):
+            if not name.startswith("_"):
+                setattr(part, name, outer(fn, f"{part_name}.{name}"))
+                undo.append((part, name))
+
+    def load_tick() -> None:
+        walk.loads += 1
+
+    def version_tick() -> None:
+        walk.version_checks += 1
+
+    wrap(service.store, "load", load_tick)
+    wrap(service.store.repo, "version_of", version_tick)
+    try:
+        yield walk
+    finally:
+        for owner, name in undo:
+            delattr(owner, name)
+
+
+async def started(harness: Any) -> Any:
+    bot, fake = harness
+    bot.service.store.shared = True  # as several processes on PostgreSQL: a cached game is checked first
+    await setup_game(bot, fake)
+    for user, card in ((ANN, "Effective Fire"), (BOB, "Take Courage"), (ANN, "Careful Aim"), (BOB, "Reload!")):
+        await pick(bot, fake, user, card)
+    return bot, fake
+
+
+async def test_one_move_is_a_short_walk(harness: Any) -> None:
+    bot, fake = await started(harness)
+    with walked(bot.service) as walk:
+        sent = await dispatch(bot, command(ANN, "move", ship="Kestrel", turn="end", turn_side="port",
+                                           turn_degrees=30.0), fake)
+    assert not last_followup(sent).content.startswith("❌")
+    assert any(r.in_channel and r.files for r in sent), "the board was posted"
+    assert walk.total <= 6 and walk.loads <= 3, (walk.total, walk.loads, walk.version_checks, walk.calls)
+    assert walk.version_checks <= walk.loads
+
+
+async def test_the_walk_counter_counts(harness: Any) -> None:
+    bot, _ = await started(harness)
+    with walked(bot.service) as walk:
+        await bot.service.reading.position(1)
+        await bot.service.lobby.info(1)
+    assert walk.calls == Counter({"reading.position": 1, "lobby.info": 1}) and walk.loads == 2
+    with pytest.raises(AttributeError):
+        _ = bot.service.reading.__dict__["position"]  # every wrapper is gone after the walk
