@@ -36,6 +36,7 @@ from game.service.decision import (
 )
 from game.service.errors import AlreadyDecided, OtherSystem, ServiceError
 from game.service.models import ScheduledJob, utcnow
+from game.service.scheduler import Job
 from game.service.writer import PlannedJob, VersionConflict
 from game.standing import passing
 from game.views import view_of
@@ -243,7 +244,7 @@ async def set_away(svc: GameService, actor: Actor, until: datetime | None, mode:
     return games
 
 
-def decision_of_job(job: ScheduledJob) -> Decision | None:
+def decision_of_job(job: ScheduledJob | Job) -> Decision | None:
     """The decision a clock job was planned for (None: planned before jobs named one)."""
     if job.game_id is None or job.player is None or job.since is None:
         return None
@@ -259,7 +260,7 @@ class Reminder:
     stand_in: bool
 
 
-async def due_reminder(svc: GameService, job: ScheduledJob) -> Reminder | None:
+async def due_reminder(svc: GameService, job: ScheduledJob | Job) -> Reminder | None:
     """A reminder fell due: None unless the game still waits on the decision it was planned for and its
     clock runs (another process may have paused it). It pings whom the plan named for that holder."""
     if job.game_id is None:
@@ -287,7 +288,7 @@ async def due_reminder(svc: GameService, job: ScheduledJob) -> Reminder | None:
     return Reminder(str(user), text, bool(payload.get("stand_in")))
 
 
-async def due_deadline(svc: GameService, job: ScheduledJob) -> DeadlineResult | None:
+async def due_deadline(svc: GameService, job: ScheduledJob | Job) -> DeadlineResult | None:
     """A deadline job fell due: what the game's clock says, if the game still waits on its decision."""
     if job.game_id is None:
         return None

@@ -14,6 +14,7 @@ from game.errors import RulesError
 from game.service.errors import ServiceError
 from game.service.game_service import GameService, PlanRefused
 from game.service.orders_service import OrderNote
+from game.service.posts import Note, Planned
 
 log = logging.getLogger(__name__)
 Step = Callable[[int], Awaitable[object]]
@@ -54,12 +55,11 @@ class Driver:
                     break
                 for item in planned:
                     if isinstance(item, PlanRefused):
-                        await self.service.enqueue(game_id, "planned", {
-                            "user": item.user_id, "player": item.player, "line": item.line, "reason": item.reason})
+                        await self.service.front.post(game_id, Planned(item.user_id, item.player, item.line,
+                                                                       item.reason))
                 for note in standing:
                     if isinstance(note, OrderNote):  # what standing orders did is the player's alone: a DM
-                        await self.service.enqueue(game_id, "note", {
-                            "user": note.user_id, "player": note.player, "text": note.text})
+                        await self.service.front.post(game_id, Note(note.user_id, note.player, note.text))
                 acted = [x for x in standing if not isinstance(x, OrderNote)]
                 if not ai and not planned and not acted:
                     owed = owed or bool(standing)  # the notes of orders that wait

@@ -50,7 +50,7 @@ from game.replay import Frame, frames
 from game.rules_data import DATA_FILES, RulesData, default_texts, load_rules, rules_from_texts
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.schema.common import MAX_NAME
-from game.service import clock_service, orders_service
+from game.service import clock_service, orders_service, posts
 from game.service.authority import (
     LOCAL_GUILD,
     Actor,
@@ -79,6 +79,7 @@ from game.service.errors import (
     UndoRefused,
     WrongGuild,
 )
+from game.service.frontend import FrontEnd
 from game.service.jobs import choose_job, decide_job, options_job, public_options_job
 from game.service.models import (
     DataVersion,
@@ -91,9 +92,11 @@ from game.service.models import (
 )
 from game.service.orders_service import OrderNote
 from game.service.outbox import Post
+from game.service.posts import Board, Created, Nudge, Status, stored
 from game.service.proxies import proxies_for, stand_ins
 from game.service.referee import RefereeService
 from game.service.repository import DuplicateRequest, Loaded, Repository, VersionConflict, decode_state
+from game.service.scheduler import Job
 from game.service.workers import Workers
 from game.service.workers import default as default_workers
 from game.setup import TABLES
@@ -240,6 +243,7 @@ class GameService:
         outbox: bool = False,
     ) -> None:
         self.repo = Repository(engine, snapshot_every)
+        self.front = FrontEnd(self.repo)  # what the front ends (the bot) use rather than the storage
         # with a front end that posts (the bot), each command writes what to post into the outbox
         self.outbox = outbox
         self.rules = rules or load_rules()
@@ -1131,11 +1135,11 @@ class GameService:
         decision = self.decision_now(await self._load(game_id, fresh=True), player)
         return None if decision is None else await clock_service.on_deadline(self, replace(decision, at=None), action)
 
-    async def due_deadline(self, job: ScheduledJob) -> DeadlineResult | None:
+    async def due_deadline(self, job: ScheduledJob | Job) -> DeadlineResult | None:
         """The deadline job's work, for the decision it was planned for (None: it ends quietly)."""
         return await clock_service.due_deadline(self, job)
 
-    async def due_reminder(self, job: ScheduledJob) -> Reminder | None:
+    async def due_reminder(self, job: ScheduledJob | Job) -> Reminder | None:
         """Whom a reminder job pings, and with what (None: it ends quietly)."""
         return await clock_service.due_reminder(self, job)
 
@@ -1274,18 +1278,17 @@ class GameService:
     def _announcement(self, system: str) -> list[Post]:
         """A new game is announced where it is played, with the SHA-256 of its dice seed, for every
         player and spectator to compare with the seed revealed at the end."""
-        return [Post("created", {"system": system})] if self.outbox else []
+        return [stored(Created(system))] if self.outbox else []
 
     async def announce(self, game_id: int) -> list[int]:
         """Put the board (with no new account), the status and the owed pick nudges in the outbox: the
         game begins, or someone asked to see it (/game status)."""
         loaded = await self._load(game_id)
-        return await self.repo.enqueue(game_id, [Post("board", {}), Post("status", {}),
-                                                 *nudges(loaded.seats, loaded.state)])
+        return await self.repo.enqueue(game_id, [stored(Board()), stored(Status()), *nudges(loaded.seats, loaded.state)])
 
     async def enqueue(self, game_id: int, kind: str, payload: dict[str, Any]) -> list[int]:
         """Something for the bot to post about a game that no command wrote (a reminder, a note)."""
-        return await self.repo.enqueue(game_id, [Post(kind, payload)])
+        return await self.front.post(game_id, posts.decode(kind, payload))  # a kind or payload that fits none: refused
 
     async def schedule(self, kind: str, due_in: timedelta, game_id: int | None = None,
                        payload: dict[str, Any] | None = None) -> int:
@@ -1419,7 +1422,7 @@ def posts_for(seats: Sequence[Seat], events: Sequence[Any], state: Game, first: 
     comes when every seat is taken (announce)."""
     if all(isinstance(e, ev.SquadronEnlisted) for e in events):
         return []
-    return [Post("board", {"first": first, "last": last}), Post("status", {}), *nudges(seats, state)]
+    return [stored(Board(first, last)), stored(Status()), *nudges(seats, state)]
 
 
 def nudges(seats: Sequence[Seat], state: Game) -> list[Post]:
@@ -1427,8 +1430,7 @@ def nudges(seats: Sequence[Seat], state: Game) -> list[Post]:
     if state.phase not in (Phase.SETUP, Phase.INITIATIVE) or state.choices:
         return []
     users = {s.player: s.user_id for s in seats if not s.is_ai and s.user_id and s.user_id.isdigit()}
-    return [Post("nudge", {"player": q.player, "user": users[q.player], "turn": state.turn},
-                 key=f"nudge:{q.player}:{state.turn}")
+    return [stored(Nudge(q.player, users[q.player], state.turn))
             for q in state.squadrons if not q.picked and q.player in users]
 
 
