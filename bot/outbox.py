@@ -105,7 +105,7 @@ class Courier:
     async def deliver(self, row: Delivery) -> None:
         info = await self.service.info(row.game_id)
         handler = HANDLERS.get(type(row.post))
-        if handler is None:  # a post type without a handler: tests/bot/test_outbox_bot.py keeps this from happening
+        if handler is None:  # a post type without a handler: tests/bot/test_posts_bot.py keeps this from happening
             raise TypeError(f"no handler for {type(row.post).__name__} posts")
         await handler(Delivering(self, row, info, self.channel(info.channel_id, info.guild_id)), row.post)
 
