@@ -55,17 +55,15 @@ def check(settings: Settings) -> int:
 
 async def run_bot(settings: Settings, force_sync: bool = False) -> int:
     from bot.app import QuarterdeckBot
-    from game.service.db import make_engine, upgrade_to_head
-    from game.service.game_service import GameService
+    from game.service.frontend import open_service
 
-    await upgrade_to_head(settings.database_url)
-    engine = make_engine(settings.database_url)
     shard_count, shard_ids = settings.shards()
     from game.service.workers import configure
 
     workers = configure(settings.workers)  # renders use it too; matplotlib loads only in the workers
+    service = await open_service(settings.database_url, workers=workers, cached_games=settings.cached_games)
     workers.start()
-    bot = QuarterdeckBot(GameService(engine, workers=workers, cached_games=settings.cached_games), settings.dev_guild_id, shard_count=shard_count, shard_ids=shard_ids,
+    bot = QuarterdeckBot(service, settings.dev_guild_id, shard_count=shard_count, shard_ids=shard_ids,
                          force_sync=force_sync)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -75,7 +73,7 @@ async def run_bot(settings: Settings, force_sync: bool = False) -> int:
     waiter = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
     await bot.close()
-    await engine.dispose()
+    await service.front.close()
     workers.close()
     if runner in done and runner.exception() is not None:
         logging.getLogger("bot").error("the bot stopped: %s", runner.exception())

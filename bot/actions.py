@@ -64,11 +64,11 @@ def channel_key(interaction: discord.Interaction) -> str:
 async def game_here(interaction: discord.Interaction, include_over: bool = False) -> int:
     """The game of this channel or thread (for looking, also the last finished one)."""
     service = service_of(interaction)
-    info = await service.lobby.game_in_channel(str(interaction.guild_id), channel_key(interaction), include_over)
-    if info is None:
+    found = await service.lobby.game_here(str(interaction.guild_id), channel_key(interaction), include_over)
+    if found is None:
         raise GameNotFound("There is no game in progress in this channel.",
                            "Start one with /game create, or go to the game's channel or thread.")
-    return info.id
+    return found
 
 
 async def defer(interaction: discord.Interaction, update: bool = False) -> bool:

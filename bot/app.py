@@ -20,9 +20,8 @@ from bot.views import DYNAMIC_ITEMS
 from game.errors import RulesError
 from game.service.driver import Driver
 from game.service.errors import ServiceError
+from game.service.frontend import Job
 from game.service.game_service import GameService
-from game.service.models import ScheduledJob
-from game.service.scheduler import run_forever
 
 log = logging.getLogger(__name__)
 COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "bot.cogs.squadron", "bot.cogs.setup",
@@ -79,7 +78,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
             await self.sync_if_changed()
         if self.run_scheduler:
             handlers = {"reminder": self._remind, "deadline": self._deadline}
-            self._tasks.append(asyncio.create_task(run_forever(self.service.store.repo, handlers)))
+            self._tasks.append(asyncio.create_task(self.service.front.run_jobs(handlers)))
             self._tasks.append(asyncio.create_task(self._resume()))
 
     async def _resume(self) -> None:
@@ -112,12 +111,12 @@ class QuarterdeckBot(commands.AutoShardedBot):
         log.info("slash commands synced (%s)", scope)
         return True
 
-    async def _remind(self, job: ScheduledJob) -> None:
+    async def _remind(self, job: Job) -> None:
         from bot.cogs.clock import remind_job
 
         await remind_job(self, job)  # escalates toward the deadline; a stand-in on a vacation; none when paused
 
-    async def _deadline(self, job: ScheduledJob) -> None:
+    async def _deadline(self, job: Job) -> None:
         from bot.cogs.clock import deadline_job
 
         await deadline_job(self, job)  # what the game's clock says: a GM may act, the captain plays, or a pass

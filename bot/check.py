@@ -12,15 +12,12 @@ Exit status: 0 when every game channel is fine, 1 when one lacks a permission or
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
 import aiohttp
 import discord
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from game.service.results import GameChannel
 from game.service.settings import Settings
@@ -117,23 +114,19 @@ async def _run(settings: Settings, report: Report) -> int:
 
 async def _games(settings: Settings, report: Report) -> list[GameChannel] | None:
     """The games' channels from the service, or None (and the reason said) if it cannot be read."""
-    from game.service.db import is_sqlite, make_engine
-    from game.service.game_service import GameService
+    from game.service.frontend import StorageUnreadable, game_channels_at, missing_database
 
     url = settings.database_url
-    path = _sqlite_file(url) if is_sqlite(url) else None
-    if path is not None and not os.path.exists(path):  # opening it would make an empty one
+    path = missing_database(url)
+    if path is not None:  # opening it would make an empty one
         report.line(f"no database at {path} yet (DATABASE_URL): the bot has not run here, so no channel has a game")
         return []
-    engine: AsyncEngine = make_engine(url)
     try:
-        return await GameService(engine).lobby.game_channels()
-    except SQLAlchemyError as exc:
-        report.line(f"error: cannot read the games from DATABASE_URL ({_said(exc)}). Has the bot started "
+        return await game_channels_at(url)
+    except StorageUnreadable as exc:
+        report.line(f"error: cannot read the games from DATABASE_URL ({_said(exc.cause)}). Has the bot started "
                     "with this DATABASE_URL before? Its first start makes the tables.")
         return None
-    finally:
-        await engine.dispose()
 
 
 def _guilds_line(report: Report, joined: Sequence[discord.Guild]) -> None:
@@ -286,9 +279,3 @@ def _said(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
-
-def _sqlite_file(url: str) -> str | None:
-    from sqlalchemy.engine import make_url
-
-    database = make_url(url).database
-    return None if not database or database == ":memory:" else database

@@ -4,7 +4,7 @@ extend; and each member's own hours and vacations. Every change is in the game's
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 import discord
@@ -15,8 +15,9 @@ from bot.actions import actor_of, defer, deliver, game_here, refusal, reply, ser
 from bot.limits import fit
 from game.account import account
 from game.errors import RulesError
+from game.service.frontend import Job
 from game.service.game_service import Outcome
-from game.service.models import ScheduledJob, utcnow
+from game.service.posts import Notice
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ class ClockCog(commands.GroupCog, name="clock", description="A game's deadlines;
                    substitute: discord.User | None = None) -> None:
         if not await defer(interaction):
             return
-        until = utcnow() + timedelta(days=days) if days else None
+        until = datetime.now(UTC) + timedelta(days=days) if days else None
         try:
             games = await self._svc(interaction).clock.set_away(await actor_of(interaction), until, mode,
                                                           str(substitute.id) if substitute else None)
@@ -104,7 +105,7 @@ class ClockCog(commands.GroupCog, name="clock", description="A game's deadlines;
         await reply(interaction, fit(text or "⏱️ Done."))
 
 
-async def deadline_job(bot: Any, job: ScheduledJob) -> None:
+async def deadline_job(bot: Any, job: Job) -> None:
     """A deadline fell due: the service does what the game's clock says, if the game still waits on the
     decision the deadline was planned for; the channel is told and the late player pinged (through the
     outbox, with whatever boards were played), then play carries on."""
@@ -118,13 +119,13 @@ async def deadline_job(bot: Any, job: ScheduledJob) -> None:
     seat = info.seat(job.player or "")
     user = seat.user_id if seat is not None and not seat.ai else None
     mention = f", <@{user}>" if user and user.isdigit() else ""
-    await service.front.enqueue(job.game_id, "notice", {"text": f"{done.text}{mention} (game #{job.game_id}).",
-                                                  "users": [user] if mention else []})
+    await service.front.post(job.game_id, Notice(f"{done.text}{mention} (game #{job.game_id}).",
+                                                 (user,) if user and mention else ()))
     await bot.courier.drain(job.game_id)
     await bot.driver.advance(job.game_id, bot.courier.drain)
 
 
-async def remind_job(bot: Any, job: ScheduledJob) -> None:
+async def remind_job(bot: Any, job: Job) -> None:
     """A reminder fell due: the service says whom it pings (the side's holder, or the substitute standing
     in while they are away), or nobody when the game no longer waits on the decision it was planned
     for or its clock is paused."""
@@ -138,7 +139,7 @@ async def remind_job(bot: Any, job: ScheduledJob) -> None:
                 f"(game #{job.game_id}).")
     else:
         text = f"{due.text}, <@{due.user}> (game #{job.game_id})."
-    await bot.service.front.enqueue(job.game_id, "notice", {"text": text, "users": [due.user]})
+    await bot.service.front.post(job.game_id, Notice(text, (due.user,)))
     await bot.courier.drain(job.game_id)
 
 

@@ -30,6 +30,7 @@ from game import names
 from game.errors import RulesError
 from game.service.authority import Actor
 from game.service.errors import GameNotFound, ServiceError
+from game.service.posts import Notice
 from game.service.referee import RefereeService, RefInfo, RefOutcome, builtin_setups
 from game.systems import SYSTEMS, system
 
@@ -116,7 +117,7 @@ async def publish(interaction: discord.Interaction, outcome: RefOutcome) -> None
             f"{names.text(n)} (<@{u}>)" if u else names.text(n) for n, u, _ in outcome.info.seats if n in outcome.info.waiting) + ".")
     if not lines:
         return
-    await service_of(interaction).front.enqueue(outcome.game_id, "notice", {"text": fit_lines(lines, MORE), "users": users})
+    await service_of(interaction).front.post(outcome.game_id, Notice(fit_lines(lines, MORE), tuple(users)))
     await deliver(interaction, outcome.game_id)
 
 

@@ -41,6 +41,7 @@ from game.service.models import ScheduledJob, utcnow
 from game.service.referee import RefereeService
 from game.service.repository import Loaded
 from game.service.results import Expect, Outcome
+from game.service.scheduler import Job
 from game.service.store import GameStore
 from game.service.waiting import decision_now, is_waiting, require_waiting, waits_of
 from game.service.writer import PlannedJob, VersionConflict
@@ -58,7 +59,7 @@ class DeadlineResult:
     outcomes: tuple[Outcome, ...]
 
 
-def decision_of_job(job: ScheduledJob) -> Decision | None:
+def decision_of_job(job: ScheduledJob | Job) -> Decision | None:
     """The decision a clock job was planned for (None: planned before jobs named one)."""
     if job.game_id is None or job.player is None or job.since is None:
         return None
@@ -268,7 +269,7 @@ class Clock:
                             retime=restart(utcnow(), actor.user_id))
         return games
 
-    async def due_reminder(self, job: ScheduledJob) -> Reminder | None:
+    async def due_reminder(self, job: ScheduledJob | Job) -> Reminder | None:
         """A reminder fell due: None unless the game still waits on the decision it was planned for and its
         clock runs (another process may have paused it). It pings whom the plan named for that holder."""
         if job.game_id is None:
@@ -295,7 +296,7 @@ class Clock:
             return None
         return Reminder(str(user), text, bool(payload.get("stand_in")))
 
-    async def due_deadline(self, job: ScheduledJob) -> DeadlineResult | None:
+    async def due_deadline(self, job: ScheduledJob | Job) -> DeadlineResult | None:
         """A deadline job fell due: what the game's clock says, if the game still waits on its decision."""
         if job.game_id is None:
             return None

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from game.errors import RulesError
 from game.service.errors import ServiceError
 from game.service.game_service import GameService
+from game.service.posts import Note, Planned
 
 log = logging.getLogger(__name__)
 Step = Callable[[int], Awaitable[object]]
@@ -50,11 +51,9 @@ class Driver:
                     log.warning("game %s: the driver stopped: %s", game_id, exc)
                     break
                 for item in step.refused:
-                    await self.service.front.enqueue(game_id, "planned", {
-                        "user": item.user_id, "player": item.player, "line": item.line, "reason": item.reason})
+                    await self.service.front.post(game_id, Planned(item.user_id, item.player, item.line, item.reason))
                 for note in step.notes:  # what standing orders did is the player's alone: a DM
-                    await self.service.front.enqueue(game_id, "note", {
-                        "user": note.user_id, "player": note.player, "text": note.text})
+                    await self.service.front.post(game_id, Note(note.user_id, note.player, note.text))
                 if not step.outcomes and not step.refused:
                     owed = owed or bool(step.notes)  # the notes of orders that wait
                     break

@@ -33,7 +33,7 @@ from game.service.errors import (
     UndoRefused,
     WrongGuild,
 )
-from game.service.front import Front
+from game.service.frontend import FrontEnd
 from game.service.guild_data import GuildData
 from game.service.leagues import Leagues
 from game.service.lobby import DRAFTED, Lobby
@@ -69,7 +69,7 @@ class GameService:
     ) -> None:
         self.store = store = GameStore(engine, snapshot_every, rules, max_db_concurrency, shared, workers,
                                        cached_games)
-        self.front = Front(store, outbox)
+        self.front = FrontEnd(store, outbox)  # what the front ends (the bot) use rather than the storage
         self.data = GuildData(store)
         self.squadrons = Squadrons(store, self.data)
         self.reading = Reading(store)

@@ -28,7 +28,7 @@ from game.service.errors import (
     ServiceError,
     SquadronRefused,
 )
-from game.service.front import Front
+from game.service.frontend import FrontEnd
 from game.service.guild_data import GuildData
 from game.service.models import GameRecord, Seat
 from game.service.reading import info_of
@@ -77,7 +77,7 @@ def _free_seat(loaded: Loaded, player: str | None) -> Seat:
 
 class Lobby:
     def __init__(self, store: GameStore, data: GuildData, squadrons: Squadrons, commands: Commands, clock: Clock,
-                 front: Front, referee: RefereeService, seeds: Callable[[], str]) -> None:
+                 front: FrontEnd, referee: RefereeService, seeds: Callable[[], str]) -> None:
         self.store = store
         self.data = data
         self.squadrons = squadrons
@@ -248,6 +248,24 @@ class Lobby:
         table are in no server and left out."""
         return [GameChannel(i, guild, channel, thread, status == "over")
                 for i, guild, channel, thread, status in await self.store.repo.game_places(LOCAL_GUILD)]
+
+    async def game_here(self, guild_id: str, channel_id: str, include_over: bool = False) -> int | None:
+        """The id of the channel's game, without reading the game: what a command needs first. A game
+        known to be over (its copy in the store says so) is looked up again."""
+        key = (guild_id, channel_id)
+        if not include_over and key in self._channels:
+            gid: int | None = self._channels.get(key)
+            if gid is None:
+                if not self.store.shared:  # another process may have made one since
+                    return None
+            else:
+                cached = self.store.cached.get(gid)
+                if cached is None or cached.state.phase is not Phase.OVER:
+                    return gid
+        r = await self.store.repo.game_in_channel(guild_id, channel_id, include_over)
+        if not include_over:
+            self._channels[key] = r.id if r is not None else None
+        return r.id if r is not None else None
 
     async def game_in_channel(self, guild_id: str, channel_id: str, include_over: bool = False) -> GameInfo | None:
         key = (guild_id, channel_id)

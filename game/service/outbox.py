@@ -17,9 +17,8 @@ after a `FOR UPDATE SKIP LOCKED` read on PostgreSQL (SQLite ignores it and seria
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -27,33 +26,34 @@ from sqlmodel import col
 
 from game.service.models import OutboxRow, utcnow
 
+# the row form of a post, and where each kind waits its turn: the post types say (game/service/posts.py)
+from game.service.posts import Post as Post
+from game.service.posts import lane
+
+
+class Claimed(Protocol):
+    """A claimed row as delivered/failed/later_boards need it: the row itself, or what the service's
+    front end (game/service/frontend.py) hands the courier instead."""
+
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def game_id(self) -> int: ...
+    @property
+    def attempts(self) -> int: ...
+
+
 LEASE = timedelta(minutes=2)  # a delivery takes seconds; a claimer gone this long has died
 STATUS_GAP = timedelta(seconds=3)  # at most one status edit per game this often
 MAX_ATTEMPTS = 10
 BACKOFF_BASE = 2.0  # seconds before the first retry; doubled each time
 BACKOFF_CAP = 600.0
-DM_LANE = ("nudge", "note")
 OPEN = ("pending", "running")
-
-
-@dataclass(frozen=True)
-class Post:
-    """A row to write with a command: its kind, what it needs, and (for once-only rows) a key."""
-
-    kind: str
-    payload: dict[str, Any]
-    key: str | None = None
 
 
 def _update() -> Any:
     # rows read in the same session hold naive datetimes on SQLite: nothing to synchronise with them
     return update(OutboxRow).execution_options(synchronize_session=False)
-
-
-def lane(kind: str) -> str:
-    """Where a row waits its turn: status edits, DMs (nudge, note), or the channel (board, planned,
-    notice: reminders, deadlines and stand-in pings are notices), in order."""
-    return "status" if kind == "status" else "dm" if kind in DM_LANE else "channel"
 
 
 def backoff(attempts: int) -> timedelta:
@@ -176,12 +176,12 @@ def merged_range(payloads: list[dict[str, Any]]) -> dict[str, Any]:
     return {"first": min(int(p["first"]) for p in ranged), "last": max(int(p["last"]) for p in ranged)}
 
 
-async def delivered(s: AsyncSession, row: OutboxRow, now: datetime) -> None:
+async def delivered(s: AsyncSession, row: Claimed, now: datetime) -> None:
     await s.execute(_update().where(col(OutboxRow.id) == row.id)
                     .values(status="done", locked_until=None, done_at=now, last_error=""))
 
 
-async def failed(s: AsyncSession, row: OutboxRow, error: str, now: datetime, retry_at: datetime | None) -> str:
+async def failed(s: AsyncSession, row: Claimed, error: str, now: datetime, retry_at: datetime | None) -> str:
     """Record a failed try: due again at `retry_at`, or given up (None, or too many tries). The status."""
     status = "pending" if retry_at is not None and row.attempts < MAX_ATTEMPTS else "failed"
     values: dict[str, Any] = {"status": status, "locked_until": None, "last_error": error[:2000]}
@@ -193,7 +193,7 @@ async def failed(s: AsyncSession, row: OutboxRow, error: str, now: datetime, ret
     return status
 
 
-async def later_boards(s: AsyncSession, row: OutboxRow) -> int:
+async def later_boards(s: AsyncSession, row: Claimed) -> int:
     """Board rows of the same game written after this one and not yet delivered."""
     found = await s.execute(select(func.count()).select_from(OutboxRow).where(
         col(OutboxRow.game_id) == row.game_id, col(OutboxRow.kind) == "board", col(OutboxRow.id) > row.id,

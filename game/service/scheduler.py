@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
@@ -17,7 +18,32 @@ from game.service.models import ScheduledJob, utcnow
 from game.service.repository import Repository
 
 log = logging.getLogger(__name__)
-Handler = Callable[[ScheduledJob], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Job:
+    """A due job as its handler gets it: the row's values, no database row (front ends run handlers and
+    never see the storage). `payload` is the JSON text the job was scheduled with."""
+
+    id: int
+    game_id: int | None
+    kind: str
+    payload: str
+    attempts: int  # tries before this one
+    due_at: datetime
+    # the decision a clock job was planned for (game/service/decision.py)
+    player: str | None = None
+    holder: str | None = None
+    since: int | None = None
+
+    @classmethod
+    def of(cls, row: ScheduledJob) -> Job:
+        assert row.id is not None  # a claimed row was read from the table
+        return cls(row.id, row.game_id, row.kind, row.payload, row.attempts, row.due_at, row.player, row.holder,
+                   row.since)
+
+
+Handler = Callable[[Job], Awaitable[None]]
 MAX_ATTEMPTS = 5
 LEASE = timedelta(minutes=10)  # a claimed job is its claimer's until then; a claimer that died lets it go
 
@@ -70,7 +96,7 @@ async def run_due(repo: Repository, handlers: Mapping[str, Handler], now: dateti
         status, error = "done", ""
         if handler is not None:
             try:
-                await handler(job)
+                await handler(Job.of(job))
             except Exception as exc:  # a failing handler must not stop the other jobs
                 log.exception("job %s (%s) failed", job.id, job.kind)
                 error = repr(exc)[:2000]

@@ -16,12 +16,12 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import pytest
-
 from game.service.game_service import GameService
 from tests.bot.fake_discord import command, dispatch
 from tests.bot.test_bot import ANN, BOB, last_followup, pick, setup_game
 
+# the courier's mailbox: rows claimed and recorded, not calls into a game
+MAILBOX = {"front.claim", "front.delivered", "front.failed", "front.games_due", "front.later_boards"}
 PARTS = ("commands", "undo", "lobby", "seats", "reading", "squadrons", "data", "audit", "front", "clock",
          "orders", "leagues", "referee", "autoplay")
 
@@ -34,7 +34,7 @@ class Walk:
 
     @property
     def total(self) -> int:
-        return sum(self.calls.values())
+        return sum(n for call, n in self.calls.items() if call not in MAILBOX)
 
 
 def _counted(fn: Callable[..., Awaitable[Any]], tick: Callable[[], None]) -> Callable[..., Awaitable[Any]]:
@@ -110,6 +110,7 @@ async def test_one_move_is_a_short_walk(harness: Any) -> None:
                                            turn_degrees=30.0), fake)
     assert not last_followup(sent).content.startswith("❌")
     assert any(r.in_channel and r.files for r in sent), "the board was posted"
+    print(f"/move: {walk.total} calls, {walk.loads} loads, {walk.version_checks} version checks: {dict(walk.calls)}")
     assert walk.total <= 6 and walk.loads <= 3, (walk.total, walk.loads, walk.version_checks, walk.calls)
     assert walk.version_checks <= walk.loads
 
@@ -120,5 +121,4 @@ async def test_the_walk_counter_counts(harness: Any) -> None:
         await bot.service.reading.position(1)
         await bot.service.lobby.info(1)
     assert walk.calls == Counter({"reading.position": 1, "lobby.info": 1}) and walk.loads == 2
-    with pytest.raises(AttributeError):
-        _ = bot.service.reading.__dict__["position"]  # every wrapper is gone after the walk
+    assert "position" not in vars(bot.service.reading)  # every wrapper is gone after the walk

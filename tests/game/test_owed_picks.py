@@ -22,7 +22,7 @@ from game.phases.common import awaiting_pick, owes_pick
 from game.phases.flow import deciders
 from game.rules_data import load_rules
 from game.scenario import builtin_scenarios, load_scenario_text
-from game.service.front import nudges
+from game.service.frontend import nudges
 from game.service.models import Seat
 from game.service.repository import picks_owed
 from game.views import view_of
