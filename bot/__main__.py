@@ -55,7 +55,7 @@ def check(settings: Settings) -> int:
 
 async def run_bot(settings: Settings, force_sync: bool = False) -> int:
     from bot.app import QuarterdeckBot
-    from game.service.frontend import open_service
+    from game.service.opening import open_service
 
     shard_count, shard_ids = settings.shards()
     from game.service.workers import configure

@@ -114,7 +114,7 @@ async def _run(settings: Settings, report: Report) -> int:
 
 async def _games(settings: Settings, report: Report) -> list[GameChannel] | None:
     """The games' channels from the service, or None (and the reason said) if it cannot be read."""
-    from game.service.frontend import StorageUnreadable, game_channels_at, missing_database
+    from game.service.opening import StorageUnreadable, game_channels_at, missing_database
 
     url = settings.database_url
     path = missing_database(url)

@@ -8,30 +8,21 @@ each game's order; `delivered` and `failed` record the outcome, `failed` with it
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
-
-from sqlalchemy.exc import SQLAlchemyError
+from typing import Any
 
 from game import events as ev
 from game.model import Game, Phase
 from game.phases.common import owes_pick
 from game.service import outbox, posts
-from game.service.db import is_sqlite, make_engine, upgrade_to_head
 from game.service.models import Seat, utcnow
 from game.service.outbox import Post
 from game.service.posts import AnyPost, Board, Created, Nudge, Status, decode_row, stored, stored_all
-from game.service.results import GameChannel
 from game.service.scheduler import Handler, run_forever, schedule
 from game.service.scheduler import Job as Job  # the jobs handlers get, for the front ends
 from game.service.store import GameStore
-
-if TYPE_CHECKING:
-    from game.service.game_service import GameService
-    from game.service.workers import Workers
 
 
 def posts_for(seats: Sequence[Seat], events: Sequence[Any], state: Game, first: int, last: int) -> list[Post]:
@@ -177,48 +168,3 @@ class FrontEnd:
     async def close(self) -> None:
         """Let go of the database's connections (the process ends)."""
         await self._repo.engine.dispose()
-
-
-# ---------------------------------------------------------------------- opening the storage
-
-
-class StorageUnreadable(Exception):
-    """The database could not be read; `cause` is what the database said."""
-
-    def __init__(self, cause: BaseException) -> None:
-        super().__init__(str(cause))
-        self.cause = cause
-
-
-async def open_service(url: str, workers: Workers | None = None, cached_games: int = 1000) -> GameService:
-    """The service on the database at `url`, upgraded to the newest migration first (the bot's start)."""
-    from game.service.game_service import GameService
-
-    await upgrade_to_head(url)
-    return GameService(make_engine(url), workers=workers, cached_games=cached_games)
-
-
-def missing_database(url: str) -> str | None:
-    """The path of the SQLite file `url` names when it does not exist yet (opening it would make an empty
-    one), else None."""
-    from sqlalchemy.engine import make_url
-
-    if not is_sqlite(url):
-        return None
-    database = make_url(url).database
-    path = None if not database or database == ":memory:" else database
-    return path if path is not None and not os.path.exists(path) else None
-
-
-async def game_channels_at(url: str) -> list[GameChannel]:
-    """Every channel and thread that has or had a game in the database at `url`, read without changing
-    it (no migration); StorageUnreadable when it cannot be read."""
-    from game.service.game_service import GameService
-
-    engine = make_engine(url)
-    try:
-        return await GameService(engine).lobby.game_channels()
-    except SQLAlchemyError as exc:
-        raise StorageUnreadable(exc) from exc
-    finally:
-        await engine.dispose()
