@@ -25,7 +25,8 @@ from game.systems.iron_and_oak import events as ev
 from game.systems.iron_and_oak.apply import apply
 from game.systems.iron_and_oak.model import CRITICALS, MAX_SHIELD, OBSTACLES, IOGame, Procedure
 from game.systems.iron_and_oak.notation import parse_order
-from game.systems.iron_and_oak.procedures import normalise, run_procedure
+from game.systems.iron_and_oak.procedures import run_procedure
+from game.systems.iron_and_oak.run import normalise
 from game.systems.tables import TableSet, load_tables
 
 SYSTEM = "iron_and_oak"

@@ -10,13 +10,10 @@ asks the players for the number from their printed material instead of inventing
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable
 
-from game.errors import IllegalAction
 from game.model import evolve
 from game.systems.common import Step
-from game.systems.dice import Opposed, parse_spec
 from game.systems.iron_and_oak import events as ev
 from game.systems.iron_and_oak.model import (
     HELPER_BARRED,
@@ -25,377 +22,10 @@ from game.systems.iron_and_oak.model import (
     IOGame,
     IOShip,
     Position,
-    Procedure,
-    Question,
 )
-from game.systems.iron_and_oak.notation import ORDER_NAMES
-from game.systems.tables import Cell, TableSet
-
-
-class Pause(Exception):  # noqa: N818 - control flow: the procedure waits for an answer
-    pass
-
-
-class Run:
-    """One pass over the procedure under way."""
-
-    def __init__(self, step: Step[IOGame], tables: TableSet) -> None:
-        self.step = step
-        self.tables = tables
-
-    # -- state --------------------------------------------------------------------
-
-    @property
-    def proc(self) -> Procedure:
-        p = self.step.state.procedure
-        assert p is not None
-        return p
-
-    @property
-    def ship(self) -> IOShip:
-        return self.step.state.ship(self.proc.ship)
-
-    def other(self, name: str) -> IOShip:
-        return self.step.state.ship(name)
-
-    def opponents(self, ship: IOShip | None = None) -> tuple[str, ...]:
-        owner = (ship or self.ship).player
-        return tuple(p for p in self.step.state.players if p != owner)
-
-    def fact(self, key: str) -> str | None:
-        return self.proc.fact(key)
-
-    def remember(self, key: str, value: str) -> None:
-        facts = tuple((k, v) for k, v in self.proc.facts if k != key) + ((key, value),)
-        self.step.emit(ev.ProcedureChanged(evolve(self.proc, facts=facts)))
-
-    def need(self, key: str, kind: str, ask: str, who: tuple[str, ...]) -> str:
-        value = self.fact(key)
-        if value is not None:
-            return value
-        self.step.emit(ev.ProcedureChanged(evolve(self.proc, question=Question(key, kind, ask, who))))
-        raise Pause
-
-    def goto(self, name: str) -> None:
-        self.step.emit(ev.ProcedureChanged(evolve(self.proc, step=name)))
-
-    def call(self, sub: str, then: str) -> None:
-        self.remember(f"return:{sub}", then)
-        self.goto(sub)
-
-    def back(self, sub: str) -> None:
-        self.goto(self.fact(f"return:{sub}") or "end")
-
-    def say(self, text: str) -> None:
-        self.step.prompt(text)
-
-    def change(self, ship: IOShip, what: str) -> None:
-        self.step.emit(ev.ShipChanged(ship, what))
-
-    # -- rolls --------------------------------------------------------------------
-
-    def check(self, name: str, purpose: str, c_drm: int = 0, r_drm: int = 0, ship: IOShip | None = None) -> Opposed:
-        t = self.tables["opposed_checks"]
-        challenge = str(t.lookup(name, "challenge").value)  # type: ignore[union-attr]
-        response = str(t.lookup(name, "response").value)  # type: ignore[union-attr]
-        s = ship or self.ship
-        opp = self.opponents(s)
-        return self.step.opposed(purpose, challenge, response, c_drm, r_drm, s.player, opp[0] if opp else "")
-
-    def printed(self, table: str, row: int, column: str | None = None) -> str | None:
-        cell = self.tables[table].lookup(row, column, self.step.state.printed)
-        return str(cell.value) if isinstance(cell, Cell) else None
-
-
-# ---------------------------------------------------------------- answers
-
-
-def normalise(q: Question, text: str, state: IOGame) -> str:
-    """The answer in canonical form, or IllegalAction saying what the question takes."""
-    t = text.strip()
-    words = shlex.split(t)
-    low = t.lower()
-    if q.kind == "int":
-        try:
-            return str(int(t))
-        except ValueError:
-            raise IllegalAction(f"{q.ask} takes a whole number, got {t!r}.") from None
-    if q.kind == "yesno":
-        if low in ("yes", "y", "no", "n"):
-            return "yes" if low.startswith("y") else "no"
-        raise IllegalAction(f"{q.ask} takes yes or no.")
-    if q.kind == "dice":
-        return parse_spec(t).text
-    if q.kind == "response":
-        if len(words) not in (1, 3) or (len(words) == 3 and words[1].lower() != "drm"):
-            raise IllegalAction("The response is written `DICE [drm N]` (or a fixed number instead of dice).")
-        base = words[0]
-        base = str(int(base)) if base.lstrip("+-").isdigit() else parse_spec(base).text
-        drm = int(words[2]) if len(words) == 3 else 0
-        return f"{base} {drm}"
-    if q.kind == "cards":
-        try:
-            a, b = (int(w) for w in words)
-        except ValueError:
-            raise IllegalAction("Write the two DRMs from played Quick/Slow Maneuver cards: mover then target (e.g. `0 -1`).") from None
-        return f"{a} {b}"
-    if q.kind == "hazards":
-        return _hazards(words)
-    if q.kind == "sunk":
-        if low == "none":
-            return "none"
-        ids = {s.id.lower(): s.id for s in state.ships}
-        names = [ids.get(w.lower()) for w in words]
-        if not names or None in names:
-            raise IllegalAction("Answer `none`, or the name(s) of the ship(s) that sank.")
-        return " ".join(n for n in names if n)
-    if not t:
-        raise IllegalAction("The answer is empty.")
-    return t
-
-
-def _hazards(words: list[str]) -> str:
-    """`none`, or the hazards in the order the opponent chooses: shoal N, hulk, obstruction, heavy, mine."""
-    if [w.lower() for w in words] == ["none"]:
-        return "none"
-    out: list[str] = []
-    i = 0
-    while i < len(words):
-        w = words[i].lower()
-        if w == "shoal":
-            if i + 1 >= len(words) or not words[i + 1].isdigit():
-                raise IllegalAction("`shoal` is followed by the Shoal Depth, e.g. `shoal 2`.")
-            out.append(f"shoal:{int(words[i + 1])}")
-            i += 2
-            continue
-        if w not in ("hulk", "obstruction", "heavy", "mine"):
-            raise IllegalAction(f"{words[i]!r} is not a hazard.", "Hazards: shoal N, hulk, obstruction, heavy (obstruction), mine; or none.")
-        out.append(w)
-        i += 1
-    if not out:
-        raise IllegalAction("Name the hazards, or answer none.")
-    return " ".join(out)
-
-
-# ---------------------------------------------------------------- shared sub-procedures
-
-
-def _group(state: IOGame, ship_id: str) -> tuple[str, ...]:
-    """The ships fouled or grappled together with this one, itself first."""
-    seen = [ship_id]
-    i = 0
-    while i < len(seen):
-        s = state.ship(seen[i])
-        for o in (*s.fouled_with, *s.grappled_with):
-            if o not in OBSTACLES and o not in seen:
-                seen.append(o)
-        i += 1
-    return tuple(seen)
-
-
-def _immobile(s: IOShip) -> bool:
-    return s.has("Anchored") or s.has("Grounded") or s.has("Sunk")
-
-
-def maneuver_drm(run: Run, ship: IOShip, special: str = "") -> tuple[int, list[str]]:
-    """DRMs the state knows for a ship's maneuver roll: an Opposing Maneuver marker, a Bow-On position."""
-    drm, why = 0, []
-    words = special.split()
-    exempt = words[:1] in (["ram"], ["spar"], ["cross"]) and words[1:2] == [ship.opposed_by]
-    if ship.opposed_by and not exempt:
-        drm -= 1
-        why.append(f"opposed by {ship.opposed_by} -1")
-    across_bow = [p.ship for p in run.step.state.positions if p.of == ship.id and p.aspect == "bow"]
-    if across_bow:
-        if words[:1] in (["ram"], ["spar"]):
-            drm += 1
-            why.append(f"{across_bow[0]} across the bow: Ram/Spar +1")
-        else:
-            drm -= 1
-            why.append(f"{across_bow[0]} across the bow -1")
-    return drm, why
-
-
-def s_maneuver_ask(run: Run) -> None:
-    """Ask for the ship's Maneuver dice and rule 5.1's Response and DRMs."""
-    ship = run.ship
-    if not ship.maneuver:
-        run.need("card_maneuver", "dice", f"{ship.id}'s Maneuver dice (from its ship card)", (ship.player,))
-    run.need("response", "response", f"the Response to {ship.id}'s maneuver and its other DRMs from rule 5.1 "
-             "(current, Action cards), e.g. `d10 drm -1`", run.opponents())
-    towed = _towed(run)
-    if towed is not None:
-        diff = _hits_diff(ship, towed)
-        run.need("towing_drm", "int", f"the Towing Chart DRM for a Hits difference of {diff} (rule 5.3)", (ship.player,))
-    run.goto("maneuver_roll")
-
-
-def s_maneuver_roll(run: Run) -> None:
-    ship = run.ship
-    dice = ship.maneuver or (run.fact("card_maneuver") or "d10")
-    base, r_drm = (run.fact("response") or "d10 0").split()
-    drm, why = maneuver_drm(run, ship, run.proc.order)
-    drm += int(run.fact("towing_drm") or 0)
-    response: str | int = int(base) if base.lstrip("+-").isdigit() else base
-    label = f"{ship.id}: {ORDER_NAMES.get(run.proc.words[0], run.proc.words[0])}" + (f" ({', '.join(why)})" if why else "")
-    out = run.step.opposed(label, dice, response, drm, int(r_drm), ship.player)
-    run.remember("maneuver", "success" if out.success else "fail")
-    if ship.opposed_by:
-        run.change(evolve(run.ship, opposed_by=""), "the Opposing Maneuver marker is removed")
-    run.back("maneuver")
-
-
-def _towed(run: Run) -> IOShip | None:
-    name = run.fact("tow")
-    return run.other(name) if name else None
-
-
-def _hits_diff(tower: IOShip, towed: IOShip) -> str:
-    if tower.hits_value < 0 or towed.hits_value < 0:
-        return "(tower's original Hits − towed ship's original Hits: enter them with `card SHIP hits=N`)"
-    return str(tower.hits_value - towed.hits_value)
-
-
-def s_hazards_ask(run: Run) -> None:
-    run.need("hazards", "hazards", f"the hazards in {run.ship.id}'s Grid Box, in the order you choose to resolve "
-             "them (shoal N, hulk, obstruction, heavy, mine), or none", run.opponents())
-    shoals = [h for h in (run.fact("hazards") or "").split() if h.startswith("shoal:")]
-    if shoals:
-        for name in _group(run.step.state, run.ship.id):
-            s = run.other(name)
-            if s.draft < 0:
-                run.need(f"draft:{name}", "int", f"{name}'s current Draft (from its ship card)", (s.player,))
-    run.goto("hazards_roll")
-
-
-def _draft(run: Run, s: IOShip) -> int:
-    return s.draft if s.draft >= 0 else int(run.fact(f"draft:{s.id}") or 0)
-
-
-def s_hazards_roll(run: Run) -> None:
-    items = (run.fact("hazards") or "none").split()
-    if items == ["none"]:
-        run.back("hazards")
-        return
-    group = _group(run.step.state, run.ship.id)
-    obstacles = [h for h in items if h in ("hulk", "obstruction", "heavy")]
-    done_obstacles = False
-    mine_failures = 0
-    for h in items:
-        if h in ("hulk", "obstruction", "heavy"):
-            if done_obstacles:
-                continue
-            done_obstacles = True
-        for name in group:
-            s = run.other(name)
-            if s.has("Sunk"):
-                continue
-            passed = _one_hazard(run, s, h, obstacles)
-            if passed is None:
-                continue
-            if not passed and h == "mine":
-                mine_failures += 1
-                run.remember(f"mine:{mine_failures}", s.id)
-            if not passed:
-                break  # the others check a hazard only after the moving ship negotiates it safely
-    run.remember("mines_failed", str(mine_failures))
-    run.goto("hazards_mines")
-
-
-def _one_hazard(run: Run, s: IOShip, h: str, obstacles: list[str]) -> bool | None:
-    if h.startswith("shoal:"):
-        depth = int(h.split(":")[1])
-        over = _draft(run, s) - depth
-        if over <= 0:
-            run.say(f"{s.id} draws {_draft(run, s)}: the shoal of depth {depth} is no danger.")
-            return None
-        name = "Shoal, draft 1 over" if over == 1 else ("Shoal, draft 2 over" if over == 2 else "Shoal, draft 3 or more over")
-        out = run.check(name, f"{s.id} and the shoal (depth {depth})", ship=s)
-        if not out.success:
-            run.change(run.other(s.id).with_marker("Grounded"), "runs aground: Grounded, its movement ends")
-        return out.success
-    if h in ("hulk", "obstruction", "heavy"):
-        drm = (-2 if "heavy" in obstacles else 0) - max(0, obstacles.count("hulk") - 1)
-        out = run.check("Hulks and obstructions", f"{s.id} and the {'heavy obstruction' if 'heavy' in obstacles else 'hulks and obstructions'}",
-                        c_drm=drm, ship=s)
-        if not out.success:
-            what = "heavy obstruction" if "heavy" in obstacles else ("hulk" if "hulk" in obstacles else "obstruction")
-            ship = run.other(s.id)
-            run.change(evolve(ship.with_marker("Fouled"), fouled_with=(*ship.fouled_with, what)),
-                       f"fouls the {what}: its movement ends")
-        return out.success
-    out = run.check("Torpedo-mine", f"{s.id} and a torpedo-mine", ship=s)
-    return out.success
-
-
-def s_hazards_mines(run: Run) -> None:
-    n = int(run.fact("mines_failed") or 0)
-    for i in range(1, n + 1):
-        name = run.fact(f"mine:{i}") or run.ship.id
-        roll_key = f"mine_roll:{i}"
-        if run.fact(roll_key) is None:
-            run.goto("hazards_mine_roll")
-            return
-        hits = run.printed("torpedo_damage", int(run.fact(roll_key) or 1), "Mine")
-        if hits is None:
-            hits = run.need(f"mine_hits:{i}", "int", f"the hits on the Mine column of your Torpedo Damage Table for d8 = "
-                            f"{run.fact(roll_key)}", (run.other(name).player, *run.opponents(run.other(name))))
-        ship = run.other(name)
-        if run.fact(f"mine_done:{i}") is None:
-            run.change(evolve(ship, hits=ship.hits + int(hits), shield=MAX_SHIELD),
-                       f"a mine explodes: {hits} hit(s), WL Shield -4, its movement ends; remove the mine marker")
-            run.remember(f"mine_done:{i}", "yes")
-    run.back("hazards")
-
-
-def s_hazards_mine_roll(run: Run) -> None:
-    n = int(run.fact("mines_failed") or 0)
-    for i in range(1, n + 1):
-        if run.fact(f"mine_roll:{i}") is None:
-            r = run.step.roll("d8", f"{run.fact(f'mine:{i}')}: Torpedo Damage Table, Mine column")
-            run.remember(f"mine_roll:{i}", str(r.kept))
-    run.goto("hazards_mines")
-
-
-def s_drift_roll(run: Run) -> None:
-    group = _group(run.step.state, run.ship.id)
-    if any(g in run.step.state.drift_checked for g in group):
-        run.say(f"{run.ship.id}'s group has checked for drift this turn already.")
-        run.back("drift")
-        return
-    run.step.emit(ev.DriftChecked((*run.step.state.drift_checked, *group)))
-    r = run.step.roll("d10", f"{run.ship.id}: Drifting Table", by=run.ship.player)
-    run.remember("drift_roll", str(r.kept))
-    run.goto("drift_read")
-
-
-def s_drift_read(run: Run) -> None:
-    roll = int(run.fact("drift_roll") or 1)
-    result = run.printed("drifting", roll) or run.need(
-        "drift_result", "text", f"the result on your Drifting Table for d10 = {roll}", (run.ship.player,))
-    group = _group(run.step.state, run.ship.id)
-    together = f" ({', '.join(group)} drift together)" if len(group) > 1 else ""
-    run.say(f"Drift{together}: {result}. A ship drifting off the board exits or runs aground on a marked bank "
-            "(`marker SHIP +Grounded`).")
-    run.call("hazards", "drift_done")
-
-
-def s_drift_done(run: Run) -> None:
-    run.back("drift")
-
-
-COMMON: dict[str, Callable[[Run], None]] = {
-    "maneuver": s_maneuver_ask,
-    "maneuver_roll": s_maneuver_roll,
-    "hazards": s_hazards_ask,
-    "hazards_roll": s_hazards_roll,
-    "hazards_mines": s_hazards_mines,
-    "hazards_mine_roll": s_hazards_mine_roll,
-    "drift": s_drift_roll,
-    "drift_read": s_drift_read,
-    "drift_done": s_drift_done,
-}
-
+from game.systems.iron_and_oak.run import Pause, Run
+from game.systems.iron_and_oak.subprocedures import COMMON, immobile, maneuver_drm
+from game.systems.tables import TableSet
 
 # ---------------------------------------------------------------- the orders
 
@@ -403,7 +33,7 @@ COMMON: dict[str, Callable[[Run], None]] = {
 def must_drift(run: Run) -> bool:
     s = run.ship
     fouled_mobile_enemy = any(
-        o not in OBSTACLES and run.other(o).player != s.player and not _immobile(run.other(o)) for o in s.fouled_with
+        o not in OBSTACLES and run.other(o).player != s.player and not immobile(run.other(o)) for o in s.fouled_with
     )
     return s.unpowered or fouled_mobile_enemy
 
@@ -444,7 +74,7 @@ def o_unfoul(run: Run) -> None:
                     run.change(evolve(other, fouled_with=rest).with_marker("Fouled", bool(rest)), f"is no longer fouled with {s.id}")
             run.change(evolve(run.ship, fouled_with=()).with_marker("Fouled", False), "is unfouled: remove the Fouled marker")
             run.goto("end")
-        elif not _immobile(s):
+        elif not immobile(s):
             run.call("drift", "end")
         else:
             run.goto("end")
@@ -537,7 +167,7 @@ def o_tow(run: Run) -> None:
     towed = run.other(run.proc.words[1])
     if step == "start":
         s = run.ship
-        if s.unpowered or _immobile(s) or towed.player != s.player or _immobile(towed):
+        if s.unpowered or immobile(s) or towed.player != s.player or immobile(towed):
             run.say(f"{s.id} cannot tow {towed.id}: the tower must be friendly, powered and not immobile, the tow friendly and not immobile.")
             run.goto("end")
             return
@@ -738,7 +368,7 @@ def o_refloat(run: Run) -> None:
     s = run.ship
     helper = next((run.other(o) for o in s.grappled_with
                    if run.other(o).player == s.player and not run.other(o).unpowered
-                   and not any(c in run.other(o).criticals for c in HELPER_BARRED) and not _immobile(run.other(o))), None)
+                   and not any(c in run.other(o).criticals for c in HELPER_BARRED) and not immobile(run.other(o))), None)
     bonus = 2 if helper else 0
     note = f" (+2: {helper.id} grappled alongside)" if helper else ""
     if not s.has("Grounded"):
