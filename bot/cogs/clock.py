@@ -115,12 +115,10 @@ async def deadline_job(bot: Any, job: Job) -> None:
     done = await service.clock.due_deadline(job)
     if done is None:
         return
-    info = await service.lobby.info(job.game_id)
-    seat = info.seat(job.player or "")
-    user = seat.user_id if seat is not None and not seat.ai else None
-    mention = f", <@{user}>" if user and user.isdigit() else ""
+    user = done.late  # the decision's holder: the seat's member while the game waited on them
+    mention = f", <@{user}>" if user.isdigit() else ""
     await service.front.post(job.game_id, Notice(f"{done.text}{mention} (game #{job.game_id}).",
-                                                 (user,) if user and mention else ()))
+                                                 (user,) if mention else ()))
     await bot.courier.drain(job.game_id)
     await bot.driver.advance(job.game_id, bot.courier.drain)
 

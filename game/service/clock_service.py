@@ -57,6 +57,7 @@ class DeadlineResult:
 
     text: str
     outcomes: tuple[Outcome, ...]
+    late: str = ""  # who held the side when its deadline passed (a member's id, or a computer captain)
 
 
 def decision_of_job(job: ScheduledJob | Job) -> Decision | None:
@@ -321,10 +322,11 @@ class Clock:
         except AlreadyDecided:
             return None
         if action != "gm":
-            rules = await self.store.rules_for((await self.store.load(game_id)).record)
-            captain = Actor(f"ai:{player}", (await self.store.load(game_id)).record.guild_id)
+            # one read of the game per step of the late activation: each step's commit moves the game on
+            loaded = await self.store.load(game_id)
+            rules = await self.store.rules_for(loaded.record)
+            captain = Actor(f"ai:{player}", loaded.record.guild_id)
             for _ in range(20):  # the late activation to its end: its rolls and choices too
-                loaded = await self.store.load(game_id)
                 moment = replace(decision, at=loaded.record.last_seq)
                 if not is_waiting(loaded, moment):
                     break
@@ -340,12 +342,13 @@ class Clock:
                                                                expect=Expect(decision=moment)))
                 except AlreadyDecided:
                     break
-                after = (await self.store.load(game_id)).state
+                loaded = await self.store.load(game_id)
+                after = loaded.state
                 mid_activation = after.pending is not None or after.offer is not None or after.choices or (
                     after.activation is not None)
                 if not mid_activation or after.turn != state.turn:
                     break
-        return DeadlineResult(text, tuple(outcomes))
+        return DeadlineResult(text, tuple(outcomes), decision.holder or "")
 
     async def on_deadline(self, game_id: int, player: str, action: str | None = None) -> DeadlineResult | None:
         """What the game's clock says a passed deadline does, for the decision the side is waited on now."""
