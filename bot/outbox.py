@@ -26,7 +26,7 @@ from game.errors import RulesError
 from game.phases.common import owes_pick
 from game.service import outbox, posts
 from game.service.frontend import Delivery, Unreadable
-from game.service.game_service import Actor, GameService
+from game.service.game_service import Actor, GameInfo, GameService
 from game.service.orders_service import OrderNote
 from game.service.results import BoardRead, PlanRefused
 
@@ -110,16 +110,20 @@ class Courier:
 
     async def deliver(self, row: Delivery, reads: dict[int, BoardRead] | None = None) -> None:
         """Deliver one claimed row. `reads` keeps the game as one read of it showed it (Reading.board)
-        for the rest of a drain: a board post, the status edit and a nudge of one command read it once."""
+        for the rest of a drain: a board post, the status edit and a nudge of one command read it once.
+        A post that shows no board (a referee-assistant game's, an announcement) needs only the game's
+        place, which the lobby tells for every system."""
         reads = {} if reads is None else reads
         handler = HANDLERS.get(type(row.post))
         if handler is None:  # a post type without a handler: tests/bot/test_posts_bot.py keeps this from happening
             raise TypeError(f"no handler for {type(row.post).__name__} posts")
-        if isinstance(row.post, posts.Board) or row.game_id not in reads:
+        if isinstance(row.post, posts.Board | posts.Status) and (isinstance(row.post, posts.Board)
+                                                                or row.game_id not in reads):
             board = row.post if isinstance(row.post, posts.Board) else posts.Board()
             reads[row.game_id] = await self.service.reading.board(row.game_id, board.first, board.last)
-        read = reads[row.game_id]
-        await handler(Delivering(self, row, read, self.channel(read.info.channel_id, read.info.guild_id)), row.post)
+        read = reads.get(row.game_id)
+        info = read.info if read is not None else await self.service.lobby.info(row.game_id)
+        await handler(Delivering(self, row, info, read, self.channel(info.channel_id, info.guild_id)), row.post)
 
 
 @dataclass(frozen=True)
@@ -128,8 +132,14 @@ class Delivering:
 
     courier: Courier
     row: Delivery
-    read: BoardRead  # the game as the drain read it
+    info: GameInfo
+    board_read: BoardRead | None  # the game as the drain read it, for the posts that show it
     channel: discord.PartialMessageable
+
+    @property
+    def read(self) -> BoardRead:
+        assert self.board_read is not None, "a board or status post is delivered with the board read"
+        return self.board_read
 
     @property
     def service(self) -> GameService:
@@ -164,7 +174,7 @@ async def _board(d: Delivering, post: posts.Board) -> None:
 @handles(posts.Created)
 async def _created(d: Delivering, post: posts.Created) -> None:
     """Where the game is played, for every player and spectator to read."""
-    await d.channel.send(created_text(d.read.info, post.system or "oak_and_iron"),
+    await d.channel.send(created_text(d.info, post.system or "oak_and_iron"),
                          allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -175,7 +185,7 @@ async def _status(d: Delivering, post: posts.Status) -> None:
 
 @handles(posts.Nudge)
 async def _nudge(d: Delivering, post: posts.Nudge) -> None:
-    if await _still_owed(d.service, d.row.game_id, d.read.info.guild_id, post):
+    if await _still_owed(d.service, d.row.game_id, d.info.guild_id, post):
         await nudge(d.client, d.row.game_id, post.user, d.channel.jump_url)
 
 

@@ -167,3 +167,10 @@ def deciders(state: Game) -> set[str]:
         return {state.active_player}
     # a fleet battle's Attack Phase: any squadron of the side with ships still to attack
     return {p for p in state.players_of(state.active_player) if has_ships_to_activate(state, p)}
+
+
+def sole_decider(state: Game) -> str | None:
+    """The one player the game waits for, if it waits for exactly one (whom planned and standing orders
+    may answer for)."""
+    waiting = deciders(state)
+    return next(iter(waiting)) if len(waiting) == 1 else None

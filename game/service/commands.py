@@ -14,7 +14,7 @@ from game.commands import Command, Concede, FixDice, PickCard
 from game.dice import derived_number
 from game.errors import DiceNotAllowed, RulesError
 from game.notation import format_command, parse
-from game.phases.flow import deciders
+from game.phases.flow import deciders, sole_decider
 from game.service.authority import Actor, Proxies, as_seated, authorise
 from game.service.errors import AlreadyDecided, GameDamaged, NotPermitted, NotSeated, ServiceError
 from game.service.jobs import choose_job, decide_job
@@ -191,10 +191,9 @@ class Commands:
 
     async def run_planned_of(self, loaded: Loaded) -> list[Outcome | PlanRefused]:
         game_id = loaded.record.id or 0
-        waiting = deciders(loaded.state)
-        if len(waiting) != 1:
+        player = sole_decider(loaded.state)
+        if player is None:
             return []
-        player = next(iter(waiting))
         repo = self.store.repo
         order = await repo.next_planned(game_id, player)
         if order is None:

@@ -13,7 +13,7 @@ from game.commands import Activate, FixDice
 from game.dice import derived_number
 from game.errors import RulesError, UnknownName
 from game.notation import format_command, parse
-from game.phases.flow import deciders
+from game.phases.flow import sole_decider
 from game.service import orders_store
 from game.service.authority import Actor, Proxies, authorise
 from game.service.cache import Bounded
@@ -160,10 +160,9 @@ class StandingOrders:
 
     async def run_of(self, loaded: Loaded) -> list[Outcome | OrderNote]:
         game_id = loaded.record.id or 0
-        waiting = deciders(loaded.state)
-        if len(waiting) != 1:
+        player = sole_decider(loaded.state)
+        if player is None:
             return []
-        player = next(iter(waiting))
         seat = next((s for s in loaded.seats if s.player == player), None)
         if seat is None or seat.is_ai or seat.user_id is None:
             return []

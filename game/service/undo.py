@@ -4,6 +4,7 @@ profit from seeing again: dice, a revealed card, a new phase."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from game import events as ev
@@ -11,11 +12,10 @@ from game.apply import apply
 from game.model import Phase
 from game.names import mention
 from game.service.authority import Actor, as_seated, undo_consent
-from game.service.errors import NotSeated, ServiceError, UndoRefused
+from game.service.errors import GameBusy, NotSeated, UndoRefused
 from game.service.repository import Loaded, VersionConflict, decode_state
 from game.service.results import Outcome
 from game.service.store import RETRIES, GameStore
-from game.views import event_for
 
 UNDO_BARRIERS = (ev.DiceRolled, ev.DiceRerolled, ev.SetupCardsDrawn, ev.CardsRevealed, ev.EventCardDrawn,
                  ev.GameEnded)
@@ -52,25 +52,15 @@ class Undo:
         others = [s for s in loaded.seats if mine and not loaded.state.allied(s.player, mine[0])]
         if others and all(s.is_ai for s in others):
             return await self._undo(actor, game_id, request_id, "undone with the computer captain's consent")
-        if request_id:
-            seen = await store.answered(actor, request_id)
-            if seen is not None:
-                return seen
-        async with store.lock(game_id):
-            for attempt in range(RETRIES):
-                loaded = await store.load(game_id, actor, fresh=attempt > 0)
-                players = store.players_of(loaded, actor)
-                if not players:
-                    raise NotSeated("Only a player or a GM may ask to undo.")
-                await self._target(loaded)  # refuse now what could never be undone
-                event = ev.UndoRequested(players[0], loaded.record.last_seq, actor.user_id)
-                try:
-                    first, last = await store.write(loaded, actor, [event], apply(loaded.state, event), request_id)
-                except VersionConflict:
-                    store.forget(game_id)
-                    continue
-                return Outcome(game_id, first, last, (event,), store.view_for(loaded, actor, loaded.state))
-            raise ServiceError("The game is busy: other orders kept arriving.", "Try again in a moment.")
+
+        async def asked(loaded: Loaded) -> Any:
+            players = store.players_of(loaded, actor)
+            if not players:
+                raise NotSeated("Only a player or a GM may ask to undo.")
+            await self._target(loaded)  # refuse now what could never be undone
+            return ev.UndoRequested(players[0], loaded.record.last_seq, actor.user_id)
+
+        return await self._once(actor, game_id, request_id, asked)
 
     async def approve(self, actor: Actor, game_id: int, request_id: str | None = None) -> Outcome:
         """The asker's opponent consents (or a GM does it, and the log says so)."""
@@ -112,27 +102,31 @@ class Undo:
         raise UndoRefused("There is no activation to undo.")
 
     async def _undo(self, actor: Actor, game_id: int, request_id: str | None, reason: str) -> Outcome:
+        async def restored(loaded: Loaded) -> Any:
+            target, log_rows = await self._target(loaded)
+            state = decode_state(loaded.record.initial_state)
+            for _, cmd, e in log_rows:
+                if cmd >= target:
+                    break
+                state = apply(state, e)
+            return ev.StateRestored(state, reason)
+
+        return await self._once(actor, game_id, request_id, restored)
+
+    async def _once(self, actor: Actor, game_id: int, request_id: str | None,
+                    event_of: Callable[[Loaded], Awaitable[Any]]) -> Outcome:
+        """Commit the one event `event_of` makes of the game as it stands, under the game's lock and
+        again on fresh state if another process moved it on; a request already carried out answers
+        as it did the first time."""
         store = self.store
-        if request_id:
-            seen = await store.answered(actor, request_id)
-            if seen is not None:
-                return seen
+        if request_id and (seen := await store.answered(actor, request_id)) is not None:
+            return seen
         async with store.lock(game_id):
             for attempt in range(RETRIES):
                 loaded = await store.load(game_id, actor, fresh=attempt > 0)
-                target, log_rows = await self._target(loaded)
-                state = decode_state(loaded.record.initial_state)
-                for _, cmd, e in log_rows:
-                    if cmd >= target:
-                        break
-                    state = apply(state, e)
-                event = ev.StateRestored(state, reason)
-                written: list[int] = []
+                event = await event_of(loaded)
                 try:
-                    first, last = await store.write(loaded, actor, [event], state, request_id, written=written)
+                    return await store.commit(loaded, actor, [event], request_id)
                 except VersionConflict:
                     store.forget(game_id)
-                    continue
-                return Outcome(game_id, first, last, (event_for(event, store.players_of(loaded, actor)),),
-                               store.view_for(loaded, actor, state), posts=tuple(written))
-            raise ServiceError("The game is busy: other orders kept arriving.", "Try again in a moment.")
+            raise GameBusy("The game is busy: other orders kept arriving.", "Try again in a moment.")
