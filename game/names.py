@@ -4,8 +4,10 @@ called, the bot says it as written, never as markup (docs/bot.md, "Names are tex
 Names are stored and logged raw; the text builders pass every name through `text` as they compose a
 line for chat, and wording composed around raw names (a rules error, a referee system's account line)
 goes through `prose` where it becomes a message, so no event carries markup and no front end gets a
-name another front end escaped (`plain` gives a terminal or an image the names back). Pure: game/
-imports no Discord, so this is Discord's markdown as its clients read it, written out here."""
+name another front end escaped (`plain` gives a terminal or an image the names back). Members and
+times are said as tokens (`member`, `moment`) that each front end says its own way: only bot/ makes
+Discord markup (bot/markup.py). Pure: game/ imports no Discord, so this is Discord's markdown as its
+clients read it, written out here."""
 
 from __future__ import annotations
 
