@@ -146,7 +146,12 @@ def said(words: str, e: Any) -> str:
         if who:
             words = words.replace("{" + field + "}", member(who))
     until = getattr(e, "until", "")
-    return words.replace("{until}", moment(until)) if until else words
+    if not until:
+        return words
+    try:
+        return words.replace("{until}", moment(until))
+    except (ValueError, OverflowError):  # a log file from elsewhere: its text is a name, not a time
+        return words.replace("{until}", named(until))
 
 
 def _all(cards: tuple[str, ...] | list[str]) -> str:

@@ -86,7 +86,8 @@ def member(user_id: str) -> str:
     """A member named in a line: a token for a Discord id (a mention where the bot posts it, pinged
     only where the post allows it), the id itself otherwise (the offline table's players, a computer
     captain)."""
-    return f"{_OPEN}m{user_id}{_CLOSE}" if user_id.isdigit() and len(user_id) <= 20 else user_id
+    discord_id = user_id.isascii() and user_id.isdigit() and len(user_id) <= 20
+    return f"{_OPEN}m{user_id}{_CLOSE}" if discord_id else user_id
 
 
 def moment(when: datetime | str, style: str = "f") -> str:
@@ -94,7 +95,9 @@ def moment(when: datetime | str, style: str = "f") -> str:
     date and time, `R` relative where the front end can say it ("in 3 hours"), absolute where not."""
     at = datetime.fromisoformat(when) if isinstance(when, str) else when
     at = at if at.tzinfo is not None else at.replace(tzinfo=UTC)
-    return f"{_OPEN}t{int(at.timestamp())}:{style}{_CLOSE}"
+    epoch = int(at.timestamp())
+    datetime.fromtimestamp(epoch, UTC)  # ValueError for a time before year 1 in UTC: no token says it
+    return f"{_OPEN}t{epoch}:{style}{_CLOSE}"
 
 
 def iso(when: datetime) -> str:
@@ -103,9 +106,9 @@ def iso(when: datetime) -> str:
     return at.astimezone(UTC).isoformat(timespec="seconds")
 
 
-def spoken(line: str, member: Callable[[str], str], moment: Callable[[int, str], str]) -> str:
-    """The line with each member token said by `member(user_id)` and each time by `moment(epoch, style)`."""
-    return _TOKEN.sub(lambda m: member(m[1]) if m[1] is not None else moment(int(m[2]), m[3]), line)
+def spoken(line: str, say_member: Callable[[str], str], say_time: Callable[[int, str], str]) -> str:
+    """The line with each member token said by `say_member(user_id)`, each time by `say_time(epoch, style)`."""
+    return _TOKEN.sub(lambda m: say_member(m[1]) if m[1] is not None else say_time(int(m[2]), m[3]), line)
 
 
 def utc_text(epoch: int, style: str = "f") -> str:

@@ -139,3 +139,15 @@ def test_a_name_cannot_forge_a_member_or_a_time() -> None:
 def test_the_bot_reads_a_typed_mention_as_the_member() -> None:
     assert [member_id(s) for s in (f"<@{ANN}>", f" <@!{ANN}> ", ANN, "Bob", f"<@{ANN}> and more")] == \
         [ANN, ANN, ANN, "Bob", f"<@{ANN}> and more"]
+
+
+@pytest.mark.parametrize("until", ["next Tuesday <@1>", "0001-01-01T00:00:00+05:00"])
+def test_a_log_from_elsewhere_with_no_time_in_until_still_reads(until: str) -> None:
+    """`quarterdeck replay` reads logs anyone wrote: an `until` that is no time is shown as text."""
+    line = account(ev.EVENTS.decode({"type": "ClockChanged", "change": "extended", "by": GUS,
+                                     "detail": "now {until}", "until": until}))
+    assert plain(line).endswith(f"now {until}") if "<" not in until else chat(line).endswith(r"now next Tuesday \<\@1\>")
+
+
+def test_only_ascii_digits_are_a_discord_id() -> None:
+    assert member("١٢٣") == "١٢٣" and chat(member("123")) == "<@123>"
