@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.limits import error_text, fit
+from bot.markup import chat
 from game import names
 from game.errors import RulesError
 from game.service.errors import ServiceError
@@ -93,7 +94,7 @@ async def defer(interaction: discord.Interaction, update: bool = False) -> bool:
 def refusal(exc: RulesError, hint: str = "") -> str:
     """A rules error as the private answer: what was wrong (cut first if long), what is allowed. Both
     echo names and what was typed, unescaped where the game wrote them: here they become text."""
-    return error_text(names.prose(exc.message), names.prose(f"{exc.allowed}{hint}".strip()))
+    return error_text(chat(names.prose(exc.message)), chat(names.prose(f"{exc.allowed}{hint}".strip())))
 
 
 def fault(exc: ServiceError) -> str:

@@ -12,6 +12,7 @@ import discord
 
 from bot.faces import faces
 from bot.limits import MAX_CONTENT, fit
+from bot.markup import chat
 from bot.views import options_view, pick_view, reroll_view
 from game import events as ev
 from game import names
@@ -141,7 +142,7 @@ async def post_board(channel: discord.abc.Messageable, read: BoardRead) -> None:
     ended = any(isinstance(e, ev.GameEnded) for e in events)
     reveal = (f"🎲 The dice seed was `{read.seed}` (its SHA-256 was posted when the game began): `/game verify` "
               "recomputes every roll; `/game replay` shows the whole game again." if read.seed and ended else "")
-    overrides = read.overrides if ended else ""  # never only in the middle of the log
+    overrides = chat(read.overrides) if ended else ""  # never only in the middle of the log
     tail = "\n".join(x for x in (mention, what_now, overrides, reveal) if x)
     text = account_text(events, min(MAX_ACCOUNT, MAX_CONTENT - len(tail) - 2)) if events else ""
     body = "\n".join(x for x in (text, tail) if x) or "…"

@@ -7,7 +7,7 @@ from typing import Any
 
 from game import events as ev
 from game import roll_text
-from game.names import mention, prose
+from game.names import member, moment, prose
 from game.names import text as named
 
 _STEPS = {"role": "attacker or defender", "draft": "drafting", "select": "terrain pool", "place": "placing terrain",
@@ -116,21 +116,42 @@ def account(e: Any) -> str:
         case ev.GameEnded(winner=w, reason=reason):
             return f"Game over: {'player ' + w if w else 'no one'} wins ({reason})."
         case ev.ActedFor(player=p, by=by, kind="stand-in", reason=why):
-            return f"{mention(by)} gives player {p}'s next order ({why})."
+            return f"{member(by)} gives player {p}'s next order ({said(why, e)})."
         case ev.ActedFor(player=p, kind="override", reason=why):
-            return f"⚠️ {why}: player {p} is still within their deadline; the GM acts for them."
+            return f"⚠️ {said(why, e)}: player {p} is still within their deadline; the GM acts for them."
         case ev.ActedFor(player=p, by=by, reason=why):
-            return f"A GM ({mention(by)}) gives player {p}'s next order ({why})."
+            return f"A GM ({member(by)}) gives player {p}'s next order ({said(why, e)})."
         case ev.SeatHandedOver(player=p, before=before, to=to, by=by):
-            return f"🔁 Side {p} changes hands: {named(to)} plays it from now on (was {named(before)}; handed over by {mention(by)})."
+            return f"🔁 Side {p} changes hands: {named(to)} plays it from now on (was {named(before)}; handed over by {member(by)})."
         case ev.ClockChanged(change=change, by=by, detail=detail):
-            return f"⏱️ Clock ({change}{', by ' + mention(by) if by else ''}): {detail}"
+            return f"⏱️ Clock ({change}{', by ' + member(by) if by else ''}): {said(detail, e)}"
         case ev.StateRestored(reason=why):
-            return f"↩️ The last activation is taken back ({why})."
+            return f"↩️ The last activation is taken back ({said(why, e)})."
         case ev.UndoRequested(player=p):
             return (f"Player {p} asks to take back the last activation; a player on the other team who did not ask "
                     "(or a GM) may consent with /game approve-undo.")
     return ""
+
+
+# the places in an event's stored wording where the members and the time its fields hold are said
+_MEMBERS = ("by", "away", "substitute")
+
+
+def said(words: str, e: Any) -> str:
+    """An event's stored wording (a reason, a clock's detail) with the members and the time its fields
+    name put in as tokens: the log stores `{by}`, `{away}`, `{substitute}`, `{until}`, never markup or
+    a token. Wording stored before these fields existed has none of them and reads as it was stored."""
+    for field in _MEMBERS:
+        who = getattr(e, field, "")
+        if who:
+            words = words.replace("{" + field + "}", member(who))
+    until = getattr(e, "until", "")
+    if not until:
+        return words
+    try:
+        return words.replace("{until}", moment(until))
+    except (ValueError, OverflowError):  # a log file from elsewhere: its text is a name, not a time
+        return words.replace("{until}", named(until))
 
 
 def _all(cards: tuple[str, ...] | list[str]) -> str:
@@ -146,7 +167,7 @@ def overrides_line(events: Iterable[Any], most: int = 10) -> str:
         if isinstance(e, ev.PhaseBegan):
             turn = e.turn
         elif isinstance(e, ev.ActedFor) and e.kind == "override":
-            seen[f"{mention(e.by)} for player {e.player} ({f'turn {turn}' if turn else 'before turn 1'})"] = None
+            seen[f"{member(e.by)} for player {e.player} ({f'turn {turn}' if turn else 'before turn 1'})"] = None
     if not seen:
         return ""
     lines = list(seen)

@@ -371,6 +371,10 @@ class ActedFor:
     # gm: past the deadline or an empty seat (or ending the game); override: a GM's explicit override,
     # shown again when the game ends; stand-in: the member the player named for their time away
     kind: str = "gm"
+    # the member a stand-in stands in for; the reason names them, and `by`, as `{away}` and `{by}` (the
+    # account says them: game/account.py `said`). Empty in events logged before it, whose reason has a
+    # mention written in
+    away: str = ""
 
 
 @EVENTS.register
@@ -380,6 +384,7 @@ class StateRestored:
 
     state: Game
     reason: str
+    by: str = ""  # whose command took it back (a GM, or the consenting player): `{by}` in the reason
 
 
 @EVENTS.register
@@ -501,7 +506,11 @@ class ClockChanged:
 
     change: str  # settings | paused | resumed | extended | deadline | away
     by: str  # the user who changed it ("" for the clock itself)
-    detail: str
+    detail: str  # says `{by}`, `{substitute}` and `{until}` where they belong (game/account.py `said`)
+    # the time the change names (a vacation's end, an extended deadline), ISO 8601 UTC; the member asked to
+    # stand in. Empty in events logged before they were, whose detail has the markup written in
+    until: str = ""
+    substitute: str = ""
 
 
 @EVENTS.register

@@ -81,5 +81,5 @@ def event_for(event: Any, viewer: str | None | Collection[str]) -> Any:
     if isinstance(event, ev.SetupCardsDrawn):
         return replace(event, event_deck=())
     if isinstance(event, ev.StateRestored):
-        return ev.StateRestored(redact(event.state, mine), event.reason)
+        return replace(event, state=redact(event.state, mine))
     return event

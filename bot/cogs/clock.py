@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.actions import actor_of, defer, deliver, game_here, refusal, reply, service_of
 from bot.limits import fit
+from bot.markup import chat
 from game.account import account
 from game.errors import RulesError
 from game.service.frontend import Job
@@ -101,7 +102,7 @@ class ClockCog(commands.GroupCog, name="clock", description="A game's deadlines;
             await reply(interaction, refusal(exc))
             return
         await deliver(interaction, gid)  # the change is in the game's log, and posted with it for everyone
-        text = "\n".join(account(e) for e in outcome.events if account(e))
+        text = "\n".join(chat(account(e)) for e in outcome.events if account(e))
         await reply(interaction, fit(text or "⏱️ Done."))
 
 

@@ -19,6 +19,7 @@ from bot.actions import actor_of, choices, defer, post_here, refusal, reply, ser
 from bot.cogs.game import MAX_SCENARIO_BYTES, scenario_names
 from bot.cogs.squadron import saved_names
 from bot.limits import fit, fit_lines, thread_name
+from bot.markup import member_id
 from game import names
 from game.errors import RulesError
 from game.service.errors import ServiceError
@@ -308,7 +309,8 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         if not await defer(interaction):
             return
         try:
-            entry = await service_of(interaction).leagues.drop(await actor_of(interaction), name, entrant, note[:150])
+            entry = await service_of(interaction).leagues.drop(await actor_of(interaction), name, member_id(entrant),
+                                                                note[:150])
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return

@@ -26,7 +26,6 @@ from game.commands import (
 )
 from game.errors import NotYourShip, UnknownName
 from game.model import Game
-from game.names import mention
 from game.service.errors import NotPermitted, NotSeated, UndoRefused
 from game.service.models import Seat
 
@@ -137,13 +136,13 @@ def acting_for(state: Game, seats: Sequence[Seat], actor: Actor, side: str, prox
             raise NotPermitted(f"A stand-in plays for player {side} while they are away, but does not concede for them.",
                                "Only the player (or a GM) ends the game for their side.")
         away = proxies.stand_ins[side][1]
-        return ev.ActedFor(side, actor.user_id, f"standing in while {mention(away)} is away", "stand-in")
+        return ev.ActedFor(side, actor.user_id, "standing in while {away} is away", "stand-in", away)
     if actor.gm and ending:
         return ev.ActedFor(side, actor.user_id, "a GM ends the game")
     if actor.gm and side in proxies.absent:
         return ev.ActedFor(side, actor.user_id, "their deadline had passed")
     if actor.gm and proxies.override:
-        return ev.ActedFor(side, actor.user_id, f"GM override by {mention(actor.user_id)}", "override")
+        return ev.ActedFor(side, actor.user_id, "GM override by {by}", "override")
     if actor.gm:
         raise NotPermitted(f"Player {side} is still within their deadline: a GM may act for a player, or take their "
                            "seat, only after it has passed, when their seat is empty, or with the player's consent "
@@ -197,6 +196,6 @@ def undo_consent(state: Game, seats: Sequence[Seat], actor: Actor, asker: str, a
     if mine:
         return f"undone with player {mine[0]}'s consent"
     if actor.gm:
-        return f"undone with a GM's consent ({mention(actor.user_id)}) at player {asker}'s request"
+        return f"undone with a GM's consent ({{by}}) at player {asker}'s request"  # by: the actor, in the event
     raise UndoRefused(f"Only {who} may consent to player {asker}'s undo.")
 

@@ -17,7 +17,7 @@ from game.ai.captain import Captain
 from game.dice import derived_number
 from game.errors import RulesError
 from game.model import Game
-from game.names import mention
+from game.names import iso
 from game.service import orders_store
 from game.service.authority import Actor, as_seated, require_gm
 from game.service.cache import SHARED_TTL, Bounded
@@ -153,7 +153,8 @@ class Clock:
                     self.store.forget(game_id)  # a command came first: it planned what it changed
 
     async def log(self, game_id: int, actor: Actor, change: str, detail: str,
-                        retime: Retime | None = None, expect: Decision | None = None) -> Outcome:
+                        retime: Retime | None = None, expect: Decision | None = None,
+                        until: datetime | None = None, substitute: str = "") -> Outcome:
         """Write a change of clock in the game's log; with `retime`, the waits it re-times and every side's
         plan made again, in the same transaction. With `expect`, only while the game still waits on that
         decision (AlreadyDecided otherwise)."""
@@ -161,7 +162,8 @@ class Clock:
             loaded = await self.store.load(game_id, fresh=True)
             if expect is not None:
                 require_waiting(loaded, expect)
-            event = ev.ClockChanged(change, actor.user_id if actor is not SYSTEM else "", detail)
+            event = ev.ClockChanged(change, actor.user_id if actor is not SYSTEM else "", detail,
+                                    iso(until) if until is not None else "", substitute)
             return await self.store.commit(loaded, actor, [event], None, retime=retime)
 
     @staticmethod
@@ -217,9 +219,10 @@ class Clock:
         if not 1 <= hours <= 24 * 30:
             raise RulesError("An extension runs from 1 to 720 hours.")
         due = await self.store.repo.next_deadline(game_id)
-        when = f" (now <t:{int((due + timedelta(hours=hours)).timestamp())}:f>)" if due is not None else ""
-        return await self.log(game_id, actor, "extended", f"the deadline is extended by {hours} h{when}",
-                               retime=lengthen(hours))
+        until = due + timedelta(hours=hours) if due is not None else None
+        return await self.log(game_id, actor, "extended",
+                              f"the deadline is extended by {hours} h{' (now {until})' if until else ''}",
+                              retime=lengthen(hours), until=until)
 
     async def set_hours(self, actor: Actor, time_zone: str | None = None, quiet_from: int | None = None,
                         quiet_to: int | None = None) -> str:
@@ -257,17 +260,17 @@ class Clock:
         await orders_store.save_clock(self.store.repo, clock)
         self._hours[actor.user_id] = clock
         self._hours_read[actor.user_id] = time.monotonic()
-        who = mention(actor.user_id)
-        if until is None:
-            detail = f"{who} is back: their clock runs again"
+        if until is None:  # the event names the member (by), the time and the substitute; the account says them
+            detail = "{by} is back: their clock runs again"
         else:
             what = {"stop": "their clock stops until then", "captain": "the computer captain plays for them",
-                    "substitute": f"<@{substitute}> is asked to stand in"}[mode]
-            detail = f"{who} is away until <t:{int(until.timestamp())}:f>: {what}"
+                    "substitute": "{substitute} is asked to stand in"}[mode]
+            detail = "{by} is away until {until}: " + what
         games = await self.store.repo.live_games_of_user(actor.user_id)
         for gid in games:  # the member's own waits start again (as they leave, and as they come back)
             await self.log(gid, Actor(actor.user_id, (await self.store.load(gid)).record.guild_id), "away", detail,
-                            retime=restart(utcnow(), actor.user_id))
+                            retime=restart(utcnow(), actor.user_id), until=until,
+                            substitute=substitute or "" if mode == "substitute" else "")
         return games
 
     async def due_reminder(self, job: ScheduledJob | Job) -> Reminder | None:

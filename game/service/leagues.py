@@ -26,6 +26,7 @@ from game.league.pairing import round_robin, round_robin_rounds, swiss, swiss_ro
 from game.league.rating import Skill, rate
 from game.league.standings import Result, StandingRow, standings
 from game.model import Game, Phase
+from game.names import moment
 from game.phases.flow import deciders
 from game.service.authority import Actor, require_gm
 from game.service.commands import Commands
@@ -277,7 +278,7 @@ class Leagues:
         if playing and deadline is not None and self.clock() < deadline:
             raise LeagueRefused(f"{len(playing)} game{'s' if len(playing) != 1 else ''} of round {lg.current_round} "
                                 f"{'are' if len(playing) != 1 else 'is'} still being played.",
-                                f"The round's time is up <t:{int(deadline.timestamp())}:R>; then this command "
+                                f"The round's time is up {moment(deadline, 'R')}; then this command "
                                 "decides them (a GM can also record a result with /league result).")
         for r in playing:
             await self._time_out(lg, r)
@@ -399,8 +400,9 @@ class Leagues:
 
     @staticmethod
     def _entrant(entries: Sequence[LeagueEntry], who: str) -> LeagueEntry:
-        """An entrant by member id, mention or name (a name two entrants share names neither)."""
-        key = who.strip().removeprefix("<@").removeprefix("!").removesuffix(">").casefold()
+        """An entrant by member id or name (a name two entrants share names neither); the bot reads a
+        mention as the member's id before it asks."""
+        key = who.strip().casefold()
         found = [e for e in entries if e.member == key] or [e for e in entries if e.name.casefold() == key]
         if len(found) != 1:
             raise LeagueRefused(f"{len(found) or 'No'} entrants are called {who[:64]!r}." if found else

@@ -10,7 +10,6 @@ from typing import Any
 from game import events as ev
 from game.apply import apply
 from game.model import Phase
-from game.names import mention
 from game.service.authority import Actor, as_seated, undo_consent
 from game.service.errors import GameBusy, NotSeated, UndoRefused
 from game.service.repository import Loaded, VersionConflict, decode_state
@@ -47,7 +46,7 @@ class Undo:
         loaded = await store.load(game_id, actor)
         actor = as_seated(loaded.seats, actor)
         if actor.gm:
-            return await self._undo(actor, game_id, request_id, f"undone by a GM ({mention(actor.user_id)})")
+            return await self._undo(actor, game_id, request_id, "undone by a GM ({by})")
         mine = store.players_of(loaded, actor)
         others = [s for s in loaded.seats if mine and not loaded.state.allied(s.player, mine[0])]
         if others and all(s.is_ai for s in others):
@@ -109,7 +108,7 @@ class Undo:
                 if cmd >= target:
                     break
                 state = apply(state, e)
-            return ev.StateRestored(state, reason)
+            return ev.StateRestored(state, reason, actor.user_id)
 
         return await self._once(actor, game_id, request_id, restored)
 

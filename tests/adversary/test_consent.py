@@ -78,4 +78,7 @@ async def test_a_gm_consents_and_the_log_says_it_was_a_gm(table: Table) -> None:
     assert "Asked" in answer_text(await t.cmd(ANN, "game", "undo"))
     assert answer_text(await t.cmd(GUS, "game", "approve-undo")).startswith("↩️")
     restored = [e for e in await t.log_events() if isinstance(e, ev.StateRestored)]
-    assert [e.reason for e in restored] == [f"undone with a GM's consent (<@{GUS[0]}>) at player A1's request"]
+    assert [(e.reason, e.by) for e in restored] == [("undone with a GM's consent ({by}) at player A1's request",
+                                                     str(GUS[0]))]  # the member as data, no markup stored
+    posted = "\n".join(i.text for i in t.public())  # and the channel is told as before
+    assert f"(undone with a GM's consent (<@{GUS[0]}>) at player A1's request)" in posted, posted

@@ -133,3 +133,8 @@ async def test_a_gm_drops_an_entrant_and_forfeits_a_table_through_the_bot(harnes
     lines = last_followup(sent).content
     assert "Bob (dropped): 0 of 1 won (1 forfeited)" in lines, lines
     assert lines.count("(1 forfeited)") == 3, lines  # Bob, and both of the other table
+
+    # a GM may name the entrant by a mention: the bot reads it as the member's id (the service takes ids)
+    sent = await dispatch(bot, command(gail, "league", "drop", permissions=GM, name="Club", entrant=f"<@!{cy[0]}>"),
+                          fake)
+    assert last_followup(sent).content.startswith("✅ Cy is dropped from Club"), last_followup(sent).content

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from game import events as ev
 from game.account import account
-from game.names import code, is_side_label, plain, prose, text
+from game.names import code, is_side_label, member, plain, prose, text
 
 
 @pytest.mark.parametrize(("name", "shown"), [
@@ -43,7 +43,9 @@ def test_a_name_is_escaped_exactly(name: str, shown: str) -> None:
     assert plain(shown) == name
 
 
-@given(st.text(max_size=80))
+# every name but one holding the two control characters that mark a member or time token, which no
+# name may hold (schema/common.py) and `text` takes out (tests/game/test_markup.py)
+@given(st.text(max_size=80).filter(lambda name: "\x02" not in name and "\x03" not in name))
 def test_plain_gives_back_every_name(name: str) -> None:
     assert plain(text(name)) == name
 
@@ -79,7 +81,8 @@ HAND_OVER = ev.SeatHandedOver("A", "[Free Nitro](https://t.ly/x)", "@everyone", 
 
 def test_the_hand_over_line_names_both_members_as_text() -> None:
     assert account(HAND_OVER) == (r"🔁 Side A changes hands: \@everyone plays it from now on (was "
-                                  r"\[Free Nitro\](https\://t.ly/x); handed over by <@777777777777777777>).")
+                                  r"\[Free Nitro\](https\://t.ly/x); handed over by "
+                                  f"{member('777777777777777777')}).")  # a token: the bot says <@…>
     assert HAND_OVER.before == "[Free Nitro](https://t.ly/x)"  # the log keeps the name as it is
 
 

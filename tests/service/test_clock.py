@@ -110,7 +110,11 @@ async def test_only_a_gm_sets_the_clock_and_every_change_is_logged(service: Game
     assert all(by == GM.user_id for _, by, _ in changes)
     assert changes[0][2] == ("reminder after 6 h, deadline after 24 h; at the deadline the computer captain plays "
                              "the late activation; deadlines wait out quiet hours")
-    assert changes[3][2].startswith("the deadline is extended by 5 h (now <t:")
+    # the log names the new deadline as data, and its wording says where: no markup is stored
+    assert changes[3][2] == "the deadline is extended by 5 h (now {until})"
+    (extended,) = [e for _, _, e in await service.store.repo.events(gid) if isinstance(e, ev.ClockChanged)
+                   and e.change == "extended"]
+    assert datetime.fromisoformat(extended.until) == after.replace(microsecond=0)  # stored to the second
 
 
 async def test_a_deadline_lets_the_computer_captain_play_the_late_player(service: GameService) -> None:
