@@ -2,7 +2,8 @@
 interaction calls into the service's parts, loads the game, and (as several processes sharing a
 PostgreSQL database must) checks a cached game's version. Issue 23 measured one `/move` at 18 calls,
 12 loads and 11 version checks; one read model for a board post brings it to at most 6 calls and 3
-loads.
+loads. Each walk prints its counts (run with `-s`) and holds them at what was measured: the initiative
+pick that reveals the cards, and a deadline the computer captain answers, are walks (b) and (c).
 
 The outbox's own mailbox work (the courier's claims and deliveries) is not a call into the game: it is
 counted apart, as rows."""
@@ -14,11 +15,18 @@ import inspect
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
+import discord
+from sqlalchemy import update
+
+from game import events as ev
 from game.service.game_service import GameService
+from game.service.models import ScheduledJob, utcnow
+from game.service.scheduler import run_due
 from tests.bot.fake_discord import command, dispatch
-from tests.bot.test_bot import ANN, BOB, last_followup, pick, setup_game
+from tests.bot.test_bot import ANN, BOB, EVE, last_followup, pick, setup_game
 
 # the courier's mailbox: rows claimed and recorded, not calls into a game
 MAILBOX = {"front.claim", "front.delivered", "front.failed", "front.games_due", "front.later_boards"}
@@ -112,6 +120,51 @@ async def test_one_move_is_a_short_walk(harness: Any) -> None:
     assert any(r.in_channel and r.files for r in sent), "the board was posted"
     print(f"/move: {walk.total} calls, {walk.loads} loads, {walk.version_checks} version checks: {dict(walk.calls)}")
     assert walk.total <= 6 and walk.loads <= 3, (walk.total, walk.loads, walk.version_checks, walk.calls)
+    assert walk.version_checks <= walk.loads
+
+
+async def test_the_pick_that_reveals_is_a_short_walk(harness: Any) -> None:
+    """Walk (b): the last initiative pick of the set-up, through the button and the private menu, to
+    the board post of the reveal."""
+    bot, fake = harness
+    bot.service.store.shared = True
+    await setup_game(bot, fake)
+    await pick(bot, fake, ANN, "Effective Fire")
+    with walked(bot.service) as walk:
+        sent = await pick(bot, fake, BOB, "Take Courage")
+    assert not last_followup(sent).content.startswith("❌")
+    assert any(r.in_channel and r.files for r in sent), "the board of the reveal was posted"
+    revealed = [e for _, _, e in await bot.service.store.repo.events(1) if isinstance(e, ev.CardsRevealed)]
+    assert len(revealed) == 1
+    print(f"pick (reveal): {walk.total} calls, {walk.loads} loads, {walk.version_checks} version checks: "
+          f"{dict(walk.calls)}")
+    # two interactions (the button opens the hand, the menu picks): a settings read and the hand's reads
+    # for the first, the pick for the second; the courier reads the board once, and each pick nudge
+    # reads its player's own view again before the DM goes out (the pick may have been made since)
+    assert walk.total <= 11 and walk.loads <= 10, (walk.total, walk.loads, walk.version_checks, walk.calls)
+    assert walk.version_checks <= walk.loads
+
+
+async def test_a_deadline_is_a_short_walk(harness: Any) -> None:
+    """Walk (c): a player's deadline falls due; the scheduler runs the bot's handler, the clock lets the
+    computer captain play the late activation, and the channel is told."""
+    bot, fake = await started(harness)
+    gm = discord.Permissions(manage_guild=True).value
+    await dispatch(bot, command(EVE, "clock", "settings", permissions=gm, on_deadline="captain"), fake)
+    async with bot.service.store.repo.session() as s, s.begin():
+        await s.execute(update(ScheduledJob).where(ScheduledJob.kind == "deadline",  # type: ignore[arg-type]
+                                                   ScheduledJob.status == "pending")  # type: ignore[arg-type]
+                        .values(due_at=utcnow() - timedelta(minutes=1)))
+    mark = len(fake.requests)
+    with walked(bot.service) as walk:
+        assert await run_due(bot.service.store.repo, {"deadline": bot._deadline}) == 1
+    posted = [r for r in fake.requests[mark:] if r.in_channel]
+    assert any("deadline has passed" in r.content for r in posted) and any(r.files for r in posted)
+    print(f"deadline: {walk.total} calls, {walk.loads} loads, {walk.version_checks} version checks: "
+          f"{dict(walk.calls)}")
+    # the clock's own loads (the ClockChanged commit, then each command of the late activation) are
+    # inside one call, clock.due_deadline
+    assert walk.total <= 5 and walk.loads <= 9, (walk.total, walk.loads, walk.version_checks, walk.calls)
     assert walk.version_checks <= walk.loads
 
 
