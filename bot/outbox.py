@@ -185,7 +185,7 @@ async def _status(d: Delivering, post: posts.Status) -> None:
 
 @handles(posts.Nudge)
 async def _nudge(d: Delivering, post: posts.Nudge) -> None:
-    if await _still_owed(d.service, d.row.game_id, d.info.guild_id, post):
+    if await _still_owed(d, post):
         await nudge(d.client, d.row.game_id, post.user, d.channel.jump_url)
 
 
@@ -213,11 +213,17 @@ async def _unreadable(d: Delivering, post: Unreadable) -> None:
                 d.row.id, post.kind, post.why)
 
 
-async def _still_owed(service: GameService, game_id: int, guild_id: str, post: posts.Nudge) -> bool:
+async def _still_owed(d: Delivering, post: posts.Nudge) -> bool:
     """A nudge retried later is pointless once the pick was made (or the turn moved on, or the side
-    changed hands). Asked of the player's own view: only it holds the hand the rule looks at."""
+    changed hands). The drain's read of the game tells it (who owes a pick is public); a nudge
+    delivered on its own asks the player's own view, the only one that holds their hand."""
+    if d.board_read is not None:
+        read = d.board_read
+        seat = read.info.seat(post.player)
+        return (seat is not None and seat.user_id == post.user and read.spectator.game.turn == post.turn
+                and post.player in read.owed)
     try:
-        g = (await service.reading.view(Actor(post.user, guild_id), game_id, player=post.player)).game
+        g = (await d.service.reading.view(Actor(post.user, d.info.guild_id), d.row.game_id, player=post.player)).game
     except RulesError:  # the side is no longer theirs
         return False
     return g.turn == post.turn and owes_pick(g, post.player)

@@ -17,7 +17,6 @@ from game.commands import KeepRoll, Reroll, UseFortune
 from game.errors import RulesError
 from game.model import PendingRoll
 from game.options import Option, Options
-from game.phases.common import owes_pick
 from game.rules_data import RulesData
 from game.service.errors import ServiceError
 from game.service.game_service import Actor, AlreadyDecided, Expect, GameService
@@ -54,13 +53,10 @@ class PickButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:p
             return
         service = service_of(interaction)
         try:
-            actor = await actor_of(interaction)
-            view = await service.reading.view(actor, self.game_id)
-            players = await service.reading.sides_of(actor, self.game_id)  # a stand-in's too, while the player is away
-            owed = [p for p in players if owes_pick(view.game, p)]  # the actor's own view shows their hands
-            if owed:  # a player with two squadrons chooses for each in turn, each from its own hand
-                view = await service.reading.view(actor, self.game_id, player=owed[0])
-            rules = await service.reading.rules(self.game_id)  # the game's own cards (a guild may have its own)
+            # a stand-in's sides too, while the player is away; a player with two squadrons chooses for each
+            # in turn, each from its own hand; the game's own cards (a guild may have its own)
+            hand = await service.reading.hand(await actor_of(interaction), self.game_id)
+            players, owed, view, rules = hand.players, hand.owed, hand.view, hand.rules
         except (RulesError, ServiceError) as exc:
             await reply(interaction, answer(exc))
             return

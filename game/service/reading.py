@@ -11,6 +11,7 @@ from game.fairness import commitment
 from game.model import Game, Phase
 from game.notation import format_command
 from game.options import Options
+from game.phases.common import awaiting_pick, owes_pick
 from game.phases.flow import deciders
 from game.rules_data import RulesData
 from game.service.authority import Actor, Proxies
@@ -20,7 +21,7 @@ from game.service.jobs import options_job, public_options_job
 from game.service.models import utcnow
 from game.service.proxies import stand_ins
 from game.service.repository import Loaded
-from game.service.results import BoardRead, GameInfo, SeatInfo
+from game.service.results import BoardRead, GameInfo, HandRead, SeatInfo
 from game.service.store import GameStore
 from game.views import View, event_for, redact, view_of
 
@@ -48,6 +49,15 @@ class Reading:
                 raise NotSeated(f"You do not command side {player}.", f"Your sides: {', '.join(players) or 'none'}.")
             return view_of(loaded.state, player, also=players)
         return view_of(loaded.state, players[0] if players else None, also=players)
+
+    async def hand(self, actor: Actor, game_id: int) -> HandRead:
+        """The member's sides, those owing a pick, and the first one's own view (its hand)."""
+        loaded = await self.store.load(game_id, actor)
+        players = await self.sides(loaded, actor)
+        first = view_of(loaded.state, players[0] if players else None, also=players)
+        owed = [p for p in players if owes_pick(first.game, p)]  # the member's own view shows their hands
+        view = view_of(loaded.state, owed[0], also=players) if owed else first
+        return HandRead(tuple(players), tuple(owed), view, await self.store.rules_for(loaded.record))
 
     async def sides_of(self, actor: Actor, game_id: int) -> list[str]:
         """The sides the actor gives orders for now: their own seats, and those they stand in for."""
@@ -169,6 +179,7 @@ class Reading:
             tuple(await self.public_options_of(loaded)), loaded.record.last_seq,
             await self.roll_decision_of(loaded), await self.store.rules_for(loaded.record),
             await repo.next_deadline(game_id), loaded.record.status_message_id, tuple(sorted(deciders(loaded.state))),
+            tuple(awaiting_pick(loaded.state)),
             loaded.record.dice_seed if over else None,
             overrides_line(e for _, _, e in await repo.events(game_id)) if ended else "")
 

@@ -156,5 +156,17 @@ class BoardRead:
     deadline: datetime | None
     status_message: str | None
     due: tuple[str, ...]  # the players the game waits for
+    owed: tuple[str, ...]  # the players who owe an initiative pick (phases.common.owes_pick)
     seed: str | None = None  # revealed once the game is over
     overrides: str = ""  # the game's GM overrides in one line, once it has ended with these events
+
+
+@dataclass(frozen=True)
+class HandRead:
+    """What the pick button opens, from one load: the sides the member gives orders for, those that owe
+    a pick now, and the view of the first of them (its own hand), with the game's cards."""
+
+    players: tuple[str, ...]
+    owed: tuple[str, ...]
+    view: View
+    rules: RulesData
