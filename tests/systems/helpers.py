@@ -46,3 +46,9 @@ class Table:
 
 def fixture(test_file: str, name: str) -> list[str]:
     return (Path(test_file).parent / name).read_text(encoding="utf-8").split("\n")
+
+
+def quote(test_file: str, name: str, text: str) -> str:
+    """A line of a seed, quoted by a test: it must stand, word for word, in the seed's copy beside the test."""
+    assert text in (Path(test_file).parent / name).read_text(encoding="utf-8"), f"not in {name}: {text!r}"
+    return text

@@ -176,13 +176,15 @@ def _after_rigging_loss(step: Step[WsimGame], ship_id: str, before: int) -> None
 
 
 def end_of_combat(step: Step[WsimGame], tables: TableSet) -> None:
-    """Mark every fire's hits, then apply the critical hits in random order, then destroyed hulls."""
+    """Count down the Combat Phases of obscured broadsides, mark every fire's hits,
+    then apply the critical hits in random order, then destroyed hulls."""
     waiting = [f.number for f in step.state.fires if f.hits is None]
     if waiting:
         raise IllegalAction(
             f"Fire {', '.join(map(str, waiting))} still wait(s) for hits from the printed table.",
             "The referee enters them with `hits N 2H1C1R`.",
         )
+    count_down(step)
     for f in step.state.fires:
         if f.blast:
             continue
@@ -207,6 +209,22 @@ def end_of_combat(step: Step[WsimGame], tables: TableSet) -> None:
             i = step.roll(f"d{len(pending)}", "order of the critical hits").kept - 1
         apply_critical(step, pending.pop(i), tables)
     settle_hulls(step)
+
+
+def count_down(step: Step[WsimGame]) -> None:
+    """A Combat Phase has passed: one turn fewer of every obscured broadside.
+
+    Counted in Combat Phases, the only phase it changes, and only after the one that caused it: a
+    Broadside Obscured applied at the end of turn 5's Combat Phase gives -2 in turns 6, 7 and 8
+    ("Apply modifier for the next 3 turns")."""
+    for ship in step.state.ships:
+        broadsides = tuple(evolve(b, obscured=max(0, b.obscured - 1)) for b in ship.broadsides)
+        new = evolve(ship, broadsides=broadsides)
+        if new == ship:
+            continue
+        what = [f"the {b.side} broadside is no longer obscured" for b, old in zip(broadsides, ship.broadsides, strict=True)
+                if old.obscured == 1]
+        step.emit(ev.ShipChanged(new, "; ".join(what)))
 
 
 def settle_hulls(step: Step[WsimGame]) -> None:
@@ -284,7 +302,7 @@ def apply_critical(step: Step[WsimGame], f: Fire, tables: TableSet) -> None:
         side = "left" if step.roll("d6", f"{target.id}: which broadside is obscured").kept % 2 else "right"
         ship = step.state.ship(target.id)
         step.emit(ev.ShipChanged(ship.with_broadside(evolve(ship.broadside(side), obscured=3)),
-                                 f"{side} broadside obscured for 3 turns (-2)"))
+                                 f"{side} broadside obscured for the next 3 turns (-2)"))
         mark(step, step.state.ship(target.id), Hits(rigging=2), "fallen rigging")
     elif effect == "Crew Demoralized":
         strength = _strength(tables, target, state)

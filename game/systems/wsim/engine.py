@@ -139,7 +139,7 @@ def _open(step: Step[WsimGame], kind: str, ships: list[Ship]) -> None:
 
 def _end_of_turn(step: Step[WsimGame]) -> None:
     for ship in step.state.ships:
-        broadsides = tuple(evolve(b, fired=False, obscured=max(0, b.obscured - 1)) for b in ship.broadsides)
+        broadsides = tuple(evolve(b, fired=False) for b in ship.broadsides)
         weighing = max(0, ship.weighing - 1)
         new = evolve(
             ship,

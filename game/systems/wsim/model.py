@@ -32,7 +32,7 @@ class Broadside:
     load: str = ""  # "", R, DS, C, G ("?" in another player's view: the load column is never inspected)
     ds_loading: bool = False  # double shot half loaded (it takes two Load Phases)
     initial_used: bool = False
-    obscured: int = 0  # turns left of Broadside Obscured
+    obscured: int = 0  # Combat Phases left of Broadside Obscured, counted from the next one
     fired: bool = False  # fired this turn (the "/" across the load)
 
 

@@ -17,7 +17,7 @@ from game.systems.wsim.apply import apply
 from game.systems.wsim.combat import apply_critical
 from game.systems.wsim.fire import calculate, parse_hits
 from game.systems.wsim.model import Broadside, Fire, Melee, Options, Party, Wind, WsimGame
-from tests.systems.helpers import Table
+from tests.systems.helpers import Table, quote
 from tests.systems.wsim.conftest import at
 
 T = load_tables("wsim")
@@ -232,3 +232,26 @@ def test_bad_hit_notation(bad: str) -> None:
 
     with pytest.raises(ParseError):
         parse_hits(bad)
+
+
+def _obscured(t: Table) -> bool:
+    s = t.state
+    calc = calculate(s.ship("Redoutable"), "left", s.ship("Victory"), 2, False, "", 0, s.wind, s.options, T, ())
+    return ("broadside obscured", -2) in calc.parts
+
+
+def test_broadside_obscured_lasts_the_next_three_turns(table: Table) -> None:
+    """002 line 45: the modifier holds in the three Combat Phases after the one that caused it."""
+    quote(__file__, "seed_002_tables.txt", "Roll a die: 1,3,5 left bds., 2,4,6: right broadside. Apply modifier for the next 3 turns.")
+    t = at(table, "H", turn=1)
+    t.state = evolve(t.state, fires=(_fire("Broadside Obscured", 3, "rigging"),))
+    events = t.play("Umpire: next", 3)  # odd: the left broadside
+    assert "Redoutable: left broadside obscured for the next 3 turns (-2)." in t.lines(events)
+    seen = []
+    for turn in (2, 3, 4, 5):  # the Combat Phases after the one that caused it
+        t.state = evolve(at(t, "H", turn=turn).state, fires=())
+        seen.append(_obscured(t))
+        ended = t.play("Umpire: next")
+        if turn == 4:
+            assert "Redoutable: the left broadside is no longer obscured." in t.lines(ended)
+    assert seen == [True, True, True, False]
