@@ -176,7 +176,7 @@ def _after_rigging_loss(step: Step[WsimGame], ship_id: str, before: int) -> None
 
 
 def end_of_combat(step: Step[WsimGame], tables: TableSet) -> None:
-    """Count down the Combat Phases of obscured broadsides, mark every fire's hits,
+    """Count down the Combat Phases of obscured broadsides and fires on board, mark every fire's hits,
     then apply the critical hits in random order, then destroyed hulls."""
     waiting = [f.number for f in step.state.fires if f.hits is None]
     if waiting:
@@ -212,18 +212,27 @@ def end_of_combat(step: Step[WsimGame], tables: TableSet) -> None:
 
 
 def count_down(step: Step[WsimGame]) -> None:
-    """A Combat Phase has passed: one turn fewer of every obscured broadside.
+    """A Combat Phase has passed: one turn fewer of every obscured broadside and fire on board.
 
-    Counted in Combat Phases, the only phase it changes, and only after the one that caused it: a
-    Broadside Obscured applied at the end of turn 5's Combat Phase gives -2 in turns 6, 7 and 8
-    ("Apply modifier for the next 3 turns")."""
+    Both are counted in Combat Phases, the only phase they change, and only after the one that caused
+    them: a Broadside Obscured applied at the end of turn 5's Combat Phase gives -2 in turns 6, 7 and 8
+    ("Apply modifier for the next 3 turns"), a fire of 1 turn costs the MFN in turn 6 ("the number of
+    turns needed to put out the fire. MFN reduced by twice this number for duration of fire")."""
     for ship in step.state.ships:
         broadsides = tuple(evolve(b, obscured=max(0, b.obscured - 1)) for b in ship.broadsides)
-        new = evolve(ship, broadsides=broadsides)
+        burning = ship.fire_turns > 0
+        new = evolve(
+            ship,
+            broadsides=broadsides,
+            fire_turns=max(0, ship.fire_turns - 1),
+            fire_penalty=ship.fire_penalty if ship.fire_turns > 1 else 0,
+        )
         if new == ship:
             continue
         what = [f"the {b.side} broadside is no longer obscured" for b, old in zip(broadsides, ship.broadsides, strict=True)
                 if old.obscured == 1]
+        if burning and new.fire_turns == 0:
+            what.append("the fire is out")
         step.emit(ev.ShipChanged(new, "; ".join(what)))
 
 
@@ -351,7 +360,7 @@ def fire_breaks_out(step: Step[WsimGame], ship_id: str) -> None:
     ship = step.state.ship(ship_id)
     step.emit(ev.ShipChanged(
         evolve(ship, fire_turns=ship.fire_turns + r.kept, fire_penalty=ship.fire_penalty + 2 * r.kept),
-        f"fire on board for {r.kept} turn(s): MFN -{2 * r.kept}",
+        f"fire on board for the next {r.kept} turn(s): MFN -{2 * r.kept}",
     ))
 
 

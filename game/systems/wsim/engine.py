@@ -144,20 +144,13 @@ def _end_of_turn(step: Step[WsimGame]) -> None:
         new = evolve(
             ship,
             broadsides=broadsides,
-            fire_turns=max(0, ship.fire_turns - 1),
-            fire_penalty=ship.fire_penalty if ship.fire_turns > 1 else 0,
             weighing=weighing,
             anchored="" if ship.weighing == 1 else ship.anchored,
             parties=(),
             loaded_this_turn=False,
         )
         if new != ship:
-            what = []
-            if ship.fire_turns == 1:
-                what.append("the fire is out")
-            if ship.weighing == 1:
-                what.append("the anchor is up")
-            step.emit(ev.ShipChanged(new, "; ".join(what)))
+            step.emit(ev.ShipChanged(new, "the anchor is up" if ship.weighing == 1 else ""))
     if step.state.orders.open:
         step.emit(od.OrdersClosed(step.state.orders.kind))
 

@@ -72,7 +72,7 @@ class Ship:
     anchored: str = ""  # "", A, AB, AS
     weighing: int = 0  # turns left of weighing anchor, once (A) is written
     anchor_lost: bool = False  # the cable was cut or severed: the ship may not anchor again
-    fire_turns: int = 0  # turns until the fire on board is out
+    fire_turns: int = 0  # Combat Phases the fire on board still burns, counted from the next one
     fire_penalty: int = 0  # MFN reduction while it burns
     repair: str = ""  # "", hull, rigging
     repair_turns: int = 0

@@ -255,3 +255,24 @@ def test_broadside_obscured_lasts_the_next_three_turns(table: Table) -> None:
         if turn == 4:
             assert "Redoutable: the left broadside is no longer obscured." in t.lines(ended)
     assert seen == [True, True, True, False]
+
+
+@pytest.mark.parametrize(("roll", "burning"), [(1, [-2, 0]), (2, [-4, -4, 0])])
+def test_a_fire_burns_in_the_turns_after_it_breaks_out(table: Table, roll: int, burning: list[int]) -> None:
+    """002 line 47: a roll of 1 is one turn of fire, and the MFN pays for it in the next Combat Phase."""
+    quote(__file__, "seed_002_tables.txt", "Any other roll is the number of turns needed to put out the fire. "
+                                           "MFN reduced by twice this number for duration of fire.")
+    t = at(table, "H", turn=1)
+    t.state = evolve(t.state, fires=(_fire("Fire Breaks Out", 14),))
+    events = t.play("Umpire: next", roll)
+    assert f"Redoutable: fire on board for the next {roll} turn(s): MFN -{2 * roll}." in t.lines(events)
+    seen = []
+    for turn in range(2, 2 + len(burning)):
+        t.state = evolve(at(t, "H", turn=turn).state, fires=())
+        s = t.state
+        calc = calculate(s.ship("Redoutable"), "left", s.ship("Victory"), 2, False, "", 0, s.wind, s.options, T, ())
+        seen.append(dict(calc.parts).get("fire on board", 0))
+        ended = t.play("Umpire: next")
+        if turn == 1 + roll:
+            assert "Redoutable: the fire is out." in t.lines(ended)
+    assert seen == burning
