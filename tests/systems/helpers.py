@@ -48,7 +48,9 @@ def fixture(test_file: str, name: str) -> list[str]:
     return (Path(test_file).parent / name).read_text(encoding="utf-8").split("\n")
 
 
-def quote(test_file: str, name: str, text: str) -> str:
-    """A line of a seed, quoted by a test: it must stand, word for word, in the seed's copy beside the test."""
-    assert text in (Path(test_file).parent / name).read_text(encoding="utf-8"), f"not in {name}: {text!r}"
+def quote(test_file: str, name: str, line: int, text: str) -> str:
+    """A seed's line, quoted by a test: it must stand, word for word, on that line (1-based) of the seed's whole
+    copy beside the test."""
+    lines = (Path(test_file).parent / name).read_text(encoding="utf-8").split("\n")
+    assert text in lines[line - 1], f"{name} line {line} is {lines[line - 1]!r}, not {text!r}"
     return text

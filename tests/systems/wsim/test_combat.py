@@ -242,7 +242,7 @@ def _obscured(t: Table) -> bool:
 
 def test_broadside_obscured_lasts_the_next_three_turns(table: Table) -> None:
     """002 line 45: the modifier holds in the three Combat Phases after the one that caused it."""
-    quote(__file__, "seed_002_tables.txt", "Roll a die: 1,3,5 left bds., 2,4,6: right broadside. Apply modifier for the next 3 turns.")
+    quote(__file__, "seed_002_tables.txt", 45, "Roll a die: 1,3,5 left bds., 2,4,6: right broadside. Apply modifier for the next 3 turns.")
     t = at(table, "H", turn=1)
     t.state = evolve(t.state, fires=(_fire("Broadside Obscured", 3, "rigging"),))
     events = t.play("Umpire: next", 3)  # odd: the left broadside
@@ -260,8 +260,8 @@ def test_broadside_obscured_lasts_the_next_three_turns(table: Table) -> None:
 @pytest.mark.parametrize(("roll", "burning"), [(1, [-2, 0]), (2, [-4, -4, 0])])
 def test_a_fire_burns_in_the_turns_after_it_breaks_out(table: Table, roll: int, burning: list[int]) -> None:
     """002 line 47: a roll of 1 is one turn of fire, and the MFN pays for it in the next Combat Phase."""
-    quote(__file__, "seed_002_tables.txt", "Any other roll is the number of turns needed to put out the fire. "
-                                           "MFN reduced by twice this number for duration of fire.")
+    quote(__file__, "seed_002_tables.txt", 47, "Any other roll is the number of turns needed to put out the fire. "
+                                               "MFN reduced by twice this number for duration of fire.")
     t = at(table, "H", turn=1)
     t.state = evolve(t.state, fires=(_fire("Fire Breaks Out", 14),))
     events = t.play("Umpire: next", roll)
