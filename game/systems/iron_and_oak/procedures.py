@@ -441,6 +441,10 @@ def run_procedure(step: Step[IOGame], tables: TableSet) -> None:
         if p.question is not None:
             return
         if p.step == "end":
+            if run.ship.opposed_by:
+                # 003 line 37: the -1 is for "its next Movement Segment", this one, whatever the order was
+                run.change(evolve(run.ship, opposed_by=""),
+                           "has ended its Movement Segment: the Opposing Maneuver marker is removed")
             ship = run.ship
             step.emit(ev.ProcedureChanged(None))
             notes = []

@@ -7,7 +7,7 @@ from game.model import evolve
 from game.systems import orders as od
 from game.systems.common import OpposedRolled
 from game.systems.iron_and_oak.model import Position
-from tests.systems.helpers import Table
+from tests.systems.helpers import Table, quote
 from tests.systems.iron_and_oak.conftest import acting
 
 
@@ -151,3 +151,18 @@ def test_an_anchored_ship_cannot_maneuver_and_the_answers_are_checked(table: Tab
     events = t.play("Union: reveal Minnesota")
     assert any("Weigh Anchor first" in x for x in t.lines(events)) and t.state.procedure is None
     assert "No question" in t.refused("Union: answer 3").text
+
+
+def test_opposing_maneuver_ends_with_the_next_movement_segment_even_a_hold(table: Table) -> None:
+    """003 line 37: a ship that holds in turn 1 has had its next Movement Segment; turn 2's Maneuver 1 is free."""
+    quote(__file__, "seed_003_procedures.txt", 37, "-1 DRM if attempting to Maneuver in its next Movement Segment")
+    t = acting(table, {"Virginia": "oppose Monitor", "Monitor": "m0 hold"})
+    t.play("Confederate: reveal Virginia")
+    t.play("Union: reveal Monitor")
+    events = t.play("Confederate: answer none")
+    assert "Monitor has ended its Movement Segment: the Opposing Maneuver marker is removed." in t.lines(events)
+    assert t.state.ship("Monitor").opposed_by == ""
+    acting(t, {"Monitor": "m1"}, turn=2)
+    t.play("Union: reveal Monitor")
+    events = t.play("Confederate: answer d10 drm 0", 5, 5, 4)  # d10d6 (5, 5) 5 against 4, no DRM: succeeds
+    assert OpposedRolled("Monitor: Maneuver 1", 5, 4, True, "") in events
