@@ -138,7 +138,8 @@ def o_maneuver(run: Run) -> None:
             positions = tuple(p for p in run.step.state.positions if run.ship.id not in (p.ship, p.of))
             if positions != run.step.state.positions:
                 run.step.emit(ev.PositionsChanged(positions, f"{run.ship.id} escapes its Bow-On/Stern-On position"))
-            if run.ship.has("Smoke"):
+            if kind[0] in ("m1", "m2") and run.ship.has("Smoke"):
+                # 003 lines 43 and 49: Maneuver 1 and 2 "If successful, remove Smoke"; Maneuver 0 stays in its Grid Box
                 run.change(run.ship.with_marker("Smoke", False), "leaves its Smoke behind")
             where = {"m1": "into an adjacent Grid Box (or on or off the map)",
                      "m2": "two Grid Boxes away (one diagonal step at most, not diagonally between two enemy ships)",

@@ -166,3 +166,24 @@ def test_opposing_maneuver_ends_with_the_next_movement_segment_even_a_hold(table
     t.play("Union: reveal Monitor")
     events = t.play("Confederate: answer d10 drm 0", 5, 5, 4)  # d10d6 (5, 5) 5 against 4, no DRM: succeeds
     assert OpposedRolled("Monitor: Maneuver 1", 5, 4, True, "") in events
+
+
+def test_only_maneuver_1_and_2_remove_smoke(table: Table) -> None:
+    """003 lines 43 and 49 give "If successful, remove Smoke" to Maneuver 1 and 2; a Maneuver 0 escape keeps it."""
+    quote(__file__, "seed_003_procedures.txt", 43, "b) *Enter an adjacent GB, including escaping from a **Bow-On or Stern-On "
+                                                   "position** . If successful, **remove Smoke**.*")
+    quote(__file__, "seed_003_procedures.txt", 49, "b) *Can only move diagonally once, and not diagonally between 2 enemy "
+                                                   "ships. If successful, **remove Smoke**.*")
+    t = acting(table, {"Monitor": "m0 escape"}, Monitor={"markers": ("Smoke",)})
+    t.state = evolve(t.state, positions=(Position("Virginia", "Monitor", "bow"),))
+    t.play("Union: reveal Monitor")
+    # d10d6 (6, 1) 6, -1 with Virginia across the bow = 5, against 3: escapes within the Grid Box
+    events = t.play("Confederate: answer d10 drm 0", 6, 1, 3)
+    assert OpposedRolled("Monitor: Maneuver 0 (Virginia across the bow -1)", 5, 3, True, "") in events
+    assert t.state.positions == () and t.state.ship("Monitor").has("Smoke")
+    for order in ("m1", "m2"):
+        t.state = evolve(t.state, procedure=None)
+        acting(t, {"Monitor": order}, Monitor={"markers": ("Smoke",)})
+        t.play("Union: reveal Monitor")
+        events = t.play("Confederate: answer d10 drm 0", 6, 1, 3)
+        assert "Monitor leaves its Smoke behind." in t.lines(events) and not t.state.ship("Monitor").has("Smoke")
