@@ -36,6 +36,23 @@ def immobile(s: IOShip) -> bool:
     return s.has("Anchored") or s.has("Grounded") or s.has("Sunk")
 
 
+def tower(state: IOGame, ship: IOShip) -> IOShip | None:
+    """The ship towing this one, while the two stay grappled (the tow ends with the grapple)."""
+    if ship.towed_by and ship.towed_by in ship.grappled_with:
+        return state.ship(ship.towed_by)
+    return None
+
+
+def dice_ship(state: IOGame, ship: IOShip) -> IOShip:
+    """003 lines 79 and 106: "A Towed or Towing ship uses the Towing ship's Maneuver dice"."""
+    return tower(state, ship) or ship
+
+
+def dice_question(ship: IOShip, roller: IOShip) -> str:
+    towed = f" ({ship.id} is towed by it and uses its Maneuver dice)" if roller.id != ship.id else ""
+    return f"{roller.id}'s Maneuver dice (from its ship card){towed}"
+
+
 def maneuver_drm(run: Run, ship: IOShip, special: str = "") -> tuple[int, list[str]]:
     """DRMs the state knows for a ship's maneuver roll: an Opposing Maneuver marker, a Bow-On position."""
     drm, why = 0, []
@@ -58,8 +75,9 @@ def maneuver_drm(run: Run, ship: IOShip, special: str = "") -> tuple[int, list[s
 def s_maneuver_ask(run: Run) -> None:
     """Ask for the ship's Maneuver dice and rule 5.1's Response and DRMs."""
     ship = run.ship
-    if not ship.maneuver:
-        run.need("card_maneuver", "dice", f"{ship.id}'s Maneuver dice (from its ship card)", (ship.player,))
+    roller = dice_ship(run.step.state, ship)
+    if not roller.maneuver:
+        run.need("card_maneuver", "dice", dice_question(ship, roller), (roller.player,))
     run.need("response", "response", f"the Response to {ship.id}'s maneuver and its other DRMs from rule 5.1 "
              "(current, Action cards), e.g. `d10 drm -1`", run.opponents())
     towed = _towed(run)
@@ -71,9 +89,12 @@ def s_maneuver_ask(run: Run) -> None:
 
 def s_maneuver_roll(run: Run) -> None:
     ship = run.ship
-    dice = ship.maneuver or (run.fact("card_maneuver") or "d10")
+    roller = dice_ship(run.step.state, ship)
+    dice = roller.maneuver or (run.fact("card_maneuver") or "d10")
     base, r_drm = (run.fact("response") or "d10 0").split()
     drm, why = maneuver_drm(run, ship, run.proc.order)
+    if roller.id != ship.id:
+        why.insert(0, f"towed by {roller.id}: its Maneuver dice")
     drm += int(run.fact("towing_drm") or 0)
     response: str | int = int(base) if base.lstrip("+-").isdigit() else base
     label = f"{ship.id}: {ORDER_NAMES.get(run.proc.words[0], run.proc.words[0])}" + (f" ({', '.join(why)})" if why else "")

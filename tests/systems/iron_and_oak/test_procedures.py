@@ -6,6 +6,8 @@ from game.errors import NotYourShip
 from game.model import evolve
 from game.systems import orders as od
 from game.systems.common import OpposedRolled
+from game.systems.iron_and_oak import SYSTEM
+from game.systems.iron_and_oak.events import ShipChanged
 from game.systems.iron_and_oak.model import Position
 from tests.systems.helpers import Table, quote
 from tests.systems.iron_and_oak.conftest import acting
@@ -187,3 +189,31 @@ def test_only_maneuver_1_and_2_remove_smoke(table: Table) -> None:
         t.play("Union: reveal Monitor")
         events = t.play("Confederate: answer d10 drm 0", 6, 1, 3)
         assert "Monitor leaves its Smoke behind." in t.lines(events) and not t.state.ship("Monitor").has("Smoke")
+
+
+def test_a_towed_ship_crossing_the_t_rolls_the_towing_ships_maneuver_dice(table: Table) -> None:
+    """003 lines 79 and 106: the tow is kept after the tow order, and the towed ship's contact roll uses the tower's dice."""
+    for line in (79, 106):
+        quote(__file__, "seed_003_procedures.txt", line, "A Towed or Towing ship uses the Towing ship's Maneuver dice "
+                                                         "and applies any Towing DRMs [5.3].")
+    t = acting(table, {"Minnesota": "tow Monitor"})
+    t.play("Union: reveal Minnesota")
+    t.play("Confederate: answer d10 drm 0")
+    t.play("Union: answer -1", 6, 3)
+    t.play("Confederate: answer none")
+    assert t.state.procedure is None and t.state.ship("Monitor").towed_by == "Minnesota"
+    acting(t, {"Monitor": "cross Virginia bow"}, turn=2)
+    t.play("Union: reveal Monitor")
+    t.play("Confederate: answer none")
+    t.play("Union: answer 0 0")
+    # Minnesota's d8 (not Monitor's d10d6): 7, -1 moving ship, -1 Towing Chart = 5, against Virginia's d8 4
+    events = t.play("Union: answer -1", 7, 4)
+    assert OpposedRolled("Monitor against Virginia: contact (towed by Minnesota: its Maneuver dice, moving ship -1)",
+                         5, 4, True, "") in events
+    assert t.state.positions == (Position("Monitor", "Virginia", "bow"),)
+    # the tow ends with the grapple; an event stored before the tow was kept still decodes
+    t.play("Umpire: marker Monitor -Grappled Minnesota")
+    assert t.state.ship("Monitor").towed_by == "" and t.state.ship("Minnesota").grappled_with == ()
+    stored = SYSTEM.events.encode(ShipChanged(t.state.ship("Monitor"), "is grappled by Minnesota"))
+    del stored["ship"]["towed_by"]
+    assert SYSTEM.events.decode(stored) == ShipChanged(t.state.ship("Monitor"), "is grappled by Minnesota")
