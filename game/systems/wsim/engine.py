@@ -400,7 +400,7 @@ def _load_phase(step: Step[WsimGame]) -> None:
     for ship in step.state.ships:
         for b in ship.broadsides:
             if b.ds_loading:
-                step.emit(ev.LoadChanged(ship.id, b.side, "DS", False, ship.player))
+                step.emit(ev.LoadChanged(ship.id, b.side, "DS", False, ship.player, initial_used=True))
         if ship.repair:
             turns = ship.repair_turns + 1
             if turns >= 3:
@@ -444,10 +444,12 @@ def load(step: Step[WsimGame], cmd: c.Load, t: TableSet) -> None:
         raise IllegalAction(f"{ship.id}'s {cmd.side} broadside is loaded already.")
     if cmd.ammo == "C" and ship.nation.lower() == "british":
         raise IllegalAction("British ships may not use chain shot (WS&IM).")
+    # WS&IM: broadsides are loaded "in the beginning of the scenario", and the first fire of each is the initial
+    # broadside, "the most carefully loaded and aimed"; a load made in play is not one (docs/systems/wsim.md)
     if cmd.ammo == "DS":
-        step.emit(ev.LoadChanged(ship.id, cmd.side, "", True, ship.player))
+        step.emit(ev.LoadChanged(ship.id, cmd.side, "", True, ship.player, initial_used=True))
     else:
-        step.emit(ev.LoadChanged(ship.id, cmd.side, cmd.ammo, False, ship.player))
+        step.emit(ev.LoadChanged(ship.id, cmd.side, cmd.ammo, False, ship.player, initial_used=True))
 
 
 def repair(step: Step[WsimGame], cmd: c.Repair, t: TableSet) -> None:

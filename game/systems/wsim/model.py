@@ -31,7 +31,7 @@ class Broadside:
     side: str
     load: str = ""  # "", R, DS, C, G ("?" in another player's view: the load column is never inspected)
     ds_loading: bool = False  # double shot half loaded (it takes two Load Phases)
-    initial_used: bool = False
+    initial_used: bool = False  # fired, or loaded in play: the initial broadside is the load from before the battle
     obscured: int = 0  # Combat Phases left of Broadside Obscured, counted from the next one
     fired: bool = False  # fired this turn (the "/" across the load)
 

@@ -18,7 +18,7 @@ from game.systems.wsim.combat import apply_critical
 from game.systems.wsim.fire import calculate, parse_hits
 from game.systems.wsim.model import Broadside, Fire, Melee, Options, Party, Wind, WsimGame
 from tests.systems.helpers import Table, quote
-from tests.systems.wsim.conftest import at
+from tests.systems.wsim.conftest import at, setup
 
 T = load_tables("wsim")
 
@@ -276,3 +276,27 @@ def test_a_fire_burns_in_the_turns_after_it_breaks_out(table: Table, roll: int, 
         if turn == 1 + roll:
             assert "Redoutable: the fire is out." in t.lines(ended)
     assert seen == burning
+
+
+def test_only_a_broadside_loaded_before_the_battle_fires_an_initial_broadside() -> None:
+    """002 line 67 gives the Initial Broadside modifier; WS&IM loads broadsides "in the beginning of the scenario" and
+    makes the first fire of each "the most carefully loaded and aimed": a broadside first loaded in play has none."""
+    quote(__file__, "seed_002_tables.txt", 67, "<b>Initial Broadside</b>\t+4\t+3\t+3\t+2\t+1\t+1")
+    doc = setup()
+    doc["ship"][1]["load"] = {"left": "R", "right": ""}
+    t = at(Table(SYSTEM, doc), "J")
+    loaded = t.play("French: load Redoutable right R")
+    assert loaded == [ev.LoadChanged("Redoutable", "right", "R", False, "French", initial_used=True)]
+    at(t, "H", turn=2)
+    # the right broadside, loaded in play: 13 at range 1, Average 0, no initial broadside
+    t.play("French: fire Redoutable right Victory range 1", 1, 1, 1)
+    # the left, loaded before the battle: 13 + initial 4
+    t.play("French: fire Redoutable left Victory range 1", 1, 1, 1)
+    assert [(f.side, f.mfn) for f in t.state.fires] == [("right", 13), ("left", 17)]
+    # a load stored before the flag existed decodes, and leaves the initial broadside as it was
+    stored = SYSTEM.events.encode(ev.LoadChanged("Victory", "left", "R", False, "British"))
+    assert "initial_used" in stored
+    del stored["initial_used"]
+    old = SYSTEM.events.decode(stored)
+    assert old == ev.LoadChanged("Victory", "left", "R", False, "British")
+    assert not apply(Table(SYSTEM, setup()).initial, old).ship("Victory").broadside("left").initial_used
