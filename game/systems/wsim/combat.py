@@ -95,6 +95,10 @@ def _check_fire(state: WsimGame, ship: Ship, target: Ship, cmd: c.FireBroadside,
     away = {s for p in ship.parties for s in p.sections}
     if away and len(away) >= len(ship.crew):
         raise IllegalAction(f"All of {ship.id}'s crew sections are boarding parties: it may not fire.")
+    live = {i for i, left in enumerate(ship.crew_left, start=1) if left > 0}
+    if ship.pumps and live <= away | {ship.pumps}:
+        raise IllegalAction(f"{ship.id}'s only crew section left to work the guns is at the pumps (Waterline Damage): "
+                            "it may not fire.")
     if ship.repair:
         raise IllegalAction(f"{ship.id} is under repair: it may not fire.", "Stop the repair first (`repair SHIP stop`).")
     b = ship.broadside(cmd.side)

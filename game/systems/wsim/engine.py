@@ -369,6 +369,9 @@ def board(step: Step[WsimGame], cmd: c.Board, t: TableSet) -> None:
         for s in p.sections:
             if not 1 <= s <= len(ship.crew) or ship.crew_left[s - 1] <= 0:
                 raise IllegalAction(f"{ship.id} has no crew section {s} with crew left.")
+            if s == ship.pumps:
+                raise IllegalAction(f"{ship.id}'s crew section {s} is at the pumps for the rest of the game (Waterline "
+                                    "Damage): it forms no boarding party.")
             used.append(s)
         if p.kind in ("OBP", "TBP"):
             target = state.ship(p.target) if p.target in {x.id for x in state.ships} else None
@@ -465,8 +468,9 @@ def repair(step: Step[WsimGame], cmd: c.Repair, t: TableSet) -> None:
         raise WrongPhase("Repairs are marked in the Load Phase (J).")
     if ship.repair:
         raise IllegalAction(f"{ship.id} is repairing its {ship.repair} already.", "`repair SHIP stop` ends it.")
-    if sum(1 for left in ship.crew_left if left > 0) < 2:
-        raise IllegalAction(f"{ship.id} needs two crew sections to repair.")
+    if sum(1 for left in ship.crew_left if left > 0) - (1 if ship.pumps else 0) < 2:
+        raise IllegalAction(f"{ship.id} needs two crew sections to repair"
+                            + (" besides the one at the pumps." if ship.pumps else "."))
     damaged = ship.hull_lost > 0 if cmd.kind == "hull" else any(ship.rigging_lost)
     if not damaged:
         raise IllegalAction(f"{ship.id}'s {cmd.kind} has no squares lost.")

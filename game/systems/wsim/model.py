@@ -103,6 +103,15 @@ class Ship:
         return tuple(size - lost for size, lost in zip(self.crew, self.crew_lost, strict=True))
 
     @property
+    def pumps(self) -> int:
+        """Waterline Damage: the crew section kept at the pumps, the last one with crew left (boarding parties
+        take the lowest first); 0 without the damage or with no crew left."""
+        if not self.waterline:
+            return 0
+        live = [i for i, left in enumerate(self.crew_left, start=1) if left > 0]
+        return live[-1] if live else 0
+
+    @property
     def crew_sections_lost(self) -> int:
         return sum(1 for left in self.crew_left if left <= 0)
 

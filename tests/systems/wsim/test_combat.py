@@ -9,6 +9,7 @@ import pytest
 
 from game.dice import ScriptedDice
 from game.model import evolve
+from game.systems import orders as od
 from game.systems.common import Step
 from game.systems.tables import load_tables
 from game.systems.wsim import SYSTEM
@@ -300,3 +301,25 @@ def test_only_a_broadside_loaded_before_the_battle_fires_an_initial_broadside() 
     old = SYSTEM.events.decode(stored)
     assert old == ev.LoadChanged("Victory", "left", "R", False, "British")
     assert not apply(Table(SYSTEM, setup()).initial, old).ship("Victory").broadside("left").initial_used
+
+
+def test_waterline_damage_keeps_a_crew_section_at_the_pumps(table: Table) -> None:
+    """002 line 57: the section at the pumps (the last with crew left) neither works the guns nor boards nor fights."""
+    quote(__file__, "seed_002_tables.txt", 57, "one crew section must be permanently assigned to keep the ship afloat for "
+                                               "the rest of the game.")
+    t = at(table, "G", Redoutable={"waterline": True, "grappled": ("Victory",)}, Victory={"grappled": ("Redoutable",)})
+    r = t.state.ship("Redoutable")
+    assert r.pumps == 3
+    calc = calculate(r, "left", t.state.ship("Victory"), 2, False, "", 0, t.state.wind, t.state.options, T, ())
+    assert calc.parts == (("Fire Base", 12), ("crew Av", 0), ("crew section at the pumps (waterline)", -2),
+                          ("initial broadside", 3))
+    t.state = SYSTEM.apply(t.state, od.OrdersOpened("board", (("French", "Redoutable"),), od.TOGETHER))
+    assert "at the pumps" in t.refused("French: board Redoutable OBP1,2,3 Victory").text
+    t.play("French: board Redoutable OBP1,2 Victory")
+    # sections 1 and 2 wiped out: the last, at the pumps, cannot fire, defend or repair
+    at(t, "H", Redoutable={"crew_lost": (8, 8, 0), "parties": (), "hull_lost": 2})
+    assert "at the pumps" in t.refused("French: fire Redoutable left Victory range 2").text
+    at(t, "I", Victory={"parties": (Party("OBP", (1,), "Redoutable"),)})
+    assert "no crew section left to defend with" in t.refused("British: melee Victory Redoutable").text
+    at(t, "J", Redoutable={"crew_lost": (8, 0, 0)})
+    assert "besides the one at the pumps" in t.refused("French: repair Redoutable hull").text
