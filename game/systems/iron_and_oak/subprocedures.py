@@ -43,6 +43,12 @@ def tower(state: IOGame, ship: IOShip) -> IOShip | None:
     return None
 
 
+def towing(state: IOGame, ship: IOShip) -> IOShip | None:
+    """The ship this one tows, while the two stay grappled."""
+    return next((s for s in state.ships if s.towed_by == ship.id and ship.id in s.grappled_with
+                 and s.id in ship.grappled_with), None)
+
+
 def dice_ship(state: IOGame, ship: IOShip) -> IOShip:
     """003 lines 79 and 106: "A Towed or Towing ship uses the Towing ship's Maneuver dice"."""
     return tower(state, ship) or ship
@@ -80,9 +86,11 @@ def s_maneuver_ask(run: Run) -> None:
         run.need("card_maneuver", "dice", dice_question(ship, roller), (roller.player,))
     run.need("response", "response", f"the Response to {ship.id}'s maneuver and its other DRMs from rule 5.1 "
              "(current, Action cards), e.g. `d10 drm -1`", run.opponents())
-    towed = _towed(run)
+    state = run.step.state
+    tow_master = tower(state, ship)
+    towed, master = (_towed(run) or towing(state, ship), ship) if tow_master is None else (ship, tow_master)
     if towed is not None:
-        diff = _hits_diff(ship, towed)
+        diff = _hits_diff(master, towed)
         run.need("towing_drm", "int", f"the Towing Chart DRM for a Hits difference of {diff} (rule 5.3)", (ship.player,))
     run.goto("maneuver_roll")
 

@@ -217,3 +217,19 @@ def test_a_towed_ship_crossing_the_t_rolls_the_towing_ships_maneuver_dice(table:
     stored = SYSTEM.events.encode(ShipChanged(t.state.ship("Monitor"), "is grappled by Minnesota"))
     del stored["ship"]["towed_by"]
     assert SYSTEM.events.decode(stored) == ShipChanged(t.state.ship("Monitor"), "is grappled by Minnesota")
+
+
+def test_a_towed_ships_maneuver_uses_the_towing_ships_dice_and_the_towing_chart(table: Table) -> None:
+    """003 line 61: "Use the towing ship's Maneuver dice to determine movement for both ships", with the Towing DRM."""
+    quote(__file__, "seed_003_procedures.txt", 61, "Use the towing ship's Maneuver dice to determine movement for both ships.")
+    t = acting(table, {"Minnesota": "tow Monitor"})
+    t.play("Union: reveal Minnesota")
+    t.play("Confederate: answer d10 drm 0")
+    t.play("Union: answer -1", 6, 3)
+    t.play("Confederate: answer none")
+    acting(t, {"Monitor": "m1"}, turn=2)
+    t.play("Union: reveal Monitor")
+    t.play("Confederate: answer d10 drm 0")
+    assert "Towing Chart DRM for a Hits difference of 6" in _asked(t)  # Minnesota's 14 less Monitor's 8
+    events = t.play("Union: answer -1", 6, 3)  # Minnesota's d8 6 -1 = 5 against d10 3
+    assert OpposedRolled("Monitor: Maneuver 1 (towed by Minnesota: its Maneuver dice)", 5, 3, True, "") in events
