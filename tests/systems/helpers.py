@@ -46,3 +46,11 @@ class Table:
 
 def fixture(test_file: str, name: str) -> list[str]:
     return (Path(test_file).parent / name).read_text(encoding="utf-8").split("\n")
+
+
+def quote(test_file: str, name: str, line: int, text: str) -> str:
+    """A seed's line, quoted by a test: it must stand, word for word, on that line (1-based) of the seed's whole
+    copy beside the test."""
+    lines = (Path(test_file).parent / name).read_text(encoding="utf-8").split("\n")
+    assert text in lines[line - 1], f"{name} line {line} is {lines[line - 1]!r}, not {text!r}"
+    return text

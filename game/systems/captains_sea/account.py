@@ -20,7 +20,8 @@ def account(e: Any) -> str:
         case ev.ImpulseReached(impulse=i, ships=ships) if i:
             return f"Impulse {i}: {', '.join(ships)} activate."
         case ev.OffsetSet(aim=aim, value=v):
-            return f"The referee enters rule 11's base for Firing {aim.title()}: {v:+d} to the two dice."
+            return (f"The referee's base row for Firing {aim.title()}: {v:+d} to the two dice (rule 11 is not on the PAC: "
+                    "the value is the referee's).")
         case ev.VolleyResolved(volley=v):
             damage = v.damage if v.damage is not None else "read the printed table"
             morale = str(v.morale_rolls) if v.morale_rolls is not None else "read the printed table"

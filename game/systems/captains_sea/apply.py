@@ -21,7 +21,8 @@ def apply(state: CSGame, event: Any) -> CSGame:
     elif isinstance(event, ev.ImpulseReached):
         new = evolve(state, impulse=event.impulse)
     elif isinstance(event, ev.OffsetSet):
-        new = evolve(state, offsets=tuple(o for o in state.offsets if o[0] != event.aim) + ((event.aim, event.value),))
+        new = evolve(state, offsets=tuple(o for o in state.offsets if o[0] != event.aim) + ((event.aim, event.value),),
+                     offset_sources=tuple(o for o in state.offset_sources if o[0] != event.aim) + ((event.aim, "referee"),))
     elif isinstance(event, ev.VolleyResolved):
         new = state
     else:

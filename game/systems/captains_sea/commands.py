@@ -67,7 +67,7 @@ class FireAt:
 @COMMANDS.register
 @dataclass(frozen=True)
 class SetOffset:
-    """Rule 11's base row for Firing High or Low, added to the two dice (entered by the referee)."""
+    """The base row for Firing High or Low, added to the two dice: rule 11's, which the PAC lacks, so the referee's."""
 
     aim: str
     value: int

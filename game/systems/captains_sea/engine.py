@@ -250,7 +250,7 @@ def fire(step: Step[CSGame], cmd: c.FireAt, t: TableSet) -> None:
         )
     t["damage_effects"].locate(0, cmd.hits)  # the table stops at 12 hits achieved: refuse before rolling
     drms = t["damage_drms"].rows.keys
-    parts = [f"rule 11 base {base:+d}"]
+    parts = [f"{state.offset_source(cmd.aim)}'s base {base:+d}"]  # not the rulebook's: the PAC lacks rule 11
     total = base
     if cmd.wind:
         v = int(_value(t, "damage_drms", drms[0 if cmd.wind == "leeward" else 1].text, None, state).value)  # type: ignore[union-attr]

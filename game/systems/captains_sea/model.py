@@ -1,6 +1,6 @@
 """The state of a Captain's Sea duel as the assistant keeps it: per ship the crew's morale and
 Crew Status, the hits taken, the movement rate and marked impulses of the turn, and the secret
-maneuver blocks; per game the initiative, the impulse reached and the referee's rule-11 offsets."""
+maneuver blocks; per game the initiative, the impulse reached and the rule-11 base rows the setup or the referee gives."""
 
 from __future__ import annotations
 
@@ -68,7 +68,8 @@ class CSGame:
     phase: str = ""
     initiative: str = ""
     impulse: int = 0  # the last impulse activated this turn
-    offsets: tuple[tuple[str, int], ...] = ()  # ("high", n), ("low", n): rule 11's base row, from the referee
+    offsets: tuple[tuple[str, int], ...] = ()  # ("high", n), ("low", n): the base row rule 11 gives (not on the PAC)
+    offset_sources: tuple[tuple[str, str], ...] = ()  # ("high", "setup" | "referee"): whose value it is
     orders: OrderBook = OrderBook()
     printed: tuple[PrintedEntry, ...] = ()
     result: str = ""
@@ -86,3 +87,7 @@ class CSGame:
 
     def offset(self, aim: str) -> int | None:
         return next((v for k, v in self.offsets if k == aim), None)
+
+    def offset_source(self, aim: str) -> str:
+        """Whose base row it is: the setup's or the referee's, never the rulebook's (the PAC lacks rule 11)."""
+        return next((v for k, v in self.offset_sources if k == aim), "referee")

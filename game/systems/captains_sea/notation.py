@@ -4,7 +4,7 @@
     impulses Constitution 1 4 7 10 | impulses Constitution none
     maneuver Constitution turn-port                          (secret)
     fire Constitution Guerriere hits 5 high [leeward|windward] [mod -1]
-    offset high 9 | offset low 2                             (rule 11's base rows, by the referee)
+    offset high N | offset low N                             (the referee's reading of rule 11's base rows)
     morale Guerriere failed|passed       crew Guerriere handy|normal|unfit      crew Guerriere status 2
     mp A D                                                   (a look-up: initiative bearing, other bearing)
     roll 3d6 [for …]    printed fire_check_red ≥11 6 = yes    next    end

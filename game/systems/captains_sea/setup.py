@@ -3,7 +3,7 @@
     system = "captains_sea"
     players = ["US", "British"]
     referee = "Umpire"
-    offsets = { high = 9, low = 2 }          # rule 11's base rows, if the group has them
+    offsets = { high = H, low = L }          # optional: the group's reading of rule 11's base rows (the setup's)
     [[ship]]
     id = "Constitution"; player = "US"; hull_type = "row 1"; quality = 1; morale = "handy"
     track = ["Broken", "Shaken", "Steady", "Handy"]; crew_status = 3
@@ -40,4 +40,6 @@ def initial_state(doc: Mapping[str, Any]) -> CSGame:
     if set(raw) - {"high", "low"}:
         raise SetupError("The setup's `offsets` takes high and low.")
     offsets = tuple((k, int_in(raw, k, -30, 30, "offsets")) for k in ("high", "low") if k in raw)
-    return CSGame(players, referee, tuple(ships), offsets=offsets, seed=field(doc, "seed", int, "game", 0))
+    sources = tuple((k, "setup") for k, _ in offsets)
+    return CSGame(players, referee, tuple(ships), offsets=offsets, offset_sources=sources,
+                  seed=field(doc, "seed", int, "game", 0))

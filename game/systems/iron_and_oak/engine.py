@@ -215,7 +215,10 @@ def set_marker(step: Step[IOGame], cmd: c.SetMarker) -> None:
         now = tuple(x for x in others if x != b) if b else ()
         if cmd.present:
             now = (*now, b)
-        step.emit(ev.ShipChanged(evolve(s, **{field: now}).with_marker(cmd.name, bool(now)),
+        changes: dict[str, Any] = {field: now}
+        if field == "grappled_with" and s.towed_by and s.towed_by not in now:
+            changes["towed_by"] = ""  # the tow ends with the grapple
+        step.emit(ev.ShipChanged(evolve(s, **changes).with_marker(cmd.name, bool(now)),
                                  f"{verb} {cmd.name}" + (f" with {b}" if b else "")))
 
 

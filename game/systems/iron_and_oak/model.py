@@ -41,6 +41,7 @@ class IOShip:
     markers: tuple[str, ...] = ()
     fouled_with: tuple[str, ...] = ()  # ships, or an obstruction, heavy obstruction or hulk
     grappled_with: tuple[str, ...] = ()
+    towed_by: str = ""  # the ship towing this one (rule 5.3), while the two stay grappled
     criticals: tuple[str, ...] = ()
     shield: int = 0  # WL Shield damage, 0-4 (shown as -0 … -4)
     hits: int = 0  # hits taken (the damage track is on the printed ship card)

@@ -24,7 +24,7 @@ from game.systems.iron_and_oak.model import (
     Position,
 )
 from game.systems.iron_and_oak.run import Pause, Run
-from game.systems.iron_and_oak.subprocedures import COMMON, immobile, maneuver_drm
+from game.systems.iron_and_oak.subprocedures import COMMON, dice_question, dice_ship, immobile, maneuver_drm
 from game.systems.tables import TableSet
 
 # ---------------------------------------------------------------- the orders
@@ -138,7 +138,8 @@ def o_maneuver(run: Run) -> None:
             positions = tuple(p for p in run.step.state.positions if run.ship.id not in (p.ship, p.of))
             if positions != run.step.state.positions:
                 run.step.emit(ev.PositionsChanged(positions, f"{run.ship.id} escapes its Bow-On/Stern-On position"))
-            if run.ship.has("Smoke"):
+            if kind[0] in ("m1", "m2") and run.ship.has("Smoke"):
+                # 003 lines 43 and 49: Maneuver 1 and 2 "If successful, remove Smoke"; Maneuver 0 stays in its Grid Box
                 run.change(run.ship.with_marker("Smoke", False), "leaves its Smoke behind")
             where = {"m1": "into an adjacent Grid Box (or on or off the map)",
                      "m2": "two Grid Boxes away (one diagonal step at most, not diagonally between two enemy ships)",
@@ -176,7 +177,10 @@ def o_tow(run: Run) -> None:
             run.change(evolve(run.ship, grappled_with=(*s.grappled_with, towed.id)).with_marker("Grappled"),
                        f"butts against {towed.id} and grapples it for towing")
             t2 = run.other(towed.id)
-            run.change(evolve(t2, grappled_with=(*t2.grappled_with, s.id)).with_marker("Grappled"), f"is grappled by {s.id}")
+            run.change(evolve(t2, grappled_with=(*t2.grappled_with, s.id), towed_by=s.id).with_marker("Grappled"),
+                       f"is grappled by {s.id} and under tow")
+        elif towed.towed_by != s.id:
+            run.change(evolve(towed, towed_by=s.id), f"is under tow by {s.id}")
         run.call("maneuver", "moved")
     elif step == "moved":
         if run.fact("maneuver") == "success":
@@ -190,10 +194,12 @@ def o_tow(run: Run) -> None:
 def _contact_ask(run: Run) -> None:
     """Cross the T / Spar / Ram step b: Quick or Slow Maneuver cards, and the towing DRM."""
     s, target = run.ship, run.other(run.proc.words[1])
-    if not s.maneuver:
-        run.need("card_maneuver", "dice", f"{s.id}'s Maneuver dice (from its ship card)", (s.player,))
-    if not _target_immobile(target) and not target.maneuver:
-        run.need("target_maneuver", "dice", f"{target.id}'s Maneuver dice (from its ship card)", (target.player,))
+    state = run.step.state
+    roller, target_roller = dice_ship(state, s), dice_ship(state, target)
+    if not roller.maneuver:
+        run.need("card_maneuver", "dice", dice_question(s, roller), (roller.player,))
+    if not _target_immobile(target) and not target_roller.maneuver:
+        run.need("target_maneuver", "dice", dice_question(target, target_roller), (target_roller.player,))
     able = [x for x in (s, target) if not x.unpowered and not _target_immobile(x)]
     if able:
         run.need("cards", "cards", "the DRMs from Quick/Slow Maneuver Action cards played on the mover and the target "
@@ -213,14 +219,19 @@ def _contact_roll(run: Run) -> None:
     drm, why = maneuver_drm(run, s, run.proc.order)
     drm += -1 + mover_card + int(run.fact("towing_drm") or 0)
     why.insert(0, "moving ship -1")
-    dice = s.maneuver or run.fact("card_maneuver") or "d10"
+    roller, target_roller = dice_ship(run.step.state, s), dice_ship(run.step.state, target)
+    if roller.id != s.id:
+        why.insert(0, f"towed by {roller.id}: its Maneuver dice")
+    dice = roller.maneuver or run.fact("card_maneuver") or "d10"
     if _target_immobile(target):
         response: str | int = "d10"
         r_drm = -5
         why.append(f"{target.id} anchored, aground or fouled: d10 -5")
     else:
-        response = target.maneuver or run.fact("target_maneuver") or "d10"
+        response = target_roller.maneuver or run.fact("target_maneuver") or "d10"
         r_drm = target_card
+        if target_roller.id != target.id:
+            why.append(f"{target.id} towed by {target_roller.id}: its Maneuver dice")
         if target.opposed_by:
             r_drm -= 1
             why.append(f"{target.id} under an Opposing Maneuver marker -1")
@@ -441,6 +452,10 @@ def run_procedure(step: Step[IOGame], tables: TableSet) -> None:
         if p.question is not None:
             return
         if p.step == "end":
+            if run.ship.opposed_by:
+                # 003 line 37: the -1 is for "its next Movement Segment", this one, whatever the order was
+                run.change(evolve(run.ship, opposed_by=""),
+                           "has ended its Movement Segment: the Opposing Maneuver marker is removed")
             ship = run.ship
             step.emit(ev.ProcedureChanged(None))
             notes = []

@@ -36,6 +36,29 @@ def immobile(s: IOShip) -> bool:
     return s.has("Anchored") or s.has("Grounded") or s.has("Sunk")
 
 
+def tower(state: IOGame, ship: IOShip) -> IOShip | None:
+    """The ship towing this one, while the two stay grappled (the tow ends with the grapple)."""
+    if ship.towed_by and ship.towed_by in ship.grappled_with:
+        return state.ship(ship.towed_by)
+    return None
+
+
+def towing(state: IOGame, ship: IOShip) -> IOShip | None:
+    """The ship this one tows, while the two stay grappled."""
+    return next((s for s in state.ships if s.towed_by == ship.id and ship.id in s.grappled_with
+                 and s.id in ship.grappled_with), None)
+
+
+def dice_ship(state: IOGame, ship: IOShip) -> IOShip:
+    """003 lines 79 and 106: "A Towed or Towing ship uses the Towing ship's Maneuver dice"."""
+    return tower(state, ship) or ship
+
+
+def dice_question(ship: IOShip, roller: IOShip) -> str:
+    towed = f" ({ship.id} is towed by it and uses its Maneuver dice)" if roller.id != ship.id else ""
+    return f"{roller.id}'s Maneuver dice (from its ship card){towed}"
+
+
 def maneuver_drm(run: Run, ship: IOShip, special: str = "") -> tuple[int, list[str]]:
     """DRMs the state knows for a ship's maneuver roll: an Opposing Maneuver marker, a Bow-On position."""
     drm, why = 0, []
@@ -58,22 +81,28 @@ def maneuver_drm(run: Run, ship: IOShip, special: str = "") -> tuple[int, list[s
 def s_maneuver_ask(run: Run) -> None:
     """Ask for the ship's Maneuver dice and rule 5.1's Response and DRMs."""
     ship = run.ship
-    if not ship.maneuver:
-        run.need("card_maneuver", "dice", f"{ship.id}'s Maneuver dice (from its ship card)", (ship.player,))
+    roller = dice_ship(run.step.state, ship)
+    if not roller.maneuver:
+        run.need("card_maneuver", "dice", dice_question(ship, roller), (roller.player,))
     run.need("response", "response", f"the Response to {ship.id}'s maneuver and its other DRMs from rule 5.1 "
              "(current, Action cards), e.g. `d10 drm -1`", run.opponents())
-    towed = _towed(run)
+    state = run.step.state
+    tow_master = tower(state, ship)
+    towed, master = (_towed(run) or towing(state, ship), ship) if tow_master is None else (ship, tow_master)
     if towed is not None:
-        diff = _hits_diff(ship, towed)
+        diff = _hits_diff(master, towed)
         run.need("towing_drm", "int", f"the Towing Chart DRM for a Hits difference of {diff} (rule 5.3)", (ship.player,))
     run.goto("maneuver_roll")
 
 
 def s_maneuver_roll(run: Run) -> None:
     ship = run.ship
-    dice = ship.maneuver or (run.fact("card_maneuver") or "d10")
+    roller = dice_ship(run.step.state, ship)
+    dice = roller.maneuver or (run.fact("card_maneuver") or "d10")
     base, r_drm = (run.fact("response") or "d10 0").split()
     drm, why = maneuver_drm(run, ship, run.proc.order)
+    if roller.id != ship.id:
+        why.insert(0, f"towed by {roller.id}: its Maneuver dice")
     drm += int(run.fact("towing_drm") or 0)
     response: str | int = int(base) if base.lstrip("+-").isdigit() else base
     label = f"{ship.id}: {ORDER_NAMES.get(run.proc.words[0], run.proc.words[0])}" + (f" ({', '.join(why)})" if why else "")

@@ -34,7 +34,8 @@ def _pair(field: str) -> Callable[[WsimGame, Any], WsimGame]:
 
 def _load(s: WsimGame, e: ev.LoadChanged) -> WsimGame:
     ship = s.ship(e.ship)
-    b = evolve(ship.broadside(e.side), load=e.load, ds_loading=e.ds_loading)
+    old = ship.broadside(e.side)
+    b = evolve(old, load=e.load, ds_loading=e.ds_loading, initial_used=old.initial_used or e.initial_used)
     return s.with_ship(evolve(ship.with_broadside(b), loaded_this_turn=True))
 
 

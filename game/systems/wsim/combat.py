@@ -95,6 +95,10 @@ def _check_fire(state: WsimGame, ship: Ship, target: Ship, cmd: c.FireBroadside,
     away = {s for p in ship.parties for s in p.sections}
     if away and len(away) >= len(ship.crew):
         raise IllegalAction(f"All of {ship.id}'s crew sections are boarding parties: it may not fire.")
+    live = {i for i, left in enumerate(ship.crew_left, start=1) if left > 0}
+    if ship.pumps and live <= away | {ship.pumps}:
+        raise IllegalAction(f"{ship.id}'s only crew section left to work the guns is at the pumps (Waterline Damage): "
+                            "it may not fire.")
     if ship.repair:
         raise IllegalAction(f"{ship.id} is under repair: it may not fire.", "Stop the repair first (`repair SHIP stop`).")
     b = ship.broadside(cmd.side)
@@ -176,13 +180,15 @@ def _after_rigging_loss(step: Step[WsimGame], ship_id: str, before: int) -> None
 
 
 def end_of_combat(step: Step[WsimGame], tables: TableSet) -> None:
-    """Mark every fire's hits, then apply the critical hits in random order, then destroyed hulls."""
+    """Count down the Combat Phases of obscured broadsides and fires on board, mark every fire's hits,
+    then apply the critical hits in random order, then destroyed hulls."""
     waiting = [f.number for f in step.state.fires if f.hits is None]
     if waiting:
         raise IllegalAction(
             f"Fire {', '.join(map(str, waiting))} still wait(s) for hits from the printed table.",
             "The referee enters them with `hits N 2H1C1R`.",
         )
+    count_down(step)
     for f in step.state.fires:
         if f.blast:
             continue
@@ -207,6 +213,31 @@ def end_of_combat(step: Step[WsimGame], tables: TableSet) -> None:
             i = step.roll(f"d{len(pending)}", "order of the critical hits").kept - 1
         apply_critical(step, pending.pop(i), tables)
     settle_hulls(step)
+
+
+def count_down(step: Step[WsimGame]) -> None:
+    """A Combat Phase has passed: one turn fewer of every obscured broadside and fire on board.
+
+    Both are counted in Combat Phases, the only phase they change, and only after the one that caused
+    them: a Broadside Obscured applied at the end of turn 5's Combat Phase gives -2 in turns 6, 7 and 8
+    ("Apply modifier for the next 3 turns"), a fire of 1 turn costs the MFN in turn 6 ("the number of
+    turns needed to put out the fire. MFN reduced by twice this number for duration of fire")."""
+    for ship in step.state.ships:
+        broadsides = tuple(evolve(b, obscured=max(0, b.obscured - 1)) for b in ship.broadsides)
+        burning = ship.fire_turns > 0
+        new = evolve(
+            ship,
+            broadsides=broadsides,
+            fire_turns=max(0, ship.fire_turns - 1),
+            fire_penalty=ship.fire_penalty if ship.fire_turns > 1 else 0,
+        )
+        if new == ship:
+            continue
+        what = [f"the {b.side} broadside is no longer obscured" for b, old in zip(broadsides, ship.broadsides, strict=True)
+                if old.obscured == 1]
+        if burning and new.fire_turns == 0:
+            what.append("the fire is out")
+        step.emit(ev.ShipChanged(new, "; ".join(what)))
 
 
 def settle_hulls(step: Step[WsimGame]) -> None:
@@ -284,7 +315,7 @@ def apply_critical(step: Step[WsimGame], f: Fire, tables: TableSet) -> None:
         side = "left" if step.roll("d6", f"{target.id}: which broadside is obscured").kept % 2 else "right"
         ship = step.state.ship(target.id)
         step.emit(ev.ShipChanged(ship.with_broadside(evolve(ship.broadside(side), obscured=3)),
-                                 f"{side} broadside obscured for 3 turns (-2)"))
+                                 f"{side} broadside obscured for the next 3 turns (-2)"))
         mark(step, step.state.ship(target.id), Hits(rigging=2), "fallen rigging")
     elif effect == "Crew Demoralized":
         strength = _strength(tables, target, state)
@@ -333,7 +364,7 @@ def fire_breaks_out(step: Step[WsimGame], ship_id: str) -> None:
     ship = step.state.ship(ship_id)
     step.emit(ev.ShipChanged(
         evolve(ship, fire_turns=ship.fire_turns + r.kept, fire_penalty=ship.fire_penalty + 2 * r.kept),
-        f"fire on board for {r.kept} turn(s): MFN -{2 * r.kept}",
+        f"fire on board for the next {r.kept} turn(s): MFN -{2 * r.kept}",
     ))
 
 

@@ -139,25 +139,18 @@ def _open(step: Step[WsimGame], kind: str, ships: list[Ship]) -> None:
 
 def _end_of_turn(step: Step[WsimGame]) -> None:
     for ship in step.state.ships:
-        broadsides = tuple(evolve(b, fired=False, obscured=max(0, b.obscured - 1)) for b in ship.broadsides)
+        broadsides = tuple(evolve(b, fired=False) for b in ship.broadsides)
         weighing = max(0, ship.weighing - 1)
         new = evolve(
             ship,
             broadsides=broadsides,
-            fire_turns=max(0, ship.fire_turns - 1),
-            fire_penalty=ship.fire_penalty if ship.fire_turns > 1 else 0,
             weighing=weighing,
             anchored="" if ship.weighing == 1 else ship.anchored,
             parties=(),
             loaded_this_turn=False,
         )
         if new != ship:
-            what = []
-            if ship.fire_turns == 1:
-                what.append("the fire is out")
-            if ship.weighing == 1:
-                what.append("the anchor is up")
-            step.emit(ev.ShipChanged(new, "; ".join(what)))
+            step.emit(ev.ShipChanged(new, "the anchor is up" if ship.weighing == 1 else ""))
     if step.state.orders.open:
         step.emit(od.OrdersClosed(step.state.orders.kind))
 
@@ -376,6 +369,9 @@ def board(step: Step[WsimGame], cmd: c.Board, t: TableSet) -> None:
         for s in p.sections:
             if not 1 <= s <= len(ship.crew) or ship.crew_left[s - 1] <= 0:
                 raise IllegalAction(f"{ship.id} has no crew section {s} with crew left.")
+            if s == ship.pumps:
+                raise IllegalAction(f"{ship.id}'s crew section {s} is at the pumps for the rest of the game (Waterline "
+                                    "Damage): it forms no boarding party.")
             used.append(s)
         if p.kind in ("OBP", "TBP"):
             target = state.ship(p.target) if p.target in {x.id for x in state.ships} else None
@@ -407,7 +403,7 @@ def _load_phase(step: Step[WsimGame]) -> None:
     for ship in step.state.ships:
         for b in ship.broadsides:
             if b.ds_loading:
-                step.emit(ev.LoadChanged(ship.id, b.side, "DS", False, ship.player))
+                step.emit(ev.LoadChanged(ship.id, b.side, "DS", False, ship.player, initial_used=True))
         if ship.repair:
             turns = ship.repair_turns + 1
             if turns >= 3:
@@ -451,10 +447,12 @@ def load(step: Step[WsimGame], cmd: c.Load, t: TableSet) -> None:
         raise IllegalAction(f"{ship.id}'s {cmd.side} broadside is loaded already.")
     if cmd.ammo == "C" and ship.nation.lower() == "british":
         raise IllegalAction("British ships may not use chain shot (WS&IM).")
+    # WS&IM: broadsides are loaded "in the beginning of the scenario", and the first fire of each is the initial
+    # broadside, "the most carefully loaded and aimed"; a load made in play is not one (docs/systems/wsim.md)
     if cmd.ammo == "DS":
-        step.emit(ev.LoadChanged(ship.id, cmd.side, "", True, ship.player))
+        step.emit(ev.LoadChanged(ship.id, cmd.side, "", True, ship.player, initial_used=True))
     else:
-        step.emit(ev.LoadChanged(ship.id, cmd.side, cmd.ammo, False, ship.player))
+        step.emit(ev.LoadChanged(ship.id, cmd.side, cmd.ammo, False, ship.player, initial_used=True))
 
 
 def repair(step: Step[WsimGame], cmd: c.Repair, t: TableSet) -> None:
@@ -470,8 +468,9 @@ def repair(step: Step[WsimGame], cmd: c.Repair, t: TableSet) -> None:
         raise WrongPhase("Repairs are marked in the Load Phase (J).")
     if ship.repair:
         raise IllegalAction(f"{ship.id} is repairing its {ship.repair} already.", "`repair SHIP stop` ends it.")
-    if sum(1 for left in ship.crew_left if left > 0) < 2:
-        raise IllegalAction(f"{ship.id} needs two crew sections to repair.")
+    if sum(1 for left in ship.crew_left if left > 0) - (1 if ship.pumps else 0) < 2:
+        raise IllegalAction(f"{ship.id} needs two crew sections to repair"
+                            + (" besides the one at the pumps." if ship.pumps else "."))
     damaged = ship.hull_lost > 0 if cmd.kind == "hull" else any(ship.rigging_lost)
     if not damaged:
         raise IllegalAction(f"{ship.id}'s {cmd.kind} has no squares lost.")

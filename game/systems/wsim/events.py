@@ -79,6 +79,7 @@ class LoadChanged:
     load: str
     ds_loading: bool
     player: str = ""  # the owner, who alone sees the load
+    initial_used: bool = False  # a load made in play: its fire is not an initial broadside (older events: unchanged)
 
 
 @EVENTS.register

@@ -78,6 +78,8 @@ def calculate(
     sections = sections_out_for_fire(ship)
     if sections:
         parts.append((f"{sections} crew section(s) lost", sections * _int(tables, "stable_modifiers", stable[1].text, None, printed)))
+    if ship.pumps:
+        parts.append(("crew section at the pumps (waterline)", _int(tables, "stable_modifiers", stable[1].text, None, printed)))
     if ship.captured:
         parts.append(("captured", _int(tables, "stable_modifiers", stable[2].text, None, printed)))
     if options.rigging_loss and ship.dismasted:

@@ -39,7 +39,8 @@ def class_drm(mine: int, theirs: int) -> int:
 
 
 def squares(ship: Ship, sections: tuple[int, ...]) -> int:
-    return sum(max(0, ship.crew_left[s - 1]) for s in sections)
+    """The crew squares of a party; a section at the pumps (Waterline Damage) does not fight."""
+    return sum(max(0, ship.crew_left[s - 1]) for s in sections if s != ship.pumps)
 
 
 def strength(ship: Ship, sections: tuple[int, ...], tables: TableSet, state: WsimGame) -> int:
@@ -114,7 +115,7 @@ def _new_melee(a: Ship, d: Ship) -> Melee:
     if not sections:
         # CB phase I: the first crew section of an attacked ship becomes a DBP if it is not a party already
         taken = {s for p in d.parties for s in p.sections}
-        free = [i for i, left in enumerate(d.crew_left, start=1) if left > 0 and i not in taken]
+        free = [i for i, left in enumerate(d.crew_left, start=1) if left > 0 and i not in taken and i != d.pumps]
         if not free:
             raise IllegalAction(f"{d.id} has no crew section left to defend with.", "The referee rules on the capture.")
         sections = (free[0],)

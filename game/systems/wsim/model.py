@@ -31,8 +31,8 @@ class Broadside:
     side: str
     load: str = ""  # "", R, DS, C, G ("?" in another player's view: the load column is never inspected)
     ds_loading: bool = False  # double shot half loaded (it takes two Load Phases)
-    initial_used: bool = False
-    obscured: int = 0  # turns left of Broadside Obscured
+    initial_used: bool = False  # fired, or loaded in play: the initial broadside is the load from before the battle
+    obscured: int = 0  # Combat Phases left of Broadside Obscured, counted from the next one
     fired: bool = False  # fired this turn (the "/" across the load)
 
 
@@ -72,7 +72,7 @@ class Ship:
     anchored: str = ""  # "", A, AB, AS
     weighing: int = 0  # turns left of weighing anchor, once (A) is written
     anchor_lost: bool = False  # the cable was cut or severed: the ship may not anchor again
-    fire_turns: int = 0  # turns until the fire on board is out
+    fire_turns: int = 0  # Combat Phases the fire on board still burns, counted from the next one
     fire_penalty: int = 0  # MFN reduction while it burns
     repair: str = ""  # "", hull, rigging
     repair_turns: int = 0
@@ -101,6 +101,15 @@ class Ship:
     @property
     def crew_left(self) -> tuple[int, ...]:
         return tuple(size - lost for size, lost in zip(self.crew, self.crew_lost, strict=True))
+
+    @property
+    def pumps(self) -> int:
+        """Waterline Damage: the crew section kept at the pumps, the last one with crew left (boarding parties
+        take the lowest first); 0 without the damage or with no crew left."""
+        if not self.waterline:
+            return 0
+        live = [i for i, left in enumerate(self.crew_left, start=1) if left > 0]
+        return live[-1] if live else 0
 
     @property
     def crew_sections_lost(self) -> int:

@@ -29,7 +29,7 @@ def view(state: WsimGame, viewer: str | None) -> WsimGame:
 def event_for(event: Any, viewer: str | None) -> Any:
     """Events are filtered for every viewer but the owner (a referee reads the secrets in `view`)."""
     if isinstance(event, ev.LoadChanged) and event.player != viewer:
-        return ev.LoadChanged(event.ship, event.side, "?", False, event.player)
+        return ev.LoadChanged(event.ship, event.side, "?", False, event.player, event.initial_used)
     if isinstance(event, ev.ShipChanged) and event.ship.player != viewer:
         return ev.ShipChanged(_masked(event.ship), event.what)
     return order_event_for(event, viewer)

@@ -4,6 +4,8 @@ three-dice roll, Morale rolls and the Crew Status; then replay and JSON."""
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +17,7 @@ from game.systems.captains_sea import SYSTEM
 from game.systems.captains_sea import events as ev
 from game.systems.captains_sea.model import Volley
 from game.systems.orders import OrdersRevealed
-from tests.systems.helpers import Table
+from tests.systems.helpers import Table, quote
 
 
 def setup(**changes: Any) -> dict[str, Any]:
@@ -84,17 +86,17 @@ def test_two_turns(table: Table) -> None:
     t.play("Umpire: next")
     assert t.state.impulse == 6
 
-    # ---- fire: white 4 + 3, rule 11's base for Firing High 9, windward +1, Handy crew firing high +1 = 18;
+    # ---- fire: white 4 + 3, the setup's base for Firing High 9, windward +1, Handy crew firing high +1 = 18;
     # 7 hits achieved on row 18 is the pure 7R; red 5 against a Normal crew: 2 Morale rolls
     events = t.play("US: fire Constitution Guerriere hits 7 high windward", 4, 3, 5)
     assert ev.VolleyResolved(Volley(
         "Constitution", "Guerriere", "high", 7, (4, 3), 5, 18, "7R", 2, "?", 5, 2,
-        "rule 11 base +9, windward +1, crew handy +1")) in events
+        "setup's base +9, windward +1, crew handy +1")) in events
     g = t.state.ship("Guerriere")
     assert (g.rigging_hits, g.hull_hits, g.crew_hits, g.morale_rolls, g.fire_checks) == (7, 0, 0, 2, 0)
     line = t.lines(events)[-2]
     assert "2 fire check(s) if this column is printed red on your PAC" in line and "Morale rolls 2" in line
-    # the reply: low 2 + white 1 + 2 - leeward 1 = 4: 3H; red 3 + Handy defender 1 = 4: a flagged row
+    # the reply: the setup's low 2 + white 1 + 2 - leeward 1 = 4: 3H; red 3 + Handy defender 1 = 4: a flagged row
     events = t.play("British: fire Guerriere Constitution hits 3 low leeward", 1, 2, 3)
     assert any("Read the printed MORALE EFFECTS TABLE, row 4, column 3" in x for x in t.lines(events))
     assert t.state.ship("Constitution").hull_hits == 3 and t.state.ship("Constitution").morale_rolls == 0
@@ -170,3 +172,32 @@ def test_the_mp_lookup_and_the_hull_bonus_of_the_slow_row(table: Table) -> None:
     assert t.state.phase == "movement"
     t.play("British: hull Guerriere", 6)
     assert t.state.ship("Guerriere").bonus == 3
+
+
+def test_the_built_in_setup_invents_no_rule_11_base_and_the_account_names_whose_it_is() -> None:
+    """004 line 84 names a "modified roll" whose base rows are in rule 11, not on the PAC: the built-in set-up gives
+    none, the referee enters them, and the volley shows them as the referee's (or a setup file's), never rule 11's."""
+    quote(__file__, "seed_004_tables.txt", 84, "cross reference this modified roll with the number of hits achieved on "
+                                               "the Damage Effects Table")
+    root = Path(__file__).parents[3]
+    builtin = tomllib.loads((root / "game/data/captains_sea/setups/frigate_duel.toml").read_text(encoding="utf-8"))
+    assert "offsets" not in builtin
+    assert "high = 9" not in (root / "docs/systems/captains_sea.md").read_text(encoding="utf-8")
+    t = Table(SYSTEM, builtin)
+    _to_movement(t)
+    t.play("US: bearing Constitution A")
+    t.play("US: impulses Constitution 1")
+    t.play("British: impulses Guerriere 2")
+    t.play("Umpire: next")
+    t.play("US: maneuver Constitution hold")
+    t.play("British: maneuver Guerriere hold")
+    t.play("Umpire: next")
+    assert "offset low N" in t.refused("US: fire Constitution Guerriere hits 3 low").allowed
+    events = t.play("Umpire: offset low 2")
+    assert t.lines(events) == ["The referee's base row for Firing Low: +2 to the two dice (rule 11 is not on the PAC: "
+                               "the value is the referee's)."]
+    # white 5 + 5, the referee's base 2, a Handy crew firing low -1 = 11
+    events = t.play("US: fire Constitution Guerriere hits 3 low", 5, 5, 6)
+    volley = next(e.volley for e in events if isinstance(e, ev.VolleyResolved))
+    assert (volley.damage_roll, volley.parts) == (11, "referee's base +2, crew handy -1")
+    assert not any("rule 11" in line for line in t.lines(events))

@@ -6,8 +6,10 @@ from game.errors import NotYourShip
 from game.model import evolve
 from game.systems import orders as od
 from game.systems.common import OpposedRolled
+from game.systems.iron_and_oak import SYSTEM
+from game.systems.iron_and_oak.events import ShipChanged
 from game.systems.iron_and_oak.model import Position
-from tests.systems.helpers import Table
+from tests.systems.helpers import Table, quote
 from tests.systems.iron_and_oak.conftest import acting
 
 
@@ -151,3 +153,83 @@ def test_an_anchored_ship_cannot_maneuver_and_the_answers_are_checked(table: Tab
     events = t.play("Union: reveal Minnesota")
     assert any("Weigh Anchor first" in x for x in t.lines(events)) and t.state.procedure is None
     assert "No question" in t.refused("Union: answer 3").text
+
+
+def test_opposing_maneuver_ends_with_the_next_movement_segment_even_a_hold(table: Table) -> None:
+    """003 line 37: a ship that holds in turn 1 has had its next Movement Segment; turn 2's Maneuver 1 is free."""
+    quote(__file__, "seed_003_procedures.txt", 37, "-1 DRM if attempting to Maneuver in its next Movement Segment")
+    t = acting(table, {"Virginia": "oppose Monitor", "Monitor": "m0 hold"})
+    t.play("Confederate: reveal Virginia")
+    t.play("Union: reveal Monitor")
+    events = t.play("Confederate: answer none")
+    assert "Monitor has ended its Movement Segment: the Opposing Maneuver marker is removed." in t.lines(events)
+    assert t.state.ship("Monitor").opposed_by == ""
+    acting(t, {"Monitor": "m1"}, turn=2)
+    t.play("Union: reveal Monitor")
+    events = t.play("Confederate: answer d10 drm 0", 5, 5, 4)  # d10d6 (5, 5) 5 against 4, no DRM: succeeds
+    assert OpposedRolled("Monitor: Maneuver 1", 5, 4, True, "") in events
+
+
+def test_only_maneuver_1_and_2_remove_smoke(table: Table) -> None:
+    """003 lines 43 and 49 give "If successful, remove Smoke" to Maneuver 1 and 2; a Maneuver 0 escape keeps it."""
+    quote(__file__, "seed_003_procedures.txt", 43, "b) *Enter an adjacent GB, including escaping from a **Bow-On or Stern-On "
+                                                   "position** . If successful, **remove Smoke**.*")
+    quote(__file__, "seed_003_procedures.txt", 49, "b) *Can only move diagonally once, and not diagonally between 2 enemy "
+                                                   "ships. If successful, **remove Smoke**.*")
+    t = acting(table, {"Monitor": "m0 escape"}, Monitor={"markers": ("Smoke",)})
+    t.state = evolve(t.state, positions=(Position("Virginia", "Monitor", "bow"),))
+    t.play("Union: reveal Monitor")
+    # d10d6 (6, 1) 6, -1 with Virginia across the bow = 5, against 3: escapes within the Grid Box
+    events = t.play("Confederate: answer d10 drm 0", 6, 1, 3)
+    assert OpposedRolled("Monitor: Maneuver 0 (Virginia across the bow -1)", 5, 3, True, "") in events
+    assert t.state.positions == () and t.state.ship("Monitor").has("Smoke")
+    for order in ("m1", "m2"):
+        t.state = evolve(t.state, procedure=None)
+        acting(t, {"Monitor": order}, Monitor={"markers": ("Smoke",)})
+        t.play("Union: reveal Monitor")
+        events = t.play("Confederate: answer d10 drm 0", 6, 1, 3)
+        assert "Monitor leaves its Smoke behind." in t.lines(events) and not t.state.ship("Monitor").has("Smoke")
+
+
+def test_a_towed_ship_crossing_the_t_rolls_the_towing_ships_maneuver_dice(table: Table) -> None:
+    """003 lines 79 and 106: the tow is kept after the tow order, and the towed ship's contact roll uses the tower's dice."""
+    for line in (79, 106):
+        quote(__file__, "seed_003_procedures.txt", line, "A Towed or Towing ship uses the Towing ship's Maneuver dice "
+                                                         "and applies any Towing DRMs [5.3].")
+    t = acting(table, {"Minnesota": "tow Monitor"})
+    t.play("Union: reveal Minnesota")
+    t.play("Confederate: answer d10 drm 0")
+    t.play("Union: answer -1", 6, 3)
+    t.play("Confederate: answer none")
+    assert t.state.procedure is None and t.state.ship("Monitor").towed_by == "Minnesota"
+    acting(t, {"Monitor": "cross Virginia bow"}, turn=2)
+    t.play("Union: reveal Monitor")
+    t.play("Confederate: answer none")
+    t.play("Union: answer 0 0")
+    # Minnesota's d8 (not Monitor's d10d6): 7, -1 moving ship, -1 Towing Chart = 5, against Virginia's d8 4
+    events = t.play("Union: answer -1", 7, 4)
+    assert OpposedRolled("Monitor against Virginia: contact (towed by Minnesota: its Maneuver dice, moving ship -1)",
+                         5, 4, True, "") in events
+    assert t.state.positions == (Position("Monitor", "Virginia", "bow"),)
+    # the tow ends with the grapple; an event stored before the tow was kept still decodes
+    t.play("Umpire: marker Monitor -Grappled Minnesota")
+    assert t.state.ship("Monitor").towed_by == "" and t.state.ship("Minnesota").grappled_with == ()
+    stored = SYSTEM.events.encode(ShipChanged(t.state.ship("Monitor"), "is grappled by Minnesota"))
+    del stored["ship"]["towed_by"]
+    assert SYSTEM.events.decode(stored) == ShipChanged(t.state.ship("Monitor"), "is grappled by Minnesota")
+
+
+def test_a_towed_ships_maneuver_uses_the_towing_ships_dice_and_the_towing_chart(table: Table) -> None:
+    """003 line 61: "Use the towing ship's Maneuver dice to determine movement for both ships", with the Towing DRM."""
+    quote(__file__, "seed_003_procedures.txt", 61, "Use the towing ship's Maneuver dice to determine movement for both ships.")
+    t = acting(table, {"Minnesota": "tow Monitor"})
+    t.play("Union: reveal Minnesota")
+    t.play("Confederate: answer d10 drm 0")
+    t.play("Union: answer -1", 6, 3)
+    t.play("Confederate: answer none")
+    acting(t, {"Monitor": "m1"}, turn=2)
+    t.play("Union: reveal Monitor")
+    t.play("Confederate: answer d10 drm 0")
+    assert "Towing Chart DRM for a Hits difference of 6" in _asked(t)  # Minnesota's 14 less Monitor's 8
+    events = t.play("Union: answer -1", 6, 3)  # Minnesota's d8 6 -1 = 5 against d10 3
+    assert OpposedRolled("Monitor: Maneuver 1 (towed by Minnesota: its Maneuver dice)", 5, 3, True, "") in events

@@ -9,6 +9,7 @@ import pytest
 
 from game.dice import ScriptedDice
 from game.model import evolve
+from game.systems import orders as od
 from game.systems.common import Step
 from game.systems.tables import load_tables
 from game.systems.wsim import SYSTEM
@@ -17,8 +18,8 @@ from game.systems.wsim.apply import apply
 from game.systems.wsim.combat import apply_critical
 from game.systems.wsim.fire import calculate, parse_hits
 from game.systems.wsim.model import Broadside, Fire, Melee, Options, Party, Wind, WsimGame
-from tests.systems.helpers import Table
-from tests.systems.wsim.conftest import at
+from tests.systems.helpers import Table, quote
+from tests.systems.wsim.conftest import at, setup
 
 T = load_tables("wsim")
 
@@ -232,3 +233,93 @@ def test_bad_hit_notation(bad: str) -> None:
 
     with pytest.raises(ParseError):
         parse_hits(bad)
+
+
+def _obscured(t: Table) -> bool:
+    s = t.state
+    calc = calculate(s.ship("Redoutable"), "left", s.ship("Victory"), 2, False, "", 0, s.wind, s.options, T, ())
+    return ("broadside obscured", -2) in calc.parts
+
+
+def test_broadside_obscured_lasts_the_next_three_turns(table: Table) -> None:
+    """002 line 45: the modifier holds in the three Combat Phases after the one that caused it."""
+    quote(__file__, "seed_002_tables.txt", 45, "Roll a die: 1,3,5 left bds., 2,4,6: right broadside. Apply modifier for the next 3 turns.")
+    t = at(table, "H", turn=1)
+    t.state = evolve(t.state, fires=(_fire("Broadside Obscured", 3, "rigging"),))
+    events = t.play("Umpire: next", 3)  # odd: the left broadside
+    assert "Redoutable: left broadside obscured for the next 3 turns (-2)." in t.lines(events)
+    seen = []
+    for turn in (2, 3, 4, 5):  # the Combat Phases after the one that caused it
+        t.state = evolve(at(t, "H", turn=turn).state, fires=())
+        seen.append(_obscured(t))
+        ended = t.play("Umpire: next")
+        if turn == 4:
+            assert "Redoutable: the left broadside is no longer obscured." in t.lines(ended)
+    assert seen == [True, True, True, False]
+
+
+@pytest.mark.parametrize(("roll", "burning"), [(1, [-2, 0]), (2, [-4, -4, 0])])
+def test_a_fire_burns_in_the_turns_after_it_breaks_out(table: Table, roll: int, burning: list[int]) -> None:
+    """002 line 47: a roll of 1 is one turn of fire, and the MFN pays for it in the next Combat Phase."""
+    quote(__file__, "seed_002_tables.txt", 47, "Any other roll is the number of turns needed to put out the fire. "
+                                               "MFN reduced by twice this number for duration of fire.")
+    t = at(table, "H", turn=1)
+    t.state = evolve(t.state, fires=(_fire("Fire Breaks Out", 14),))
+    events = t.play("Umpire: next", roll)
+    assert f"Redoutable: fire on board for the next {roll} turn(s): MFN -{2 * roll}." in t.lines(events)
+    seen = []
+    for turn in range(2, 2 + len(burning)):
+        t.state = evolve(at(t, "H", turn=turn).state, fires=())
+        s = t.state
+        calc = calculate(s.ship("Redoutable"), "left", s.ship("Victory"), 2, False, "", 0, s.wind, s.options, T, ())
+        seen.append(dict(calc.parts).get("fire on board", 0))
+        ended = t.play("Umpire: next")
+        if turn == 1 + roll:
+            assert "Redoutable: the fire is out." in t.lines(ended)
+    assert seen == burning
+
+
+def test_only_a_broadside_loaded_before_the_battle_fires_an_initial_broadside() -> None:
+    """002 line 67 gives the Initial Broadside modifier; WS&IM loads broadsides "in the beginning of the scenario" and
+    makes the first fire of each "the most carefully loaded and aimed": a broadside first loaded in play has none."""
+    quote(__file__, "seed_002_tables.txt", 67, "<b>Initial Broadside</b>\t+4\t+3\t+3\t+2\t+1\t+1")
+    doc = setup()
+    doc["ship"][1]["load"] = {"left": "R", "right": ""}
+    t = at(Table(SYSTEM, doc), "J")
+    loaded = t.play("French: load Redoutable right R")
+    assert loaded == [ev.LoadChanged("Redoutable", "right", "R", False, "French", initial_used=True)]
+    at(t, "H", turn=2)
+    # the right broadside, loaded in play: 13 at range 1, Average 0, no initial broadside
+    t.play("French: fire Redoutable right Victory range 1", 1, 1, 1)
+    # the left, loaded before the battle: 13 + initial 4
+    t.play("French: fire Redoutable left Victory range 1", 1, 1, 1)
+    assert [(f.side, f.mfn) for f in t.state.fires] == [("right", 13), ("left", 17)]
+    # a load stored before the flag existed decodes, and leaves the initial broadside as it was
+    stored = SYSTEM.events.encode(ev.LoadChanged("Victory", "left", "R", False, "British"))
+    assert "initial_used" in stored
+    del stored["initial_used"]
+    old = SYSTEM.events.decode(stored)
+    assert old == ev.LoadChanged("Victory", "left", "R", False, "British")
+    assert not apply(Table(SYSTEM, setup()).initial, old).ship("Victory").broadside("left").initial_used
+
+
+def test_waterline_damage_keeps_a_crew_section_at_the_pumps(table: Table) -> None:
+    """002 line 57: the section at the pumps (the last with crew left) neither works the guns nor boards nor fights."""
+    quote(__file__, "seed_002_tables.txt", 57, "one crew section must be permanently assigned to keep the ship afloat for "
+                                               "the rest of the game.")
+    t = at(table, "G", Redoutable={"waterline": True, "grappled": ("Victory",)}, Victory={"grappled": ("Redoutable",)})
+    r = t.state.ship("Redoutable")
+    assert r.pumps == 3
+    calc = calculate(r, "left", t.state.ship("Victory"), 2, False, "", 0, t.state.wind, t.state.options, T, ())
+    assert calc.parts == (("Fire Base", 12), ("crew Av", 0), ("crew section at the pumps (waterline)", -2),
+                          ("initial broadside", 3))
+    t.state = SYSTEM.apply(t.state, od.OrdersOpened("board", (("French", "Redoutable"),), od.TOGETHER))
+    assert "at the pumps" in t.refused("French: board Redoutable OBP1,2,3 Victory").text
+    t.play("French: board Redoutable OBP1,2 Victory")
+    # sections 1 and 2 wiped out: the last, at the pumps, cannot fire, defend or repair
+    at(t, "H", Redoutable={"crew_lost": (8, 8, 0), "parties": (), "hull_lost": 2})
+    assert "at the pumps" in t.refused("French: fire Redoutable left Victory range 2").text
+    at(t, "I", Victory={"parties": (Party("OBP", (1,), "Redoutable"),)})
+    assert "no crew section left to defend with" in t.refused("British: melee Victory Redoutable").text
+    at(t, "J", Redoutable={"crew_lost": (8, 0, 0)})
+    assert "besides the one at the pumps" in t.refused("French: repair Redoutable hull").text

@@ -114,17 +114,18 @@ def test_double_shot_rake_and_a_cell_read_from_the_printed_table() -> None:
     assert "loading double shot on the left" in t.refused("British: load Victory right R").text
     at(t, "I", turn=2, Victory={"loaded_this_turn": False})
     entered = t.play("Umpire: next")  # the Load Phase: the double shot is complete and is this turn's load
-    assert ev.LoadChanged("Victory", "left", "DS", False, "British") in entered
+    assert ev.LoadChanged("Victory", "left", "DS", False, "British", initial_used=True) in entered
     assert t.state.ship("Victory").loaded_this_turn
     at(t, "H", turn=3, Redoutable={"sails": "full"})
     err = t.refused("British: fire Victory left Redoutable range 1 rake stern")
     assert isinstance(err, NeedsPrinted) and "printed rake Stern 1 = N" in err.allowed
     assert "verified already" in t.refused("Umpire: printed fire_base 14 1 = 3").text
     t.play("Umpire: printed rake Stern 1 = 7")
-    # 20 + carronades 4 + Crack 4 + initial 4 + rake 7 + double shot 3 = 42; FFN 44, Critical Number 8; 4 + 8 = 12
-    t.play("British: fire Victory left Redoutable range 1 rake stern", 1, 1, 4)
+    # 20 + carronades 4 + Crack 4 + rake 7 + double shot 3 = 38 (loaded in play: no initial broadside); FFN 44,
+    # Critical Number 8; 4 + 8 = 12
+    t.play("British: fire Victory left Redoutable range 1 rake stern", 3, 3, 4)
     f = t.state.fire(1)
-    assert f is not None and (f.mfn, f.ffn, f.critical_number, f.critical_roll, f.critical) == (42, 44, 8, 12, "Waterline Damage")
+    assert f is not None and (f.mfn, f.ffn, f.critical_number, f.critical_roll, f.critical) == (38, 44, 8, 12, "Waterline Damage")
     t.play("Umpire: hits 1 4H1C1R")
     t.play("Umpire: next")
     redoutable = t.state.ship("Redoutable")
