@@ -111,3 +111,24 @@ async def test_every_field_of_a_board_read_keeps_the_secrets(table: Table) -> No
     await t.service.commands.submit(Actor(str(ANN[0]), str(GUILD_ID)), 1, Concede("A"))
     over = await t.service.reading.board(1, len(log) + 1)
     assert (await t.state()).phase is Phase.OVER and over.seed == seed
+
+
+async def test_a_later_turns_pick_stays_hidden_in_the_board_read(table: Table) -> None:
+    """In later turns the picks are for the next turn, made while the turn goes on: the read of the
+    board after Ann's pick tells that she picked, never what."""
+    from tests.adversary.test_sweep import drive
+
+    t = table
+    await open_quickstart(t)
+    state = await drive(t, lambda s: s.turn >= 2 and s.phase is Phase.INITIATIVE
+                        and bool(s.squadron("A").face_down) and not s.squadron("B").face_down)
+    log, seed = await t.log_events(), await t.seed()
+    picked = max(i for i, e in enumerate(log, 1) if isinstance(e, ev.CardPicked))
+    read = await t.service.reading.board(1, picked, len(log))
+    assert any(isinstance(e, ev.CardPicked) for e in read.events)
+    card = state.squadron("A").face_down
+    assert read.owed == ("B",) and read.seed is None
+    assert read.spectator.game.squadron("A").face_down != card, "the spectator's board holds Ann's pick"
+    told = [e for e in read.events if isinstance(e, ev.CardPicked)]
+    assert told and all(card not in set(strings_in(e)) for e in told), told
+    assert_read_keeps_secrets(read, state, log, seed)
