@@ -11,7 +11,17 @@ import pytest
 from game.service.errors import WrongGuild
 from game.service.game_service import Actor
 from game.service.models import utcnow
-from tests.adversary.eyes import ANN, BOB, EVE, GUS, OTHER_CHANNEL, Table, answer_text, cards_of, components_of
+from tests.adversary.eyes import (
+    ANN,
+    BOB,
+    EVE,
+    GUS,
+    OTHER_CHANNEL,
+    Table,
+    answer_text,
+    cards_of,
+    components_of,
+)
 from tests.adversary.test_sweep import make_gm_role, open_quickstart
 from tests.bot.fake_discord import GUILD_ID
 
