@@ -64,3 +64,21 @@ async def test_an_oak_and_iron_command_where_a_referee_game_is_played(table: Tab
                               ("order", None, {"line": "pick A Down!"})):
         text = assert_answered(await t.cmd(ANN, name, sub, **values), f"/{name}")
         assert text.startswith("❌"), text
+
+
+@pytest.mark.parametrize(("part", "custom"), [("hand", "qd:pick:1"), ("options", "qd:opt:1:0")])
+async def test_an_unexpected_error_behind_a_deferred_component_is_still_answered(
+        table: Table, monkeypatch: pytest.MonkeyPatch, part: str, custom: str) -> None:
+    """The pick button and the options menu defer first: whatever then goes wrong (the database gone),
+    the member gets the apology privately, never endless "thinking…" nor the error's own words."""
+    t = table
+    await open_quickstart(t)
+
+    async def gone(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("connection to the database lost")
+
+    monkeypatch.setattr(t.service.reading, part, gone)
+    answer = await t.press(ANN, custom, values=["0"] if custom.startswith("qd:opt:") else None)
+    assert answer is not None and answer.ephemeral, "answered, privately"
+    assert answer_text(answer) == UNEXPECTED
+    assert not [r for r in t.fake.requests if "connection to the database lost" in str(r.payload)]
