@@ -14,6 +14,7 @@ from game.commands import Concede
 from game.service.db import make_engine, upgrade_to_head
 from game.service.errors import WrongGuild
 from game.service.game_service import Actor, GameService
+from tests.adversary.eyes import Table
 from tests.seeds import counting_seeds
 
 GUILD, OTHER_GUILD, CHANNEL = "800000000000000001", "800000000000000002", "700000000000000001"
@@ -128,3 +129,32 @@ async def test_the_same_channel_id_in_another_server_is_not_this_game(one: GameS
     with pytest.raises(WrongGuild):
         await one.commands.submit(Actor(CAT, OTHER_GUILD), gid, Concede("A"))
     assert (await one.store.repo.load(gid)).record.last_seq == before  # type: ignore[union-attr]
+
+
+async def test_through_the_bot_the_next_game_in_the_channel_gets_the_commands(tmp_path: Path) -> None:
+    """The real bot: a game conceded, its copy gone from the cache, a new game created in the same
+    channel; /game join and the pick button reach the new game, and the finished one is untouched."""
+    from tests.adversary.eyes import ANN as ANN_U
+    from tests.adversary.eyes import BOB as BOB_U
+    from tests.adversary.eyes import EVE as EVE_U
+    from tests.adversary.eyes import Drawn, answer_text
+    from tests.bot.harness import running_bot
+
+    async with running_bot(tmp_path) as (bot, fake):
+        t = Table(bot, fake, Drawn())
+        await t.cmd(ANN_U, "game", "create")
+        await t.cmd(ANN_U, "game", "join", side="A")
+        await t.cmd(BOB_U, "game", "join", side="B")
+        assert "Conceded" in answer_text(await t.cmd(ANN_U, "game", "concede"))
+        old = await t.version(1)
+        bot.service.store.forget(1)  # the finished game leaves the cache
+        refused = answer_text(await t.cmd(EVE_U, "game", "join", side="B"))
+        assert refused.startswith("❌ There is no game in progress in this channel."), refused
+        await t.cmd(EVE_U, "game", "create")
+        joined = answer_text(await t.cmd(BOB_U, "game", "join", side="B"))
+        assert not joined.startswith("❌"), joined
+        seats = {s.player: s.user_id for s in (await bot.service.lobby.info(2)).seats}
+        assert seats["B"] == str(BOB_U[0])
+        assert await t.version(1) == old
+        assert {s.player: s.user_id for s in (await bot.service.lobby.info(1)).seats} == \
+            {"A": str(ANN_U[0]), "B": str(BOB_U[0])}
