@@ -120,3 +120,24 @@ async def test_a_fault_reaches_the_caller_of_a_step_as_a_fault(service: GameServ
             await service.autoplay.step(gid)
     assert is_fault(raised.value) and not isinstance(raised.value, RulesError), repr(raised.value)
     assert await planned(service, gid) == [("A: move Kestrel", "pending")]
+
+
+async def test_captains_and_planned_orders_play_in_one_pass(service: GameService) -> None:
+    """B is the computer captain; Ann has planned both her activations. One pass of the driver plays
+    the captain's picks and moves and Ann's planned orders each when play reaches her, in turn."""
+    info = await service.lobby.create_game(ANN, "chan-ai")
+    gid = info.id
+    await service.lobby.join(ANN, gid, "A", "Ann")
+    await service.lobby.join(ANN, gid, "B", ai=True)
+    await service.commands.submit(ANN, gid, "pick A Effective Fire")
+    await Driver(service, pace=0).advance(gid)  # the captain picks: revealed
+    await service.commands.submit(ANN, gid, "pick A Careful Aim")  # the next turn's pick
+    await Driver(service, pace=0).advance(gid)
+    state = await service.reading.state_for_audit(gid)
+    assert state.phase.value == "movement", state.phase
+    await service.commands.plan(ANN, gid, 'move "Kestrel"')
+    await service.commands.plan(ANN, gid, 'move "Amazone"')
+    await Driver(service, pace=0).advance(gid)
+    assert await planned(service, gid) == [("A: move Kestrel", "applied"), ("A: move Amazone", "applied")]
+    ships = await moved(service, gid)
+    assert {"Kestrel", "Amazone"} <= set(ships) and {"Otter", "Hoorn"} & set(ships), ships
