@@ -215,9 +215,10 @@ async def _unreadable(d: Delivering, post: Unreadable) -> None:
 
 async def _still_owed(d: Delivering, post: posts.Nudge) -> bool:
     """A nudge retried later is pointless once the pick was made (or the turn moved on, or the side
-    changed hands). The drain's read of the game tells it (who owes a pick is public); a nudge
-    delivered on its own asks the player's own view, the only one that holds their hand."""
-    if d.board_read is not None:
+    changed hands). The drain's read of the game tells it (who owes a pick is public), unless a board
+    row written after this nudge waits: something was committed since (the pick, a hand-over) that the
+    read may predate. Then, as for a nudge delivered on its own, the player's own view is asked."""
+    if d.board_read is not None and not await d.service.front.later_boards(d.row):
         read = d.board_read
         seat = read.info.seat(post.player)
         return (seat is not None and seat.user_id == post.user and read.spectator.game.turn == post.turn

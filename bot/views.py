@@ -5,12 +5,13 @@ The scheme is in docs/bot.md."""
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
 import discord
 
-from bot.actions import act, actor_of, answer, defer, reply, retire_components, service_of
+from bot.actions import UNEXPECTED, act, actor_of, answer, defer, reply, retire_components, service_of
 from bot.faces import FACES
 from game import names
 from game.commands import KeepRoll, Reroll, UseFortune
@@ -20,6 +21,8 @@ from game.options import Option, Options
 from game.rules_data import RulesData
 from game.service.errors import ServiceError
 from game.service.game_service import Actor, AlreadyDecided, Expect, GameService
+
+log = logging.getLogger(__name__)
 
 
 def _old_button() -> AlreadyDecided:
@@ -59,6 +62,10 @@ class PickButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:p
             players, owed, view, rules = hand.players, hand.owed, hand.view, hand.rules
         except (RulesError, ServiceError) as exc:
             await reply(interaction, answer(exc))
+            return
+        except Exception:  # deferred: without an answer the member would be left "thinking…"
+            log.exception("unexpected error opening the hand of game %s", self.game_id)
+            await reply(interaction, UNEXPECTED)
             return
         if not owed:
             text = ("You are not playing in this game." if not players
@@ -236,6 +243,10 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"qd
             if isinstance(exc, AlreadyDecided):  # choosing only shows an option: the menu goes once stale
                 await retire_components(interaction, _clear_post)
             await reply(interaction, answer(exc))
+            return
+        except Exception:  # deferred: without an answer the member would be left "thinking…"
+            log.exception("unexpected error reading the options of game %s", self.game_id)
+            await reply(interaction, UNEXPECTED)
             return
         view = discord.ui.View(timeout=None)
         view.add_item(OptionGo(self.game_id, self.seq, index))

@@ -87,6 +87,12 @@ class Lobby:
         self.referee = referee
         self._new_seed = seeds  # where each game's secret dice seed comes from (tests inject theirs)
         self._channels: Bounded = Bounded(10_000)  # (guild, channel) -> its unfinished game's id or None
+        store.when_over(self._ended)
+
+    async def _ended(self, record: GameRecord, state: Game) -> None:
+        """The channel's game is over: its id, if kept, is no longer the channel's game in progress
+        (its copy may leave the cache before the channel is asked again)."""
+        self.forget_channel(record.guild_id, record.channel_id)
 
     def forget_channel(self, guild_id: str, channel_id: str) -> None:
         """A game was made there: "no game here", if it was kept, is no longer true."""
@@ -251,17 +257,17 @@ class Lobby:
 
     async def game_here(self, guild_id: str, channel_id: str, include_over: bool = False) -> int | None:
         """The id of the channel's game, without reading the game: what a command needs first. A game
-        known to be over (its copy in the store says so) is looked up again."""
+        known to be over (its copy in the store says so) is looked up again. With several processes
+        the channel is always asked (one row, not the game): another may have ended the kept game and
+        made the next one there, and neither the kept id nor this process's copy of the game knows."""
         key = (guild_id, channel_id)
-        if not include_over and key in self._channels:
+        if not include_over and key in self._channels and not self.store.shared:
             gid: int | None = self._channels.get(key)
             if gid is None:
-                if not self.store.shared:  # another process may have made one since
-                    return None
-            else:
-                cached = self.store.cached.get(gid)
-                if cached is None or cached.state.phase is not Phase.OVER:
-                    return gid
+                return None
+            cached = self.store.cached.get(gid)
+            if cached is None or cached.state.phase is not Phase.OVER:
+                return gid
         r = await self.store.repo.game_in_channel(guild_id, channel_id, include_over)
         if not include_over:
             self._channels[key] = r.id if r is not None else None

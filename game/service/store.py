@@ -40,6 +40,7 @@ from game.views import View, event_for, view_of
 log = logging.getLogger(__name__)
 
 RETRIES = 5
+MAX_ID = 2**31 - 1  # the games table's integer ids (PostgreSQL's INTEGER); a larger number names no game
 Replan = tuple[list[str], list[PlannedJob]]
 
 
@@ -117,6 +118,8 @@ class GameStore:
 
     async def load(self, game_id: int, actor: Actor | None = None, fresh: bool = False,
                    verify: bool = True) -> Loaded:
+        if not 0 < game_id <= MAX_ID:  # a forged button's number: the database could not even be asked
+            raise GameNotFound(f"There is no game #{game_id}."[:80], "List this server's games with /game list.")
         loaded = None if fresh else self._cache.get(game_id)
         if loaded is not None and self.shared and verify:
             async with self.db_slots:
