@@ -1,0 +1,67 @@
+"""Oak & Iron's last rule slips (issue 24, part 0), each played with scripted dice from the words of
+the card or the rulebook it broke (the card texts in game/data, the rulebook's own words)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from game.table_session import TableSession
+from tests.helpers import S, session
+
+FILLER_A = ["Down!", "Careful Aim", "Effective Fire", "Adjust Position"]
+FILLER_B = ["Take Courage", "Reload!", "Favorable Wind", "Fleet Maneuver"]
+
+
+# ---------------------------------------------------------------- 1. borrowed on-reveal effects
+
+# Await New Orders: "On reveal, place another card from your hand on this one: use that card's effect
+# with this card's value." Take Courage: "On reveal, each ship in Formation removes 1 Fatigue."
+# Adaptive Tactics: "use the effect of one of the opponent's discarded initiative cards". Raise the
+# Black: "enemy ships within Musket Shot of yours take a Skill Test with 3 fewer dice; each failure
+# takes 1 Fatigue."
+
+
+def await_new_orders() -> TableSession:
+    # Galleon (the Flagship) and Tender in Formation, Sloop far off and out of it; all at Fatigue 2
+    ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A", {"fatigue": 2}),
+             S("Tender", "Sloop", 10, 24, 0, "A", {"fatigue": 2}),
+             S("Straggler", "Sloop", 32, 4, 0, "A", {"fatigue": 2}),
+             S("Frigate", "Sixth Rate", 25, 30, 0, "B")]
+    hands = {"A": ["Await New Orders", "Take Courage", *FILLER_A],
+             "B": ["Favorable Wind", "Fire as She Bears", "Reload!", "Fleet Maneuver", "Careful Aim"]}
+    t = session(ships, hands=hands, flagships={"A": "Galleon"})
+    for line in ("pick A Await New Orders", "pick B Favorable Wind", "pick A Down!", "pick B Fire as She Bears"):
+        t.submit_line(line)
+    assert [(c.kind, c.player) for c in t.state.choices] == [("borrow", "A")]
+    return t
+
+
+def test_await_new_orders_borrowing_take_courage_removes_the_formations_fatigue() -> None:
+    t = await_new_orders()
+    t.submit_line("borrow Take Courage")
+    fatigue = {s.id: s.fatigue for s in t.state.ships_of("A")}
+    assert fatigue == {"Galleon": 1, "Tender": 1, "Straggler": 2}  # only the Formation; it used to stay 2
+    assert t.state.squadron("A").borrowed == "Take Courage" and t.state.initiative == "B"  # its own value, 1
+    assert not t.state.choices and t.state.phase.value == "movement"
+
+
+def test_await_new_orders_borrowing_a_card_without_a_reveal_effect_removes_nothing() -> None:
+    t = await_new_orders()
+    t.submit_line("borrow Effective Fire")
+    assert {s.fatigue for s in t.state.ships_of("A")} == {2}
+
+
+def test_adaptive_tactics_borrowing_raise_the_black_makes_the_enemies_take_the_test() -> None:
+    ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A"), S("Frigate", "Sixth Rate", 17.5, 18, 0, "B"),
+             S("Cutter", "Corvette", 30, 30, 0, "B")]
+    t = session(ships, hands={"A": ["Adaptive Tactics", *FILLER_A], "B": FILLER_B})
+    t.state = t.state.with_squadron(replace(t.state.squadron("B"), discards=("Raise the Black",)))
+    for line in ("pick A Adaptive Tactics", "pick B Take Courage", "pick A Down!", "pick B Reload!"):
+        t.submit_line(line)
+    assert t.state.choices[0].options == ("Raise the Black",)
+    t.submit_line("dice skull skull")  # Frigate's test: 5 - 3 = 2 dice, no sail or sword
+    t.submit_line("borrow Raise the Black")
+    # Frigate is within Musket Shot of Galleon and fails; Cutter is too far to be tested
+    assert t.state.ship("Frigate").fatigue == 1 and t.state.ship("Cutter").fatigue == 0
+    rolled = [e for e in t.events if type(e).__name__ == "DiceRolled"][-1]
+    assert (rolled.purpose, rolled.ship, rolled.faces) == ("card_test", "Frigate", ("skull", "skull"))
