@@ -65,3 +65,58 @@ def test_adaptive_tactics_borrowing_raise_the_black_makes_the_enemies_take_the_t
     assert t.state.ship("Frigate").fatigue == 1 and t.state.ship("Cutter").fatigue == 0
     rolled = [e for e in t.events if type(e).__name__ == "DiceRolled"][-1]
     assert (rolled.purpose, rolled.ship, rolled.faces) == ("card_test", "Frigate", ("skull", "skull"))
+
+
+# ---------------------------------------------------------------- 2. a scenario's named admiral
+
+# An admiral card gives its value (a tie of cards: "the player with the higher admiral value has the
+# initiative. If there is a still a tie, both players perform a Challenge Test", the rulebook's
+# Initiative Phase) and its keywords: Brilliant "+1 Skill for the officer's ship (Skill re-rolls)",
+# Lucky "+1 Fortune Point for the squadron" (keywords.toml). Experienced Brilliant is value 1,
+# Seasoned Lucky value 2.
+
+
+def admirals(a: str, b: str) -> TableSession:
+    from game.scenario import load_scenario_text
+    from tests.helpers import scenario_text
+
+    ships = [S("Kestrel", "Sloop", 8, 20, 180, "A"), S("Otter", "Corvette", 28, 20, 180, "B")]
+    text = scenario_text(ships)  # `fortune = 3` for both, no admiral_value
+    text = text.replace('player = "A"\n', f'player = "A"\nadmiral = "{a}"\n')
+    text = text.replace('player = "B"\n', f'player = "B"\nadmiral = "{b}"\n')
+    return TableSession(load_scenario_text(text))
+
+
+def test_a_scenarios_admirals_break_a_card_tie_by_their_values() -> None:
+    t = admirals("Experienced Brilliant", "Seasoned Lucky")
+    assert [(q.admiral_value, q.fortune) for q in t.state.squadrons] == [(1, 3), (2, 4)]  # Lucky: 3 + 1
+    t.submit_line("pick A Down!")
+    t.submit_line("pick B Fire as She Bears")  # 1 against 1, no event deck: admiral values, 1 against 2
+    won = [e for e in t.events if type(e).__name__ == "InitiativeWon"][0]
+    assert (won.player, won.reason) == ("B", "admiral")  # it went to a Challenge Test
+
+
+def test_a_scenarios_brilliant_admiral_gives_the_flagship_a_skill_reroll() -> None:
+    from tests.helpers import plain, to_movement
+
+    t = admirals("Experienced Brilliant", "Untested")
+    assert (t.state.ship("Kestrel").skill, t.state.ship("Otter").skill) == (1, 0)
+    to_movement(t)  # B moves first
+    t.submit_line(plain(t, "move Otter"))
+    t.submit_line("dice skull cannon musket pistol skull")  # the Adjust Speed test fails
+    t.submit_line("move Kestrel adjust +1")
+    t.submit_line("dice sail")
+    t.submit_line("reroll 1")  # refused before: "Skill 0"
+    again = [e for e in t.events if type(e).__name__ == "DiceRerolled"][-1]
+    assert (again.ship, again.means, again.positions, again.faces) == (
+        "Kestrel", "skill", (0,), ("sail", "cannon", "musket", "pistol", "skull"))
+    assert t.state.pending is None and t.state.squadron("A").fortune == 3  # passed without Fortune
+
+
+def test_an_admiral_value_written_in_the_scenario_still_stands() -> None:
+    from game.scenario import load_scenario_text
+    from tests.helpers import scenario_text
+
+    ships = [S("Kestrel", "Sloop", 8, 20, 180, "A"), S("Otter", "Corvette", 28, 20, 180, "B")]
+    text = scenario_text(ships).replace('player = "B"\n', 'player = "B"\nadmiral = "Seasoned Lucky"\nadmiral_value = 0\n')
+    assert load_scenario_text(text).squadron("B").admiral_value == 0
