@@ -120,3 +120,44 @@ def test_an_admiral_value_written_in_the_scenario_still_stands() -> None:
     ships = [S("Kestrel", "Sloop", 8, 20, 180, "A"), S("Otter", "Corvette", 28, 20, 180, "B")]
     text = scenario_text(ships).replace('player = "B"\n', 'player = "B"\nadmiral = "Seasoned Lucky"\nadmiral_value = 0\n')
     assert load_scenario_text(text).squadron("B").admiral_value == 0
+
+
+# ---------------------------------------------------------------- 3. a beaten squadron plays no card
+
+# "If an entire Squadron is Captured or Out of Action, that Squadron may not play an initiative card
+# this round." (the rulebook's Fleet Battles, Initiative Phase). A2 (Tonnant, Pelican) picks first,
+# at the pick of turn 3, with a full hand: Tonnant Captured by B1, Pelican Out of Action.
+
+
+def beaten_a2(pelican_out: bool = True):  # type: ignore[no-untyped-def]
+    from game.model import Phase, Status, evolve
+    from game.scenario import builtin_scenarios, load_scenario_text
+
+    state = load_scenario_text(builtin_scenarios()["fleet_battle"], "fleet_battle.toml")
+    tonnant, pelican = state.ship("Tonnant"), state.ship("Pelican")
+    state = state.with_ship(evolve(tonnant, controller="B1", statuses=tonnant.statuses | {Status.CAPTURED}))
+    if pelican_out:
+        state = state.with_ship(evolve(pelican, statuses=pelican.statuses | {Status.OUT_OF_ACTION}))
+    return evolve(state, phase=Phase.INITIATIVE, turn=3)
+
+
+def test_a_squadron_wholly_captured_or_out_of_action_may_not_play_a_card_even_first() -> None:
+    import pytest
+
+    from game.commands import PickCard
+    from game.dice import ScriptedDice
+    from game.engine import decide_and_apply
+    from game.errors import IllegalAction
+    from game.rules_data import load_rules
+
+    rules = load_rules()
+    state = beaten_a2()
+    assert not any(q.picked for q in state.squadrons)  # nobody has picked: A2 would be first
+    with pytest.raises(IllegalAction, match="wholly Captured or Out of Action"):
+        decide_and_apply(state, PickCard("A2", "Take Courage"), ScriptedDice([]), rules)
+    _, after = decide_and_apply(state, PickCard("B1", "Down!"), ScriptedDice([]), rules)
+    a2 = after.squadron("A2")
+    assert a2.picked and a2.face_down is None and "Take Courage" in a2.hand  # no card, made for it
+    # with one ship still in play (Pelican afloat) the same pick is A2's to make
+    _, fine = decide_and_apply(beaten_a2(pelican_out=False), PickCard("A2", "Take Courage"), ScriptedDice([]), rules)
+    assert fine.squadron("A2").face_down == "Take Courage"
