@@ -161,3 +161,120 @@ def test_a_squadron_wholly_captured_or_out_of_action_may_not_play_a_card_even_fi
     # with one ship still in play (Pelican afloat) the same pick is A2's to make
     _, fine = decide_and_apply(beaten_a2(pelican_out=False), PickCard("A2", "Take Courage"), ScriptedDice([]), rules)
     assert fine.squadron("A2").face_down == "Take Courage"
+
+
+# ---------------------------------------------------------------- 4. re-capture by boarding
+
+# "A ship may be re-captured by having a ship from its original squadron become Entangled with it.
+# Once Entangled, remove the Captured token. Re-captured ships remain Shaken, but will otherwise
+# operate normally." (the rulebook's Captured). Prize, B's Corvette, lies Captured by A, Shaken at
+# Fatigue 7, 0.8" off the port side of B's Cutter; both at anchor.
+
+
+def prize_alongside() -> TableSession:
+    from game.model import Status, evolve
+    from tests.helpers import to_movement
+
+    ships = [S("Galleon", "Light Galleon", 30, 30, 0, "A"),
+             S("Cutter", "Sloop", 10, 10, 90, "B", {"sail": "anchored"}),
+             S("Prize", "Corvette", 10, 12, 90, "B", {"sail": "anchored", "fatigue": 7})]
+    t = session(ships, fortune=0, flagships={"B": "Cutter"})
+    prize = t.state.ship("Prize")
+    t.state = t.state.with_ship(evolve(prize, controller="A", statuses=prize.statuses | {Status.CAPTURED}))
+    to_movement(t)  # B's Take Courage beats A's Down!: B moves first
+    assert t.state.active_player == "B"
+    return t
+
+
+def test_a_ship_of_its_own_squadron_recaptures_a_prize_by_boarding_it() -> None:
+    from game.model import Status
+
+    t = prize_alongside()
+    t.submit_line("dice sail cannon musket pistol skull")  # the Boarding Skill Test: one sail passes
+    t.submit_line("move Cutter crew board Prize")
+    p = t.state.ship("Prize")
+    assert Status.CAPTURED not in p.statuses and (p.owner, p.controller) == ("B", "B")
+    assert p.shaken and p.fatigue == 7 and p.entangled_with == {"Cutter"}
+    changed = [e for e in t.events if type(e).__name__ == "ControlChanged"][-1]
+    assert (changed.ship, changed.reason) == ("Prize", "recaptured")
+
+
+def test_a_failed_boarding_test_leaves_the_prize_captured() -> None:
+    from game.model import Status
+
+    t = prize_alongside()
+    t.submit_line("dice skull cannon musket pistol skull")  # no sail: failed (Skill 0, no Fortune)
+    t.submit_line("move Cutter crew board Prize")
+    p = t.state.ship("Prize")
+    assert Status.CAPTURED in p.statuses and p.controller == "A" and not p.entangled
+
+
+FLEET = """
+name = "prize"
+seed = 7
+test_dice = true
+defender = "Crown"
+[table]
+width = 36
+height = 36
+weather_edge = "N"
+[[squadron]]
+player = "A1"
+team = "Allies"
+fortune = 0
+hand = ["Down!", "Careful Aim"]
+[[squadron.ship]]
+name = "Galleon"
+class = "Light Galleon"
+x = 30
+y = 30
+heading = 0
+[[squadron]]
+player = "B1"
+team = "Crown"
+fortune = 0
+hand = ["Down!", "Careful Aim"]
+[[squadron.ship]]
+name = "Prize"
+class = "Corvette"
+x = 10
+y = 12
+heading = 90
+sail = "anchored"
+fatigue = 7
+[[squadron]]
+player = "B2"
+team = "Crown"
+fortune = 0
+hand = ["Favorable Wind", "Fleet Maneuver"]
+[[squadron.ship]]
+name = "Cutter"
+class = "Sloop"
+x = 10
+y = 10
+heading = 90
+sail = "anchored"
+"""
+
+
+def test_only_its_own_squadron_may_board_a_prize() -> None:
+    """B2's Cutter is of the prize's side but not of its squadron (B1): its Boarding is refused before
+    any test is rolled or Crew Action spent, where it used to be taken and do nothing."""
+    import pytest
+
+    from game.errors import IllegalAction
+    from game.model import Status, evolve
+    from game.scenario import load_scenario_text
+
+    t = TableSession(load_scenario_text(FLEET))
+    prize = t.state.ship("Prize")
+    t.state = t.state.with_ship(evolve(prize, controller="A1", statuses=prize.statuses | {Status.CAPTURED}))
+    for line in ("pick A1 Down!", "pick B2 Favorable Wind", "pick A1 Careful Aim", "pick B2 Fleet Maneuver"):
+        t.submit_line(line)
+    for ch in t.state.choices:  # Fleet Maneuver's free turn, not taken
+        t.submit_line(f"freeturn {ch.ship} skip")
+    assert t.state.active_player == "B2"
+    before = t.state
+    with pytest.raises(IllegalAction, match="only a ship of its own squadron"):
+        t.submit_line("move Cutter crew board Prize")
+    assert t.state == before
