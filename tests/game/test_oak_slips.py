@@ -51,6 +51,24 @@ def test_await_new_orders_borrowing_a_card_without_a_reveal_effect_removes_nothi
     assert {s.fatigue for s in t.state.ships_of("A")} == {2}
 
 
+def test_await_new_orders_borrowing_fleet_maneuver_offers_the_formations_free_turns() -> None:
+    """Fleet Maneuver: "On reveal, each ship in Formation that is not Entangled or Aground makes a free
+    speed-1 turn." Borrowed, its turns wait as the card's own do, and the Movement Phase follows them."""
+    ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A"), S("Tender", "Sloop", 10, 24, 0, "A"),
+             S("Straggler", "Sloop", 32, 4, 0, "A"), S("Frigate", "Sixth Rate", 25, 30, 0, "B")]
+    hands = {"A": ["Await New Orders", "Fleet Maneuver", *FILLER_A],
+             "B": ["Favorable Wind", "Fire as She Bears", "Reload!", "Take Courage", "Careful Aim"]}
+    t = session(ships, hands=hands, flagships={"A": "Galleon"})
+    for line in ("pick A Await New Orders", "pick B Favorable Wind", "pick A Down!", "pick B Fire as She Bears"):
+        t.submit_line(line)
+    t.submit_line("borrow Fleet Maneuver")
+    assert [(c.kind, c.ship) for c in t.state.choices] == [("free_turn", "Galleon"), ("free_turn", "Tender")]
+    t.submit_line("freeturn Galleon starboard 20")
+    t.submit_line("freeturn Tender skip")
+    assert t.state.ship("Galleon").heading == 20 and t.state.ship("Tender").heading == 0
+    assert not t.state.choices and t.state.phase.value == "movement"
+
+
 def test_adaptive_tactics_borrowing_raise_the_black_makes_the_enemies_take_the_test() -> None:
     ships = [S("Galleon", "Light Galleon", 10, 18, 0, "A"), S("Frigate", "Sixth Rate", 17.5, 18, 0, "B"),
              S("Cutter", "Corvette", 30, 30, 0, "B")]
