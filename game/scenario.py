@@ -154,25 +154,33 @@ def _squadron(sd: schema.SquadronDoc, file: str, rules: RulesData) -> tuple[Squa
             raise ScenarioError(file, entry, "hand", f"unknown initiative card {card!r}")
     if len(set(sd.hand)) != len(sd.hand):
         raise ScenarioError(file, entry, "hand", "a hand holds each card once")
-    ships = [_ship(d, player, file, rules) for d in sd.ship]
-    flagship = sd.flagship or ships[0].id
-    if flagship not in [s.id for s in ships]:
+    flagship = sd.flagship or sd.ship[0].name
+    if flagship not in [d.name for d in sd.ship]:
         raise ScenarioError(file, entry, "flagship", f"{flagship!r} is not a ship of this squadron")
+    # a named admiral is its card, as in a squadron list (game/setup.py): its value breaks ties unless
+    # the file gives `admiral_value`, its keywords serve the Flagship, and the officers' keywords add
+    # Fortune Points to the file's `fortune`
+    admiral = rules.admirals.get(sd.admiral)
+    keywords = list(admiral.keywords) if admiral is not None else []
+    ships = [_ship(d, player, file, rules, keywords if d.name == flagship else []) for d in sd.ship]
+    value = sd.admiral_value if "admiral_value" in sd.model_fields_set or admiral is None else admiral.value
+    officers = [*keywords, *(k for d in sd.ship if d.captain in rules.captains for k in rules.captains[d.captain].keywords)]
+    fortune = sd.fortune + sum(rules.keywords[k].fortune for k in officers if k in rules.keywords)
     q = Squadron(
         player=player,
         name=sd.name or f"Player {player}",
         faction=sd.faction,
         flagship=flagship,
         admiral=sd.admiral,
-        admiral_value=sd.admiral_value,
-        fortune=sd.fortune,
+        admiral_value=value,
+        fortune=fortune,
         hand=tuple(sd.hand),
         team=sd.team,
     )
     return q, ships
 
 
-def _ship(d: schema.ShipDoc, player: str, file: str, rules: RulesData) -> Ship:
+def _ship(d: schema.ShipDoc, player: str, file: str, rules: RulesData, admiral_keywords: list[str]) -> Ship:
     name, cls_name = d.name, d.cls
     if cls_name not in rules.ships:
         raise ScenarioError(file, name, "class", f"unknown ship class {cls_name!r}; known: {', '.join(rules.ships)}")
@@ -202,6 +210,7 @@ def _ship(d: schema.ShipDoc, player: str, file: str, rules: RulesData) -> Ship:
     changes = [rules.upgrade_cards[x].stats for x in d.cards]
     if d.captain in rules.captains:
         changes += [rules.keywords[k].stats for k in rules.captains[d.captain].keywords if k in rules.keywords]
+    changes += [rules.keywords[k].stats for k in admiral_keywords if k in rules.keywords]
     stats["skill"] = d.skill
     for change in changes:
         for k, v in change.items():

@@ -458,6 +458,11 @@ def _board(ctx: Decision, ship: Ship, cmd: Crew) -> None:
         raise IllegalAction(f"{target.id} is a friendly ship.", "Board an opposing ship.")
     if not target.on_table:
         raise IllegalAction(f"{target.id} is no longer on the table.")
+    if Status.CAPTURED in target.statuses and target.owner != ship.controller:
+        # "A ship may be re-captured by having a ship from its original squadron become Entangled with
+        # it": Boarding a prize is its own squadron's way to take it back, and nobody else's
+        raise IllegalAction(f"{target.id} is Captured: only a ship of its own squadron ({target.owner}) may "
+                            "board it, to re-capture it.", "Take another Crew Action.")
     gap = geo.distance(c.hull(ship).polygon, c.hull(target).polygon)
     yard_arm = ctx.rules.range_of("yard_arm")
     if gap > yard_arm + 1e-9:
@@ -474,9 +479,10 @@ def _board(ctx: Decision, ship: Ship, cmd: Crew) -> None:
             f"{ship.id} cannot lay its edge flush against {target.id}: there is no room.",
             "Boarding is not possible here; choose another Crew Action.",
         )
-    _fire_before_boarding(ctx, ship, target)
+    if Status.CAPTURED not in target.statuses:  # no volley into one's own prize being taken back
+        _fire_before_boarding(ctx, ship, target)
     ship, target = ctx.state.ship(ship.id), ctx.state.ship(target.id)
-    if not target.on_table or Status.CAPTURED in target.statuses:
+    if not target.on_table:
         return  # the volley finished it
     placed = geo.boarding_placement(c.hull(ship), c.hull(target), obstacles, cmd.edge or None) or placed
     auto = effects.first(ctx.state, ship, "auto_pass", ctx.rules)

@@ -24,35 +24,42 @@ def resolve(ctx: Decision) -> tuple[Choice, ...]:
     choices: list[Choice] = []
     for player in order:
         for card, e in effects.on_reveal(ctx.state, player, ctx.rules):
-            action = e.get("action")
-            if e.get("condition") == "strike_points_last_turn" and not dict(ctx.state.strike_points).get(player):
-                continue
-            ships = [s for s in ctx.state.ships_of(player) if s.can_act and effects.in_scope(ctx.state, s, e, ctx.rules)]
-            if action == "remove_fatigue":
-                for s in ships:
-                    if s.fatigue:
-                        c.take_fatigue(ctx, s.id, -int(e.get("amount", 1)))
-            elif action == "remove_reload":
-                for s in ships:
-                    for side in (ShipSide.PORT, ShipSide.STARBOARD):
-                        if side in s.reload:
-                            ctx.emit(ev.ReloadMarker(s.id, side, False))
-                            break
-            elif action == "free_turn":
-                for s in ships:
-                    if not (s.entangled or s.aground):
-                        choices.append(Choice(player, "free_turn", s.id, (card,)))
-            elif action == "free_move":
-                _free_moves(ctx, ships, int(e.get("tool", 1)))
-            elif action == "enemy_test":
-                _enemy_tests(ctx, player, e)
-            elif action == "place_terrain":
-                choices.append(Choice(player, "place_terrain", card, (str(e.get("terrain", "shoal")),)))
-            elif action == "borrow_effect":
-                options = _borrowable(ctx, player, card, str(e.get("source", "hand")))
-                if options:
-                    choices.append(Choice(player, "borrow", card, options))
+            choices += _act(ctx, player, card, e)
     return tuple(choices)
+
+
+def _act(ctx: Decision, player: str, card: str, e: Mapping[str, Any]) -> list[Choice]:
+    """One on-reveal effect of a card, done at once; those that wait for the player come back as Choices."""
+    action = e.get("action")
+    if e.get("condition") == "strike_points_last_turn" and not dict(ctx.state.strike_points).get(player):
+        return []
+    ships = [s for s in ctx.state.ships_of(player) if s.can_act and effects.in_scope(ctx.state, s, e, ctx.rules)]
+    choices: list[Choice] = []
+    if action == "remove_fatigue":
+        for s in ships:
+            if s.fatigue:
+                c.take_fatigue(ctx, s.id, -int(e.get("amount", 1)))
+    elif action == "remove_reload":
+        for s in ships:
+            for side in (ShipSide.PORT, ShipSide.STARBOARD):
+                if side in s.reload:
+                    ctx.emit(ev.ReloadMarker(s.id, side, False))
+                    break
+    elif action == "free_turn":
+        for s in ships:
+            if not (s.entangled or s.aground):
+                choices.append(Choice(player, "free_turn", s.id, (card,)))
+    elif action == "free_move":
+        _free_moves(ctx, ships, int(e.get("tool", 1)))
+    elif action == "enemy_test":
+        _enemy_tests(ctx, player, e)
+    elif action == "place_terrain":
+        choices.append(Choice(player, "place_terrain", card, (str(e.get("terrain", "shoal")),)))
+    elif action == "borrow_effect":
+        options = _borrowable(ctx, player, card, str(e.get("source", "hand")))
+        if options:
+            choices.append(Choice(player, "borrow", card, options))
+    return choices
 
 
 def _borrowable(ctx: Decision, player: str, card: str, source: str) -> tuple[str, ...]:
@@ -70,6 +77,15 @@ def borrow(ctx: Decision, choice: Choice, cmd: Decide) -> None:
     if cmd.target not in choice.options:
         raise IllegalAction(f"{choice.ship} cannot use {cmd.target!r}.", f"Choose one of: {', '.join(choice.options)}.")
     ctx.emit(ev.EffectBorrowed(choice.player, cmd.target))
+    # "use that card's effect": an effect the lent card does on reveal is done now, as the card's own
+    # would be (Take Courage, Reload!, Fleet Maneuver, Raise the Black); a card that itself borrows
+    # lends nothing further
+    waiting: list[Choice] = []
+    for card, e in effects.on_reveal(ctx.state, choice.player, ctx.rules):
+        if card == cmd.target and e.get("action") != "borrow_effect":
+            waiting += _act(ctx, choice.player, card, e)
+    if waiting:
+        ctx.emit(ev.ChoicesSet((*ctx.state.choices, *waiting)))
 
 
 def _free_moves(ctx: Decision, ships: list[Ship], tool: int) -> None:
