@@ -328,7 +328,7 @@ class RefereeService:
         if isinstance(found, Cell):
             where = f"{t.rows.name} {found.row}" + (f", {t.columns.name} {found.column}" if found.column != "value" else "")
             shown = "blank (no entry)" if found.blank else str(found.value)
-            mark = " (entered by the referee from the printed copy)" if found.entered else ""
+            mark = f" ({found.provenance})" if found.provenance else ""
             return f"**{t.title}**, {where}: {shown}{mark}"
         return found.text()
 

@@ -228,10 +228,11 @@ def decide_shared(step: Step[S], command: Any, tables: TableSet) -> bool:
         require_referee(state, command.player)
         table = tables.find(command.table)
         row, column = table.keys_of(command.row, command.column or None)
-        if table.cell_verified(row, column):
+        if not table.enterable(row, column):
             raise IllegalAction(
                 f"{table.title}, row {row}, column {column} is verified already.",
-                "Only cells garbled in the play aid's text are entered from the printed copy.",
+                "Only cells garbled in the play aid's text, or answered as printed with a note, are entered from the "
+                "printed copy.",
             )
         value = command.value.strip()
         if not value:

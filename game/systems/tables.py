@@ -14,9 +14,14 @@ unless the referee has entered what the group's printed copy says (a `PrintedEnt
     rows = { name = "guns", keys = ["1", "2", "3"], domain = [1, 14] }
     columns = { name = "range", keys = ["1", "2", "3-5", "6+"] }
     cells = [[2, 2, 1, ""], ...]      # "" is a blank cell (no entry on the printed table)
-    [[table.flag]]                    # cells known to be unreliable, with the reason
+    [[table.flag]]                    # cells garbled or absent in the seed's text, with the reason
     rows = ["6+"]                     # omitted: every row; columns likewise
     reason = "…"
+    [[table.reading]]                 # clean cells answered as the seed prints them, though they look odd
+    rows = ["2"]
+    columns = ["4"]
+    line = 22                         # the seed's line that prints them: the answer shows it as its source
+    reason = "…"                      # why the value is worth a second look on the printed copy
 """
 
 from __future__ import annotations
@@ -137,14 +142,41 @@ class Flag:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """Clean cells of the seed's text answered as printed, though they look odd: each answer names the seed
+    line it comes from and why it is worth a look on the printed copy."""
+
+    rows: frozenset[str]  # empty: every row
+    columns: frozenset[str]  # empty: every column
+    line: int
+    reason: str
+
+    def covers(self, row: str, column: str) -> bool:
+        return (not self.rows or row in self.rows) and (not self.columns or column in self.columns)
+
+
+@dataclass(frozen=True)
 class Cell:
-    """A value read from the table. `entered` marks a value the referee read from the printed copy."""
+    """A value read from the table. `entered` marks a value the referee read from the printed copy; `source`
+    names the line of the play aid's text that prints a value answered as printed though it looks odd ("line 22 of
+    the play aid's text"), `note` why."""
 
     table: str
     row: str
     column: str
     value: Value
     entered: bool = False
+    source: str = ""
+    note: str = ""
+
+    @property
+    def provenance(self) -> str:
+        """Where the value comes from, for an answer that shows it ("" for a plain cell of the seed)."""
+        if self.entered:
+            return "entered by the referee from the printed copy"
+        if self.source:
+            return f"as printed on {self.source}: {self.note}"
+        return ""
 
     @property
     def blank(self) -> bool:
@@ -192,6 +224,7 @@ class Table:
     columns: Axis
     cells: tuple[tuple[Value, ...], ...]
     flags: tuple[Flag, ...] = ()
+    readings: tuple[Reading, ...] = ()
     note: str = ""
     file: str = ""
     provisional: str = ""  # why the whole file is the project's reading, not a proof-read printed table
@@ -203,6 +236,13 @@ class Table:
 
     def cell_verified(self, row: str, column: str) -> bool:
         return self.flag_for(row, column) is None
+
+    def reading_for(self, row: str, column: str) -> Reading | None:
+        return next((r for r in self.readings if r.covers(row, column)), None)
+
+    def enterable(self, row: str, column: str) -> bool:
+        """A cell the referee may enter from the printed copy: withheld, or answered as printed with a note."""
+        return not self.cell_verified(row, column) or self.reading_for(row, column) is not None
 
     def locate(self, row: Value, column: Value | None = None) -> tuple[int, int]:
         r = self.rows.index(row)
@@ -225,12 +265,15 @@ class Table:
     def lookup(self, row: Value, column: Value | None = None, printed: Iterable[PrintedEntry] = ()) -> Cell | ReadPrinted:
         r, c = self.locate(row, column)
         rk, ck = self.rows.keys[r].text, self.columns.keys[c].text
-        flag = self.flag_for(rk, ck)
-        if flag is None:
+        flag, reading = self.flag_for(rk, ck), self.reading_for(rk, ck)
+        if flag is None and reading is None:
             return Cell(self.name, rk, ck, self.cells[r][c])
         for p in printed:
             if p.table == self.name and p.row == rk and p.column == ck:
                 return Cell(self.name, rk, ck, cell_value(p.value), entered=True)
+        if flag is None and reading is not None:
+            return Cell(self.name, rk, ck, self.cells[r][c], source=f"line {reading.line} of the play aid's text", note=reading.reason)
+        assert flag is not None
         return ReadPrinted(self.name, self.printed, rk, ck, flag.reason)
 
     def keys_of(self, row: Value, column: Value | None = None) -> tuple[str, str]:
@@ -238,23 +281,26 @@ class Table:
         return self.rows.keys[r].text, self.columns.keys[c].text
 
     def render(self, printed: Iterable[PrintedEntry] = ()) -> str:
-        """The table as text, unverified cells shown as `?` (or as the referee entered them, with `*`)."""
+        """The table as text, unverified cells shown as `?` (or as the referee entered them, with `*`), cells
+        answered as printed with a note marked `†`."""
         entered = {(p.row, p.column): p.value for p in printed if p.table == self.name}
         head = [self.rows.name] + [k.text for k in self.columns.keys]
         lines = [f"{self.title} (seed {self.seed}{'' if self.verified else ', unverified'})", " | ".join(head)]
         for r, rk in enumerate(self.rows.keys):
             row = [rk.text]
             for c, ck in enumerate(self.columns.keys):
-                if self.cell_verified(rk.text, ck.text):
-                    v = self.cells[r][c]
-                    row.append(str(v) if v != "" else "–")
-                elif (rk.text, ck.text) in entered:
+                if (rk.text, ck.text) in entered and self.enterable(rk.text, ck.text):
                     row.append(entered[(rk.text, ck.text)] + "*")
+                elif self.cell_verified(rk.text, ck.text):
+                    v = self.cells[r][c]
+                    mark = "†" if self.reading_for(rk.text, ck.text) else ""
+                    row.append((str(v) if v != "" else "–") + mark)
                 else:
                     row.append("?")
             lines.append(" | ".join(row))
         reasons = dict.fromkeys(f.reason for f in self.flags)
         lines.extend(f"? {reason}" for reason in reasons)
+        lines.extend(f"† as printed on line {x.line} of the play aid's text: {x.reason}" for x in self.readings)
         if self.note:
             lines.append(self.note)
         if self.provisional:
@@ -409,6 +455,22 @@ def _table(file: str, raw: Any) -> Table:
         if not isinstance(reason, str) or not reason:
             raise TableError(file, name, "flag", "needs a reason")
         flags.append(Flag(fr, fc, reason))
+    readings: list[Reading] = []
+    for x in raw.get("reading", []):
+        xr = frozenset(str(k) for k in x.get("rows", []))
+        xc = frozenset(str(k) for k in x.get("columns", []))
+        if xr - row_names or xc - col_names:
+            raise TableError(file, name, "reading", f"names unknown keys {sorted((xr - row_names) | (xc - col_names))}")
+        line, reason = x.get("line"), x.get("reason")
+        if not isinstance(line, int) or isinstance(line, bool) or line < 1:
+            raise TableError(file, name, "reading", "needs the seed's line number (line = N)")
+        if not isinstance(reason, str) or not reason:
+            raise TableError(file, name, "reading", "needs a reason")
+        reading = Reading(xr, xc, line, reason)
+        both = [(r, c) for r in row_names for c in col_names if reading.covers(r, c) and (raw.get("verified") is False or any(f.covers(r, c) for f in flags))]
+        if both:
+            raise TableError(file, name, "reading", f"row {both[0][0]}, column {both[0][1]} is also flagged: withheld or read, not both")
+        readings.append(reading)
     return Table(
         name=name,
         title=_need(raw, "title", str, file, name),
@@ -419,6 +481,7 @@ def _table(file: str, raw: Any) -> Table:
         columns=columns,
         cells=tuple(cells),
         flags=tuple(flags),
+        readings=tuple(readings),
         note=raw.get("note", ""),
         file=file,
     )

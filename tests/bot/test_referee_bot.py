@@ -172,6 +172,10 @@ async def test_rules_table_outside_a_game_names_the_system(harness: Any) -> None
     t = Table(bot, fake)
     looked = await t.send(ANN, "rules", None, table="fire_base", row="1", column="1", system="wsim")
     assert looked.ephemeral and looked.content == "**Fire Base**, guns 1, range 1: 2", looked.content
+    # a clean cell that looks odd answers as printed, naming the line of the play aid's text it is printed on
+    odd = await t.send(ANN, "rules", None, table="carronades", row="2", column="4", system="wsim")
+    assert odd.content.startswith("**Carronades**, carronades 2, range 4: 1 (as printed on line 22 of the play aid's "
+                                  "text: WS&IM's own carronades reach 2 (Basic) or 3 (Advanced) hexes"), odd.content
     refused = await t.send(ANN, "rules", None, table="fire_base", row="1")
     assert refused.content.startswith("❌") and "system:" in refused.content
     unknown = await t.send(ANN, "rules", None, table="nothing", row="1", system="wsim")

@@ -72,6 +72,50 @@ def test_lookup_flags_and_printed_entries() -> None:
     assert "? smudged" in t.render() and "4*" in t.render((PrintedEntry("t", "6+", "rigging", "4"),))
 
 
+READ = TEXT.replace(
+    "[[table.flag]]",
+    """[[table.reading]]
+rows = ["3-5"]
+columns = ["rigging"]
+line = 12
+reason = "looks odd"
+[[table.flag]]""",
+)
+
+
+def test_a_clean_cell_that_looks_odd_answers_as_printed_with_its_line() -> None:
+    t = tables_from_texts("x", {"t.toml": READ})["t"]
+    got = t.lookup(4, "rigging")
+    assert got == Cell("t", "3-5", "rigging", "x", source="line 12 of the play aid's text", note="looks odd")
+    assert isinstance(got, Cell) and got.provenance == "as printed on line 12 of the play aid's text: looks odd"
+    assert t.lookup(4, "hull") == Cell("t", "3-5", "hull", 2) and t.lookup(4, "hull").provenance == ""  # type: ignore[union-attr]
+    assert t.cell_verified("3-5", "rigging") and t.enterable("3-5", "rigging") and not t.enterable("3-5", "hull")
+    entered = t.lookup(4, "rigging", (PrintedEntry("t", "3-5", "rigging", "z"),))
+    assert entered == Cell("t", "3-5", "rigging", "z", entered=True)
+    assert isinstance(entered, Cell) and entered.provenance == "entered by the referee from the printed copy"
+    text = t.render()
+    assert "3-5 | 2 | x†" in text and "† as printed on line 12 of the play aid's text: looks odd" in text
+    assert "3-5 | 2 | z*" in t.render((PrintedEntry("t", "3-5", "rigging", "z"),))
+    assert isinstance(t.lookup(9, "rigging"), ReadPrinted)  # the flagged cell still asks
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        ("line = 12\n", "", "line number"),
+        ("line = 12", "line = 0", "line number"),
+        ('reason = "looks odd"', 'reason = ""', "reason"),
+        ('rows = ["3-5"]\ncolumns = ["rigging"]\nline', 'rows = ["6+"]\ncolumns = ["rigging"]\nline', "also flagged"),
+        ('rows = ["3-5"]\ncolumns = ["rigging"]\nline', 'rows = ["9"]\ncolumns = ["rigging"]\nline', "unknown keys"),
+        ("verified = true", "verified = false", "also flagged"),
+    ],
+)
+def test_a_bad_reading_is_refused(old: str, new: str, problem: str) -> None:
+    assert old in READ
+    with pytest.raises(TableError, match=problem):
+        tables_from_texts("x", {"t.toml": READ.replace(old, new)})
+
+
 @pytest.mark.parametrize(
     ("old", "new", "problem"),
     [

@@ -25,6 +25,8 @@ def account(e: Any) -> str:
         case ev.VolleyResolved(volley=v):
             damage = v.damage if v.damage is not None else "read the printed table"
             morale = str(v.morale_rolls) if v.morale_rolls is not None else "read the printed table"
+            if v.morale_rolls is not None and v.morale_source:
+                morale += f" ({v.morale_source})"
             checks = ""
             if v.fire_checks:
                 red = {"yes": "", "no": " (not a red column: none)", "?": " if this column is printed red on your PAC"}[v.red_column]

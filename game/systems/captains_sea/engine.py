@@ -280,7 +280,8 @@ def fire(step: Step[CSGame], cmd: c.FireAt, t: TableSet) -> None:
     damage = str(damage_cell.value) if isinstance(damage_cell, Cell) else None
     morale_rolls = int(morale_cell.value) if isinstance(morale_cell, Cell) else None
     volley = Volley(ship.id, target.id, cmd.aim, cmd.hits, (white[0], white[1]), red, damage_roll, damage, checks,
-                    red_column, morale_roll, morale_rolls, ", ".join(parts))
+                    red_column, morale_roll, morale_rolls, ", ".join(parts),
+                    morale_cell.provenance if isinstance(morale_cell, Cell) else "")
     step.emit(ev.VolleyResolved(volley))
     for cell in (damage_cell, morale_cell):
         if isinstance(cell, ReadPrinted):

@@ -57,6 +57,7 @@ class Volley:
     morale_roll: int
     morale_rolls: int | None  # None: read the printed table
     parts: str  # the modifiers, for the account
+    morale_source: str = ""  # where a Morale Effects value answered with a note comes from ("" for a plain cell)
 
 
 @dataclass(frozen=True)

@@ -68,9 +68,12 @@ def calculate(
                 f"{ship.id} has {ship.carronades} carronades: see the CB variant rules for 4+ carronades.",
                 "Add their bonus with `mod N`.",
             )
-        car = _int(tables, "carronades", ship.carronades, rng, printed)
-        if car:
-            parts.append((f"{ship.carronades} carronade(s)", car))
+        car_cell = tables["carronades"].lookup(ship.carronades, rng, printed)
+        if isinstance(car_cell, ReadPrinted):
+            raise needs(car_cell)
+        if car_cell.value != "":
+            shown = f" ({car_cell.provenance})" if car_cell.provenance else ""
+            parts.append((f"{ship.carronades} carronade(s){shown}", int(car_cell.value)))
     parts.append((f"crew {ship.quality}", _int(tables, "crew_quality_fire", ship.quality, None, printed)))
     stable = tables["stable_modifiers"].rows.keys
     if ship.hull_lost >= 4:

@@ -96,11 +96,18 @@ def test_two_turns(table: Table) -> None:
     assert (g.rigging_hits, g.hull_hits, g.crew_hits, g.morale_rolls, g.fire_checks) == (7, 0, 0, 2, 0)
     line = t.lines(events)[-2]
     assert "2 fire check(s) if this column is printed red on your PAC" in line and "Morale rolls 2" in line
-    # the reply: the setup's low 2 + white 1 + 2 - leeward 1 = 4: 3H; red 3 + Handy defender 1 = 4: a flagged row
+    # the reply: the setup's low 2 + white 1 + 2 - leeward 1 = 4: 3H; red 3 + Handy defender 1 = 4: row 4, which
+    # prints the same values as row 3 but is clean in the PAC's text: answered as printed, with its line
     events = t.play("British: fire Guerriere Constitution hits 3 low leeward", 1, 2, 3)
-    assert any("Read the printed MORALE EFFECTS TABLE, row 4, column 3" in x for x in t.lines(events))
-    assert t.state.ship("Constitution").hull_hits == 3 and t.state.ship("Constitution").morale_rolls == 0
-    t.play("Umpire: printed morale_effects 4 3 = 1")
+    row_4 = quote(__file__, "seed_004_tables.txt", 67, "0\t1\t1\t1\t2\t2\t2\t3\t3\t3\t4\t4\t\t4")
+    assert int(row_4.split("\t")[2]) == 1  # 3 hits achieved
+    line = t.lines(events)[-2]
+    assert "Morale rolls 1 (as printed on line 67 of the play aid's text: rows 4 and 3 print the same values" in line
+    assert not any("Read the printed" in x for x in t.lines(events))
+    assert t.state.ship("Constitution").hull_hits == 3 and t.state.ship("Constitution").morale_rolls == 1
+    t.play("Umpire: morale Constitution passed")
+    # a group whose printed PAC differs enters its own value, which answers from then on
+    t.play("Umpire: printed morale_effects 4 3 = 2")
     t.play("Umpire: printed fire_check_red ≥11 7 = yes")
     assert SYSTEM.tables()["fire_check_red"].lookup(18, 7, t.state.printed).value == "yes"  # type: ignore[union-attr]
     t.play("Umpire: morale Guerriere failed")
@@ -137,7 +144,8 @@ def test_two_turns(table: Table) -> None:
     assert OrdersRevealed((("US", "Constitution", "hold"), ("British", "Guerriere", "straight"))) in events
     events = t.play("British: fire Guerriere Constitution hits 3 low leeward", 1, 2, 3)
     volley = next(e.volley for e in events if isinstance(e, ev.VolleyResolved))
-    assert volley.morale_rolls == 1 and t.state.ship("Constitution").morale_rolls == 1
+    assert volley.morale_rolls == 2 and t.state.ship("Constitution").morale_rolls == 2
+    assert "Morale rolls 2 (entered by the referee from the printed copy)" in t.lines(events)[-2]
     assert replay(SYSTEM, t.initial, t.events) == t.state
     for e in t.events:
         assert SYSTEM.events.decode(SYSTEM.events.encode(e)) == e

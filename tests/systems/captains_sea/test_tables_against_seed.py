@@ -9,7 +9,7 @@ import re
 import pytest
 
 from game.systems.tables import Cell, ReadPrinted, load_tables
-from tests.systems.helpers import fixture
+from tests.systems.helpers import fixture, quote
 
 SEED = fixture(__file__, "seed_004_tables.txt")
 T = load_tables("captains_sea")
@@ -89,20 +89,24 @@ def test_fire_checks_from_the_header_and_footer() -> None:
     assert isinstance(T["fire_check_red"].lookup(15, 6), ReadPrinted)
 
 
-def test_morale_effects_and_the_flagged_duplicate_rows() -> None:
+def test_morale_effects_every_row_as_printed_and_the_duplicate_rows_with_their_line() -> None:
     start = next(i for i, line in enumerate(SEED) if line.startswith("HITS ACHIEVED\t"))
-    rows = {line.split("\t")[-1]: [int(x) for x in line.split("\t")[:12]] for line in SEED[start + 2 : start + 10]}
-    assert rows["4"] == rows["3"] and rows["1"] == rows["0"]  # why they are flagged
+    lines = {SEED[i].split("\t")[-1]: i + 1 for i in range(start + 2, start + 10)}  # die roll -> its line (1-based)
+    rows = {roll: [int(x) for x in SEED[n - 1].split("\t")[:12]] for roll, n in lines.items()}
+    assert rows["4"] == rows["3"] and rows["1"] == rows["0"]  # why they carry a note
+    assert quote(__file__, "seed_004_tables.txt", 67, "0\t1\t1\t1\t2\t2\t2\t3\t3\t3\t4\t4\t\t4")
+    assert quote(__file__, "seed_004_tables.txt", 71, "1\t1\t2\t2\t2\t3\t3\t3\t4\t4\t4\t5\t\t0")
     checked = 0
     for roll, values in rows.items():
         for hits, value in enumerate(values, start=1):
             cell = T["morale_effects"].lookup(int(roll), hits)
+            assert isinstance(cell, Cell) and cell.value == value, (roll, hits)
             if roll in ("4", "3", "1", "0"):
-                assert isinstance(cell, ReadPrinted) and "identical" in cell.reason
+                assert cell.source == f"line {lines[roll]} of the play aid's text" and "print the same values" in cell.note
             else:
-                assert isinstance(cell, Cell) and cell.value == value
-                checked += 1
-    assert checked == 48
+                assert cell.source == "" and not cell.entered
+            checked += 1
+    assert checked == 96
 
 
 def test_die_roll_modifiers() -> None:

@@ -323,3 +323,36 @@ def test_waterline_damage_keeps_a_crew_section_at_the_pumps(table: Table) -> Non
     assert "no crew section left to defend with" in t.refused("British: melee Victory Redoutable").text
     at(t, "J", Redoutable={"crew_lost": (8, 0, 0)})
     assert "besides the one at the pumps" in t.refused("French: repair Redoutable hull").text
+
+
+def test_two_carronades_at_range_4_add_the_bonus_the_play_aid_prints_and_say_where(table: Table) -> None:
+    # "2	+4	+3	+2	+1 … rules for 4+": a bonus at range 4, clean in the play aid's text though WS&IM's own
+    # carronades reach 2 or 3 hexes; answered as printed, the calculation names the line
+    printed = quote(__file__, "seed_002_tables.txt", 22, "2\t+4\t+3\t+2\t+1")
+    assert printed.split("\t")[4] == "+1"
+    t = at(table, "H")
+    events = t.play("British: fire Victory left Redoutable range 4", 1, 1, 1)
+    f = t.state.fire(1)
+    assert f is not None and f.mfn == 15 + 1 + 4 + 2  # Fire Base 14 guns at 4, carronades, Crack, initial broadside
+    line = next(x for x in t.lines(events) if x.startswith("Fire 1:"))
+    assert "2 carronade(s) (as printed on line 22 of the play aid's text: WS&IM's own carronades reach 2" in line
+    assert "+1, crew Cr +4" in line
+    # a group whose printed sheet reads otherwise enters its own value, and the calculation says so
+    t.play("Umpire: printed carronades 2 4 = 0")
+    v = evolve(t.state.ship("Victory"), broadsides=(Broadside("left", "R", initial_used=True), Broadside("right", "R")))
+    calc = calculate(v, "left", t.state.ship("Redoutable"), 4, False, "", 0, Wind(1, 3), Options(), T, t.state.printed)
+    assert calc.parts == (("Fire Base", 15), ("2 carronade(s) (entered by the referee from the printed copy)", 0),
+                          ("crew Cr", 4))
+
+
+def test_three_carronades_at_range_5_answer_the_printed_plus_1() -> None:
+    printed = quote(__file__, "seed_002_tables.txt", 23, "3\t+5\t+4\t+2\t+1\t+1")
+    t = Table(SYSTEM, setup())
+    v = evolve(t.state.ship("Victory"), carronades=3,
+               broadsides=(Broadside("left", "R", initial_used=True), Broadside("right", "R")))
+    calc = calculate(v, "left", t.state.ship("Redoutable"), 5, False, "", 0, Wind(1, 3), Options(), T, ())
+    assert calc.parts[1] == (
+        "3 carronade(s) (as printed on line 23 of the play aid's text: WS&IM's own carronades reach 2 (Basic) or 3 "
+        "(Advanced) hexes; the CB play aid prints these bonuses at ranges 4-5)", int(printed.split("\t")[5]))
+    assert calculate(v, "left", t.state.ship("Redoutable"), 6, False, "", 0, Wind(1, 3), Options(), T, ()).parts[1] == (
+        "crew Cr", 4)  # blank beyond range 5: nothing added

@@ -1,6 +1,6 @@
 """Every clean table of the CB play aid checked cell by cell against the play aid's own text (copied verbatim into
-seed_002_tables.txt), parsed here independently of the data files; every garbled cell answers
-"read the printed table"."""
+seed_002_tables.txt), parsed here independently of the data files; every clean cell answers its value (one that
+looks odd names its line), every garbled cell answers "read the printed table"."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 import pytest
 
 from game.systems.tables import Cell, ReadPrinted, Table, load_tables
-from tests.systems.helpers import fixture
+from tests.systems.helpers import fixture, quote
 
 SEED = fixture(__file__, "seed_002_tables.txt")
 T = load_tables("wsim")
@@ -45,15 +45,22 @@ def test_fire_base() -> None:
     assert CHECKED["fire_base"] == 140
 
 
-def test_carronades_ranges_4_and_5_are_flagged() -> None:
+def test_carronades_every_cell_as_printed_and_ranges_4_and_5_with_their_line() -> None:
     rows = block("Carronades", 3)
-    for r in rows:
+    two = quote(__file__, "seed_002_tables.txt", 22, "2\t+4\t+3\t+2\t+1\t\t\t\t\t\trules for 4+")
+    three = quote(__file__, "seed_002_tables.txt", 23, "3\t+5\t+4\t+2\t+1\t+1\t\t\t\t\tcarronades")
+    assert rows[1] == two.split("\t") and rows[2] == three.split("\t")
+    for line, r in ((21, rows[0]), (22, rows[1]), (23, rows[2])):
         for rng in range(1, 10):
             value = number(r[rng]) if r[rng].strip() else ""
-            if rng >= 4 and value != "":
-                flagged(T["carronades"], int(r[0]), rng)  # printed on the play aid, beyond the WS&IM carronade range
+            same(T["carronades"], int(r[0]), rng, value)
+            cell = T["carronades"].lookup(int(r[0]), rng)
+            assert isinstance(cell, Cell)
+            if rng >= 4 and value != "":  # printed on the play aid, beyond the WS&IM carronade range: said so, with the line
+                assert cell.source == f"line {line} of the play aid's text" and "2 (Basic) or 3 (Advanced)" in cell.note
             else:
-                same(T["carronades"], int(r[0]), rng, value)
+                assert cell.source == "" and cell.provenance == ""
+    assert CHECKED["carronades"] == 27
     assert "variant" in rows[0][10] and "4+" in rows[1][10]
 
 
@@ -231,7 +238,7 @@ def test_the_count_of_checked_cells() -> None:
     for name, fn in list(globals().items()):
         if name.startswith("test_") and name != "test_the_count_of_checked_cells":
             fn()
-    assert sum(CHECKED.values()) == 552
+    assert sum(CHECKED.values()) == 555
     print(f"CB play aid: {sum(CHECKED.values())} cells checked against its text")
 
 
