@@ -88,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_script = sub.add_parser("script", help="play a file of table commands and print the final state")
     p_script.add_argument("file", type=Path)
     p_script.add_argument("--json", action="store_true", help="print the final state as JSON")
-    p_script.add_argument("--scenario", help="built-in scenario name or scenario file (default: quickstart)")
+    p_script.add_argument("--scenario", help="built-in scenario name, scenario file or \"drafted [SIZE]\" (default: quickstart)")
     p_script.add_argument("--seed", type=int)
     p_script.add_argument("--db", help="database URL (default: a temporary SQLite file)")
     p_table = sub.add_parser("table", help="the offline hot-seat table, saved in the embedded database")
