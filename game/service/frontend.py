@@ -105,9 +105,6 @@ class FrontEnd:
                        payload: dict[str, Any] | None = None) -> int:
         return await schedule(self._repo, kind, utcnow() + due_in, game_id, payload or {})
 
-    async def status_message(self, game_id: int) -> str | None:
-        return (await self.store.load(game_id)).record.status_message_id
-
     async def set_status_message(self, game_id: int, message_id: str) -> None:
         loaded = await self.store.load(game_id)
         loaded.record.status_message_id = message_id

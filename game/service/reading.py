@@ -59,10 +59,6 @@ class Reading:
         view = view_of(loaded.state, owed[0], also=players) if owed else first
         return HandRead(tuple(players), tuple(owed), view, await self.store.rules_for(loaded.record))
 
-    async def sides_of(self, actor: Actor, game_id: int) -> list[str]:
-        """The sides the actor gives orders for now: their own seats, and those they stand in for."""
-        return await self.sides(await self.store.load(game_id, actor), actor)
-
     async def sides(self, loaded: Loaded, actor: Actor) -> list[str]:
         players = self.store.players_of(loaded, actor)
         if actor.captain_of is not None:
@@ -141,10 +137,6 @@ class Reading:
             self._options_at[key] = found
         return found
 
-    async def waiting_for(self, game_id: int) -> list[str]:
-        """The players the game waits for (those public_options lists), without working out their options."""
-        return sorted(deciders((await self.store.load(game_id)).state))
-
     async def log(self, actor: Actor, game_id: int, last: int = 20) -> list[Any]:
         loaded = await self.store.load(game_id, actor)
         mine = self.store.players_of(loaded, actor)
@@ -182,7 +174,3 @@ class Reading:
             tuple(awaiting_pick(loaded.state)),
             loaded.record.dice_seed if over else None,
             overrides_line(e for _, _, e in await repo.events(game_id)) if ended else "")
-
-    async def gm_overrides(self, game_id: int) -> str:
-        """The game's GM overrides in one line (account.overrides_line), for its game-over post."""
-        return overrides_line(e for _, _, e in await self.store.repo.events(game_id))
