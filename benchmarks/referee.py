@@ -42,7 +42,7 @@ async def run(url: str) -> list[tuple[int, int, float, float, float]]:
             t0 = time.perf_counter()
             game = await GameService(engine).referee._load(gid)
             cold.append(time.perf_counter() - t0)
-        out.append((turns, len(game.log), statistics.median(latencies) * 1000,
+        out.append((turns, game.record.last_seq, statistics.median(latencies) * 1000,
                     sorted(latencies)[int(len(latencies) * 0.99) - 1] * 1000, statistics.median(cold) * 1000))
     await engine.dispose()
     return out

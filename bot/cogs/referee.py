@@ -32,7 +32,7 @@ from game.service.authority import Actor
 from game.service.errors import GameNotFound, ServiceError
 from game.service.posts import Notice
 from game.service.referee import RefereeService, RefInfo, RefOutcome, builtin_setups
-from game.systems import SYSTEMS, system
+from game.systems import REFEREE_SYSTEMS, system
 
 log = logging.getLogger(__name__)
 MAX_SETUP_BYTES = 100_000
@@ -81,13 +81,13 @@ async def ship_names(interaction: discord.Interaction, current: str) -> list[app
 
 async def table_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     name = getattr(interaction.namespace, "system", None) or await _channel_system(interaction)
-    names = [t for key in ([name] if name in SYSTEMS else SYSTEMS) for t in system(key).tables()]
+    names = [t for key in ([name] if name in REFEREE_SYSTEMS else REFEREE_SYSTEMS) for t in system(key).tables()]
     return choices(sorted(set(names)), current)
 
 
 async def setup_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     name = getattr(interaction.namespace, "system", None)
-    if name not in SYSTEMS:
+    if name not in REFEREE_SYSTEMS:
         return []
     return choices(sorted(builtin_setups(name)), current)
 

@@ -82,16 +82,18 @@ def _utc(when: datetime) -> datetime:
 
 
 def plan_wait(now: datetime, player: str, wait: Wait, clock: GameClock, hours: Hours,
-              member: PlayerClock | None) -> list[Job]:
+              member: PlayerClock | None, acts: bool = True) -> list[Job]:
     """The reminders and the deadline of one side's wait, from when its clock started, the hours a GM
     added, the holder's vacation and quiet hours. A paused game plans none, nor does a computer
     captain's side (it plays at once); a holder on vacation either stops the clock (it starts when
-    they return), has a substitute pinged, or has the computer captain play at once."""
+    they return), has a substitute pinged, or has the computer captain play at once. In a game whose
+    deadlines cannot act (`acts` False: a referee system, where nobody plays for an absent seat) the
+    wait has one reminder and no deadline, and a holder away stops its clock."""
     if clock.paused or (wait.holder or "").startswith("ai:"):
         return []
     base, ping = wait.started, wait.holder
     if member is not None and away(member, now):
-        if member.away_mode == "captain":
+        if member.away_mode == "captain" and acts:
             return [("deadline", now, {"player": player, "action": "captain", "why": "away"})]
         if member.away_mode == "substitute" and member.substitute:
             ping = member.substitute
@@ -99,13 +101,15 @@ def plan_wait(now: datetime, player: str, wait: Wait, clock: GameClock, hours: H
             base = max(base, _utc(member.away_until))
     start = base + timedelta(hours=wait.extended)
     jobs: list[Job] = []
-    times = reminder_times(hours)
+    times = reminder_times(hours) if acts else [float(hours.reminder)]
     for stage, h in enumerate(times, start=1):
         due = start + timedelta(hours=h)
         if member is not None:
             due = out_of_quiet(due, member)
         jobs.append(("reminder", due, {"player": player, "stage": stage, "of": len(times), "user": ping,
                                        "stand_in": ping != wait.holder}))
+    if not acts:
+        return jobs
     due = start + timedelta(hours=hours.deadline)
     if member is not None and clock.skip_quiet:
         due = out_of_quiet(due, member)

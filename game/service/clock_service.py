@@ -11,12 +11,12 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from game import events as ev
 from game.ai.captain import Captain
 from game.dice import derived_number
 from game.errors import RulesError
-from game.model import Game
 from game.names import iso
 from game.service import orders_store
 from game.service.authority import Actor, as_seated, require_gm
@@ -36,16 +36,17 @@ from game.service.decision import (
     restart,
     waits_after,
 )
-from game.service.errors import AlreadyDecided, OtherSystem, ServiceRefusal
+from game.service.errors import AlreadyDecided, ServiceRefusal
 from game.service.models import ScheduledJob, utcnow
-from game.service.referee import RefereeService
-from game.service.repository import Loaded
+from game.service.repository import Loaded, Stored
 from game.service.results import Expect, Outcome
 from game.service.scheduler import Job
+from game.service.sides import moment
 from game.service.store import GameStore
 from game.service.waiting import decision_now, is_waiting, require_waiting, waits_of
 from game.service.writer import PlannedJob, VersionConflict
 from game.standing import passing
+from game.systems.base import DEADLINE_ACTIONS
 from game.views import view_of
 
 SYSTEM = Actor("clock", "")  # the clock itself, in the log
@@ -80,10 +81,9 @@ class Clock:
     """The clock part of the service: every change is committed as a ClockChanged event in the game's
     log, and every commit plans the clock jobs of the sides whose wait began, ended or was re-timed."""
 
-    def __init__(self, store: GameStore, commands: Commands, referee: RefereeService) -> None:
+    def __init__(self, store: GameStore, commands: Commands) -> None:
         self.store = store
         self.commands = commands
-        self.referee = referee
         # game clocks and members' hours, read on every change of turn: kept like the guild settings,
         # and bounded like every per-game cache
         self._clocks: Bounded = Bounded(10_000)
@@ -92,8 +92,8 @@ class Clock:
         store.plan_with(self.plan_after)
         store.when_reloaded(lambda game_id: self._clocks.pop(game_id, None))  # it changed with the game
 
-    async def plan(self, loaded: Loaded, waits: Mapping[str, Wait],
-                         sides: Sequence[str]) -> tuple[list[str], list[PlannedJob]]:
+    async def plan(self, loaded: Stored[Any], waits: Mapping[str, Wait],
+                   sides: Sequence[str]) -> tuple[list[str], list[PlannedJob]]:
         """Repository.append's `replan`: these sides' jobs, each from the side's wait (its holder, when its
         clock started, a GM's extension), the game's clock and the holder's hours, naming its decision."""
         assert loaded.record.id is not None
@@ -114,20 +114,23 @@ class Clock:
             self._hours_read.update(dict.fromkeys(wanted, now))
         hours = hours_of(clock, settings.reminder_hours, settings.turn_deadline_hours)
         at = utcnow()
+        acts = DEADLINE_ACTIONS in loaded.system.capabilities
         jobs = [(kind, due, payload, side, wait.holder, wait.since)
                 for side in sides if (wait := waits.get(side)) is not None
-                for kind, due, payload in plan_wait(at, side, wait, clock, hours, self._hours.get(wait.holder or ""))]
+                for kind, due, payload in plan_wait(at, side, wait, clock, hours, self._hours.get(wait.holder or ""),
+                                                    acts)]
         return list(sides), jobs
 
-    async def plan_after(self, loaded: Loaded, new_state: Game, position: int, retime: Retime | None
+    async def plan_after(self, loaded: Stored[Any], new_state: Any, position: int, retime: Retime | None
                          ) -> tuple[str | None, tuple[list[str], list[PlannedJob]] | None]:
         """What a command (its last event at `position`) writes of the clock: the waits, if they changed,
         and the plans of the sides whose wait began, ended or was re-timed (every side's, with `retime`).
         Nobody else's plan is touched: an opponent's move never re-times a wait that goes on."""
         stored = decode_waits(loaded.record.waits)
         # the stored holders, not the seats: a hand-over's command has already put the new holder in them
-        held = current_waits(loaded.record.waits, loaded.state, loaded.seats, loaded.record.updated_at, False)
-        waits = waits_after(held, loaded.state, new_state, loaded.seats, position, utcnow())
+        before, after = moment(loaded.system, loaded.state), moment(loaded.system, new_state)
+        held = current_waits(loaded.record.waits, before, loaded.seats, loaded.record.updated_at, False)
+        waits = waits_after(held, before, after, loaded.seats, position, utcnow())
         sides = changed(stored, waits)
         if retime is not None:
             waits, sides = retime(waits), sorted({*stored, *waits})
@@ -141,10 +144,10 @@ class Clock:
         without one beginning its wait now."""
         async with self.store.lock(game_id):
             for attempt in range(3):
-                loaded = await self.store.load(game_id, fresh=attempt > 0)
+                loaded = await self.store.load_any(game_id, fresh=attempt > 0)
                 stored = decode_waits(loaded.record.waits)
-                waits = waits_after(waits_of(loaded), loaded.state, loaded.state, loaded.seats, loaded.record.last_seq,
-                                    utcnow())
+                now = moment(loaded.system, loaded.state)
+                waits = waits_after(waits_of(loaded), now, now, loaded.seats, loaded.record.last_seq, utcnow())
                 sides, jobs = await self.plan(loaded, waits, sorted({*stored, *waits}))
                 try:
                     await self.store.repo.replan(loaded.record, sides, jobs, encode_waits(waits) if changed(stored, waits) else None)
@@ -281,15 +284,7 @@ class Clock:
         payload = json.loads(job.payload)
         text = reminder_text(payload)
         decision = decision_of_job(job)
-        try:
-            loaded = await self.store.load(job.game_id, fresh=True)
-        except OtherSystem:  # a referee assistant's game: the same check, over the waits it stores
-            if decision is None:  # planned before its jobs named their decision: the seat's player
-                info = await self.referee.info(job.game_id)
-                user = next((u for p, u, _ in info.seats if p == payload.get("player")), None)
-                return Reminder(user, text, False) if user else None
-            holder = await self.referee.waiting_holder(decision)
-            return Reminder(holder, text, False) if holder and holder.isdigit() else None
+        loaded = await self.store.load_any(job.game_id, fresh=True)
         if decision is None:
             await self.plan_afresh(job.game_id)
             return None
@@ -330,8 +325,8 @@ class Clock:
             rules = await self.store.rules_for(loaded.record)
             captain = Actor(f"ai:{player}", loaded.record.guild_id)
             for _ in range(20):  # the late activation to its end: its rolls and choices too
-                moment = replace(decision, at=loaded.record.last_seq)
-                if not is_waiting(loaded, moment):
+                step = replace(decision, at=loaded.record.last_seq)
+                if not is_waiting(loaded, step):
                     break
                 judgement = derived_number(loaded.record.dice_seed, f"deadline:{player}:{loaded.record.last_seq}")
                 view = view_of(loaded.state, player)
@@ -342,7 +337,7 @@ class Clock:
                 state = loaded.state
                 try:
                     outcomes.append(await self.commands.submit(captain, game_id, cmd,
-                                                               expect=Expect(decision=moment)))
+                                                               expect=Expect(decision=step)))
                 except AlreadyDecided:
                     break
                 loaded = await self.store.load(game_id)

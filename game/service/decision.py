@@ -20,8 +20,16 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from game.model import Game, Phase
-from game.phases.flow import deciders
+
+@dataclass(frozen=True)
+class Moment:
+    """What the rules of a wait read of a state, in any system (game/service/waiting.py reads it): the
+    turn and phase, whether the game is over, and the seats it waits on (by their seats' keys)."""
+
+    turn: int
+    phase: str
+    over: bool
+    waiting: frozenset[str]
 
 
 class SeatLike(Protocol):
@@ -64,17 +72,17 @@ def holder_of(seats: Iterable[SeatLike], player: str) -> str | None:
     return f"ai:{player}" if seat.is_ai else seat.user_id
 
 
-def waits_after(before: Mapping[str, Wait], old: Game, new: Game, seats: Iterable[SeatLike], position: int,
+def waits_after(before: Mapping[str, Wait], old: Moment, new: Moment, seats: Iterable[SeatLike], position: int,
                 now: datetime) -> dict[str, Wait]:
     """The waits once `new` is the state (its last event at `position`): a side still waited on in the
     same phase of the same turn by the same holder keeps its wait (and any extension); every other
     side the game waits for begins one now."""
-    if new.phase is Phase.OVER:
+    if new.over:
         return {}
     seats = list(seats)
-    kept = deciders(old) if (old.phase, old.turn) == (new.phase, new.turn) else set()
+    kept = old.waiting if (old.phase, old.turn) == (new.phase, new.turn) else frozenset()
     out: dict[str, Wait] = {}
-    for player in sorted(deciders(new)):
+    for player in sorted(new.waiting):
         holder = holder_of(seats, player)
         wait = before.get(player)
         if wait is not None and player in kept and wait.holder == holder:
@@ -95,10 +103,10 @@ def decision_of(game_id: int, waits: Mapping[str, Wait], player: str, at: int | 
     return None if wait is None else Decision(game_id, player, wait.holder, wait.since, at)
 
 
-def still_waiting(game_id: int, position: int, state: Game, seats: Sequence[SeatLike], waits: Mapping[str, Wait],
+def still_waiting(game_id: int, position: int, state: Moment, seats: Sequence[SeatLike], waits: Mapping[str, Wait],
                   decision: Decision) -> bool:
     """The one check: the game still waits on exactly the decision the action was planned for."""
-    if decision.game_id != game_id or state.phase is Phase.OVER or decision.player not in deciders(state):
+    if decision.game_id != game_id or state.over or decision.player not in state.waiting:
         return False
     if decision.at is not None and decision.at != position:
         return False
@@ -146,7 +154,7 @@ def decode_waits(text: str | None) -> dict[str, Wait]:
         return {}
 
 
-def current_waits(stored: str | None, state: Game, seats: Iterable[SeatLike], stored_at: datetime,
+def current_waits(stored: str | None, state: Moment, seats: Iterable[SeatLike], stored_at: datetime,
                   follow_seats: bool = True) -> dict[str, Wait]:
     """The waits of a game as stored with it. A side waited on with none stored (a game from before
     waits were stored) waits since position 0, its clock from when the game was last written. With
@@ -154,11 +162,11 @@ def current_waits(stored: str | None, state: Game, seats: Iterable[SeatLike], st
     new holder's wait; without, as a command sees the seats it is about to change (a hand-over), the
     stored holder stays, so the command begins the new holder's wait. The planner and the check see
     the same waits, and the next command stores them."""
-    if state.phase is Phase.OVER:
+    if state.over:
         return {}
     seats = list(seats)
     when = stored_at if stored_at.tzinfo else stored_at.replace(tzinfo=UTC)
-    waiting = deciders(state)
+    waiting = state.waiting
     waits = {p: w for p, w in decode_waits(stored).items() if p in waiting}
     for player in sorted(waiting):
         holder = holder_of(seats, player)

@@ -3,10 +3,11 @@ group: a game of a system with its seats, a line of notation per command from a 
 orders kept per seat and revealed together by the system's own rules, what each viewer may read,
 and the log stored in the same tables as Oak & Iron's (docs/systems/README.md).
 
-It sits beside `GameService` rather than inside it because everything Oak & Iron's service does
-with a state (its decoder, its undo barriers, its views) is typed to Oak & Iron: here the same
-storage is driven through the `GameSystem` interface only, so any system that keeps that
-interface is served without an edit here.
+A part of the one game service like the others: its games are loaded, cached, locked and written
+by the game store (game/service/store.py) through the `GameSystem` interface, their undo is the
+Undo part's, their reminders the clock's. What is theirs alone lives here: the seats by the
+setup's names, the referee's seat, the table look-ups and the ship sheets. Any system that keeps
+the interface is served without an edit here.
 
 Secrecy rests on two rules kept in one place (`_lines`): whatever is posted for everyone is each
 event as a spectator sees it (`event_for(e, None)`), and a player reads the events as their own
@@ -15,59 +16,35 @@ seat sees them. The command line a player typed is never echoed: only what the s
 
 from __future__ import annotations
 
-import asyncio
-import json
-import weakref
-from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, is_dataclass, replace
-from datetime import datetime, timedelta
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, fields, is_dataclass, replace
 from importlib import resources
-from typing import Any, cast
-
-from sqlalchemy import CursorResult, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
-from sqlmodel import col
+from typing import Any
 
 from game import names
-from game.codec import from_data, to_data
 from game.dice import FairDice, is_seed
 from game.errors import DataError, NotYourShip, RulesError, UnknownName
 from game.fairness import commitment, new_seed
 from game.schema.common import MAX_DEPTH, MAX_NAME, read_toml
 from game.service.authority import Actor
-from game.service.decision import Decision, Wait, decode_waits, encode_waits
-from game.service.errors import (
-    ChannelBusy,
-    GameBusy,
-    GameDamaged,
-    GameNotFound,
-    NotSeated,
-    SeatTaken,
-    ServiceFault,
-    UndoRefused,
-    WrongGuild,
-)
-from game.service.models import EventRecord, GameRecord, ScheduledJob, Seat, utcnow
+from game.service.errors import ChannelBusy, GameBusy, GameNotFound, NotSeated, SeatTaken, ServiceFault
+from game.service.models import GameRecord, Seat
 from game.service.outbox import Post
-from game.service.repository import Repository, VersionConflict
-from game.service.writer import clear_clock_jobs
-from game.systems import SYSTEMS, system
+from game.service.repository import Stored, VersionConflict, encode_state
+from game.service.sides import seat_keys
+from game.service.store import GameStore
+from game.service.undo import Undo
+from game.systems import REFEREE_SYSTEMS, referee_system, system
 from game.systems.base import GameSystem
-from game.systems.dice import DiceRolled
-from game.systems.orders import OrdersRevealed, OrderSubmitted
 from game.systems.setup import SetupError
 from game.systems.tables import Cell
 
-OAK_AND_IRON = "oak_and_iron"
-REFEREE_SEAT = "ref"  # the seat of a referee who is not one of the players
-UNDONE = "Undone"  # the service's own log row: the commands from `command` on are taken back
 MAX_SETUP_BYTES = 100_000
 RETRIES = 3
 
 
 def is_referee_system(name: str) -> bool:
-    return name in SYSTEMS
+    return name in REFEREE_SYSTEMS
 
 
 def builtin_setups(system_name: str) -> dict[str, str]:
@@ -84,7 +61,7 @@ def setup_doc(system_name: str, setup: str = "", text: str | None = None) -> dic
         if not setup:
             setup = sorted(known)[0]
         if setup not in known:
-            raise UnknownName(f"{system(system_name).title} has no built-in setup {setup[:MAX_NAME]!r}.",
+            raise UnknownName(f"{referee_system(system_name).title} has no built-in setup {setup[:MAX_NAME]!r}.",
                               f"Setups: {', '.join(sorted(known))}, or upload your own file.")
         text = known[setup]
     # the limits every uploaded file is read within (Oak & Iron's scenarios and lists too): checked
@@ -103,30 +80,6 @@ def _setup_refused(exc: DataError) -> SetupError:
         return SetupError(f"That setup file {exc.problem}.",
                           f"Nest arrays, inline tables and table names at most {MAX_DEPTH} deep.")
     return SetupError(f"The setup {exc.problem}.")
-
-
-def seat_keys(state: Any) -> dict[str, str]:
-    """Seat key -> the name the system knows the seat by. Keys are short (the seats table allows 8
-    characters) while a system's player names are whatever the setup says ("Confederate")."""
-    out = {f"p{i + 1}": name for i, name in enumerate(state.players)}
-    if state.referee not in state.players:
-        out[REFEREE_SEAT] = state.referee
-    return out
-
-
-@dataclass
-class RefGame:
-    record: GameRecord
-    seats: list[Seat]
-    state: Any
-    log: list[tuple[int, int, Any]]  # (seq, command, event) still in effect (undone commands left out)
-
-    @property
-    def system(self) -> GameSystem[Any, Any, Any]:
-        return system(self.record.system)
-
-    def name_of(self, seat: Seat) -> str:
-        return seat_keys(self.state).get(seat.player, seat.player)
 
 
 @dataclass(frozen=True)
@@ -159,56 +112,30 @@ class RefOutcome:
     sealed: bool = False  # the command sealed a secret order
 
 
-@dataclass
-class _Cache:
-    """The games read lately, the oldest dropped past `size` (a dropped game is read again)."""
-
-    size: int = 200
-    games: OrderedDict[int, RefGame] = field(default_factory=OrderedDict)
-    # a game's lock lives while a command holds or waits for it, then goes: the map never grows with
-    # every game ever played (a lock nobody holds has nothing to exclude)
-    locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
-
-    def get(self, game_id: int) -> RefGame | None:
-        game = self.games.get(game_id)
-        if game is not None:
-            self.games.move_to_end(game_id)
-        return game
-
-    def put(self, game_id: int, game: RefGame) -> None:
-        self.games[game_id] = game
-        self.games.move_to_end(game_id)
-        while len(self.games) > self.size:
-            self.games.popitem(last=False)
-
-
 class RefereeService:
-    def __init__(self, repo: Repository, seeds: Callable[[], str] = new_seed,
+    def __init__(self, store: GameStore, undo: Undo, seeds: Callable[[], str] = new_seed,
                  on_create: Callable[[str, str], object] | None = None,
                  announcement: Callable[[str], Sequence[Post]] = lambda system: ()) -> None:
-        self.repo = repo
+        self.store = store
+        self.undoing = undo
         self._new_seed = seeds
         self._announcement = announcement  # the outbox rows that announce a new game (none without a bot)
         self._on_create = on_create  # told (guild, channel) of each game made, for a channel cache elsewhere
-        self._cache = _Cache()
-        # on a database several processes write (PostgreSQL), a cached game is checked against the
-        # stored version before it is read, as GameService does
-        self.shared = repo.engine.dialect.name != "sqlite"
 
     # ------------------------------------------------------------------ creating and joining
 
     def check_setup(self, system_name: str, setup: str = "", text: str | None = None) -> str:
         """The game's name, or the RulesError creating it would raise (checked before a thread is made)."""
         doc = setup_doc(system_name, setup, text)
-        system(system_name).initial_state(doc)
+        referee_system(system_name).initial_state(doc)
         return _game_name(system_name, doc, setup)
 
     async def create_game(self, actor: Actor, channel_id: str, system_name: str, setup: str = "",
                           text: str | None = None, thread_id: str | None = None) -> RefInfo:
-        sysm = system(system_name)
+        sysm = referee_system(system_name)
         doc = setup_doc(system_name, setup, text)
         state = sysm.initial_state(doc)
-        busy = await self.repo.game_in_channel(actor.guild_id, thread_id or channel_id)
+        busy = await self.store.repo.game_in_channel(actor.guild_id, thread_id or channel_id)
         if busy is not None:
             raise ChannelBusy(f"This channel already has a game in progress ({busy.name}, #{busy.id}).",
                               "Finish it, or start the new game in its own thread.")
@@ -218,10 +145,10 @@ class RefereeService:
         record = GameRecord(
             guild_id=actor.guild_id, channel_id=thread_id or channel_id, thread_id=thread_id,
             name=_game_name(system_name, doc, setup)[:MAX_NAME], system=system_name, edition="referee",
-            seed=0, dice_seed=dice_seed, status="active", initial_state=_encode_state(state),
+            seed=0, dice_seed=dice_seed, status="active", initial_state=encode_state(state),
         )
         seats = [Seat(game_id=0, player=key, display_name=name) for key, name in seat_keys(state).items()]
-        record = await self.repo.create_game(record, None, seats, self._announcement(system_name))
+        record = await self.store.repo.create_game(record, None, seats, self._announcement(system_name))
         assert record.id is not None
         if self._on_create is not None:
             self._on_create(actor.guild_id, record.channel_id)
@@ -230,76 +157,70 @@ class RefereeService:
     async def join(self, actor: Actor, game_id: int, seat_name: str | None = None, display_name: str = "") -> RefInfo:
         """Take a seat: a player's (by the setup's name), or the referee's. One seat per person: a
         person with two seats would read each seat's secrets through the other."""
-        async with self._lock(game_id):
+        async with self.store.lock(game_id):
             game = await self._load(game_id, actor, fresh=True)
             if any(s.user_id == actor.user_id for s in game.seats):
                 raise SeatTaken("You already hold a seat in this game.", "One seat per person: a second would "
                                 "show you both seats' secrets.")
-            names = {game.name_of(s): s for s in game.seats}
-            free = [n for n, s in names.items() if s.user_id is None]
+            keys = seat_keys(game.state)
+            by_name = {keys.get(s.player, s.player): s for s in game.seats}
+            free = [n for n, s in by_name.items() if s.user_id is None]
             if seat_name is None:
                 if not free:
                     raise SeatTaken("Every seat is taken.", "Watch the game, or start another.")
-                seat = names[free[0]]
+                seat = by_name[free[0]]
             else:
-                found = next((s for n, s in names.items() if n.lower() == seat_name.strip().lower()), None)
+                found = next((s for n, s in by_name.items() if n.lower() == seat_name.strip().lower()), None)
                 if found is None:
-                    raise UnknownName(f"There is no seat {seat_name[:40]!r} in this game.", f"Seats: {', '.join(names)}.")
+                    raise UnknownName(f"There is no seat {seat_name[:40]!r} in this game.", f"Seats: {', '.join(by_name)}.")
                 if found.user_id is not None:
-                    raise SeatTaken(f"{game.name_of(found)} is taken.", f"Free seats: {', '.join(free) or 'none'}.")
+                    raise SeatTaken(f"{keys.get(found.player, found.player)} is taken.",
+                                    f"Free seats: {', '.join(free) or 'none'}.")
                 seat = found
             seat.user_id, seat.display_name = actor.user_id, (display_name or actor.user_id)[:100]
             try:
-                await self.repo.update_seat(seat, game.record)  # moves the version on: other copies are stale
+                await self.store.repo.update_seat(seat, game.record)  # moves the version on: other copies are stale
             except VersionConflict:
-                self._cache.games.pop(game_id, None)
+                self.store.forget(game_id)
                 raise GameBusy("The game changed while you were taking the seat.", "Try again.") from None
         return await self.info(game_id)
 
     # ------------------------------------------------------------------ reading
 
     async def info(self, game_id: int) -> RefInfo:
-        game = await self._load(game_id)
-        r, st = game.record, game.state
+        return self.info_of(await self._load(game_id))
+
+    @staticmethod
+    def info_of(game: Stored[Any]) -> RefInfo:
+        r, st, sysm = game.record, game.state, game.system
         assert r.id is not None
         keys = seat_keys(st)
         seats = tuple((keys.get(s.player, s.player), s.user_id, s.display_name)
                       for s in sorted(game.seats, key=lambda s: s.player))
-        return RefInfo(r.id, r.name, r.system, game.system.title, r.guild_id, r.channel_id, r.status, seats,
-                       st.turn, st.phase, tuple(sorted(game.system.deciders(st))),
+        return RefInfo(r.id, r.name, r.system, sysm.title, r.guild_id, r.channel_id, r.status, seats,
+                       st.turn, st.phase, tuple(sorted(sysm.deciders(st))),
                        commitment(r.dice_seed) if r.dice_seed else "", st.result)
-
-    async def waiting_holder(self, decision: Decision) -> str | None:
-        """The one check of a scheduled action (game/service/decision.py), for these games: the member
-        to remind when the game still waits on the seat's wait begun where the action was planned, held
-        by the same member (or, planned while the seat stood empty, by whoever has taken it since);
-        None otherwise."""
-        game = await self._load(decision.game_id, fresh=True)
-        name = seat_keys(game.state).get(decision.player)
-        if game.state.result or name not in game.system.deciders(game.state):
-            return None
-        wait = decode_waits(game.record.waits).get(decision.player)
-        holder = next((s.user_id for s in game.seats if s.player == decision.player), None)
-        if wait is None or wait.since != decision.since or decision.holder not in (None, holder):
-            return None
-        return holder
 
     async def game_in_channel(self, guild_id: str, channel_id: str, include_over: bool = False) -> int | None:
         """The channel's referee-system game, if its game is one."""
-        record = await self.repo.game_in_channel(guild_id, channel_id, include_over)
+        record = await self.store.repo.game_in_channel(guild_id, channel_id, include_over)
         if record is None or record.id is None or not is_referee_system(record.system):
             return None
         return record.id
 
     async def view(self, actor: Actor, game_id: int) -> Any:
         game = await self._load(game_id, actor)
-        return game.system.view(game.state, self._viewer(game, actor))
+        return game.system.view(game.state, _viewer(game, actor))
 
     async def log(self, actor: Actor, game_id: int, last: int = 30) -> list[str]:
+        """The last lines of the game's account as the actor's seat may read them (an undo stays in
+        the account, as a line saying what was taken back)."""
         game = await self._load(game_id, actor)
-        viewer = self._viewer(game, actor)
-        events = [e for _, _, e in game.log[-last:]] if last > 0 else []
-        return _lines(game.system, events, viewer)
+        if last <= 0:
+            return []
+        first = max(1, game.record.last_seq - last + 1)
+        events = [e for _, _, e in await self.store.repo.events(game_id, first, game.record.last_seq, game.system)]
+        return _lines(game.system, events, _viewer(game, actor))
 
     async def ship_log(self, actor: Actor, game_id: int, ship: str) -> str:
         """One ship's log as the actor may read it (another player's secrets removed)."""
@@ -311,7 +232,7 @@ class RefereeService:
         values its referee entered from the printed copy answer too."""
         from game.systems.common import as_int
 
-        t = system(system_name).tables().find(table)
+        t = referee_system(system_name).tables().find(table)
         printed = ()
         if game_id is not None:
             game = await self._load(game_id)
@@ -337,201 +258,94 @@ class RefereeService:
     async def submit(self, actor: Actor, game_id: int, line: str) -> RefOutcome:
         """One line of the system's notation from the actor's seat, decided with the game's dice and
         committed before the answer."""
-        async with self._lock(game_id):
-            for attempt in range(RETRIES):
-                game = await self._load(game_id, actor, fresh=attempt > 0)
-                try:
-                    viewer = self._seated(game, actor)
-                    command = self._parse(game, viewer, line)
-                    dice = FairDice(game.record.dice_seed, game.state.log_position)
-                    events = game.system.decide(game.state, command, dice)
-                except RulesError:
-                    if attempt == 0 and await self.repo.version_of(game_id) != game.record.version:
-                        continue  # decided on an old copy: another process moved the game on
-                    raise
-                try:
-                    await self._append(game, actor, events)
-                except _Conflict:
-                    continue
-                sysm = game.system
-                sealed = any(type(e).__name__ == "OrderSubmitted" for e in events)
-                return RefOutcome(game_id, tuple(_lines(sysm, events, None)), tuple(_lines(sysm, events, viewer)),
-                                  await self.info(game_id), sealed)
-            raise GameBusy("The game is busy: other orders kept arriving.", "Try again in a moment.")
+
+        async def decided(game: Stored[Any]) -> list[Any]:
+            viewer = _seated(game, actor)
+            command = _parse(game, viewer, line)
+            dice = FairDice(game.record.dice_seed, game.state.log_position)
+            return game.system.decide(game.state, command, dice)
+
+        game, events = await self._commit(actor, game_id, decided)
+        sysm, viewer = game.system, _viewer(game, actor)
+        sealed = any(type(e).__name__ == "OrderSubmitted" for e in events)
+        return RefOutcome(game_id, tuple(_lines(sysm, events, None)), tuple(_lines(sysm, events, viewer)),
+                          self.info_of(game), sealed)
 
     async def undo(self, actor: Actor, game_id: int) -> RefOutcome:
-        """The referee takes back the last command, as Oak & Iron's undo does: only when it rolled no
-        dice and revealed no order, which every player has then seen."""
-        async with self._lock(game_id):
-            game = await self._load(game_id, actor, fresh=True)
-            viewer = self._seated(game, actor)
-            if viewer != game.state.referee:
+        """The referee takes back the last command still in effect, through the Undo part: only when
+        it rolled no dice and revealed no order (which every player has then seen), nor sealed an
+        order once the reveal began."""
+
+        async def restored(game: Stored[Any]) -> list[Any]:
+            if _seated(game, actor) != game.state.referee:
                 raise NotYourShip(f"Only the referee ({game.state.referee}) takes a command back.", "Ask the referee.")
-            if not game.log:
-                raise UndoRefused("There is no command to undo.")
-            last_cmd = game.log[-1][1]
-            why = undo_refused([e for _, c, e in game.log if c == last_cmd], game.state)
-            if why:
-                raise UndoRefused(f"The last command cannot be taken back: {why}.",
-                                  "Only a command that rolled no dice, revealed nothing and sealed no order "
-                                  "after a reveal can be undone.")
-            await self._append(game, actor, [], undo_from=last_cmd)
-            return RefOutcome(game_id, ("The referee took back the last command.",),
-                              ("The last command is taken back.",), await self.info(game_id))
+            return [await self.undoing.restore(game, actor, "by the referee")]
+
+        game, _ = await self._commit(actor, game_id, restored)
+        return RefOutcome(game_id, ("The referee took back the last command.",),
+                          ("The last command is taken back.",), self.info_of(game))
 
     # ------------------------------------------------------------------ internals
 
-    def _seated(self, game: RefGame, actor: Actor) -> str:
-        seat = next((s for s in game.seats if s.user_id == actor.user_id), None)
-        if seat is None:
-            raise NotSeated("You hold no seat in this game.", "Take one with /ref join, or watch.")
-        return game.name_of(seat)
+    async def _commit(self, actor: Actor, game_id: int,
+                      decide: Callable[[Stored[Any]], Awaitable[list[Any]]]) -> tuple[Stored[Any], list[Any]]:
+        """Decide on the game as it stands and write the events through the store, under the game's
+        lock; decided again on fresh state if another process moved the game on."""
+        store = self.store
+        async with store.lock(game_id):
+            for attempt in range(RETRIES):
+                game = await self._load(game_id, actor, fresh=attempt > 0)
+                try:
+                    events = await decide(game)
+                except RulesError:
+                    if attempt == 0 and await store.stale(game):
+                        continue  # decided on an old copy: another process moved the game on
+                    raise
+                new_state = game.state
+                for e in events:
+                    new_state = game.system.apply(new_state, e)
+                try:
+                    await store.write(game, actor, events, new_state, None)
+                except VersionConflict:
+                    store.forget(game_id)
+                    continue
+                return game, events
+            raise GameBusy("The game is busy: other orders kept arriving.", "Try again in a moment.")
 
-    def _viewer(self, game: RefGame, actor: Actor) -> str | None:
-        seat = next((s for s in game.seats if s.user_id == actor.user_id), None)
-        return game.name_of(seat) if seat is not None else None
-
-    def _parse(self, game: RefGame, viewer: str, line: str) -> Any:
-        """The line as the seat's command: the parser reads names against what this seat may see, and
-        the player is who holds the seat, never what the line says."""
-        sysm = game.system
-        command = sysm.parse(line, sysm.view(game.state, viewer))
-        typed = getattr(command, "player", "")
-        if typed and typed != viewer:
-            raise NotYourShip(f"You hold the seat of {viewer}, not {typed}.", "Leave out the `NAME:` prefix.")
-        if is_dataclass(command) and not isinstance(command, type) and any(f.name == "player" for f in fields(command)):
-            command = replace(command, player=viewer)
-        return command
-
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._cache.locks.setdefault(game_id, asyncio.Lock())
-
-    async def _load(self, game_id: int, actor: Actor | None = None, fresh: bool = False) -> RefGame:
-        game = None if fresh else self._cache.get(game_id)
-        if game is not None and self.shared and await self.repo.version_of(game_id) != game.record.version:
+    async def _load(self, game_id: int, actor: Actor | None = None, fresh: bool = False) -> Stored[Any]:
+        try:
+            game = await self.store.load_any(game_id, actor, fresh)
+        except GameNotFound:
             game = None
-        if game is None:
-            game = await self._read(game_id)
-            self._cache.put(game_id, game)
-        if actor is not None and game.record.guild_id != actor.guild_id:
-            raise WrongGuild("That game belongs to another server.", "Use a game of this server.")
+        if game is None or not is_referee_system(game.record.system):
+            raise GameNotFound(f"There is no referee-assistant game #{game_id}.",
+                               "Oak & Iron games are played with /game and /order.")
         return game
 
-    async def _read(self, game_id: int) -> RefGame:
-        async with self.repo.session() as s:
-            record = await s.get(GameRecord, game_id)
-            if record is None or not is_referee_system(record.system):
-                raise GameNotFound(f"There is no referee-assistant game #{game_id}.",
-                                   "Oak & Iron games are played with /game and /order.")
-            seats = list((await s.execute(select(Seat).where(col(Seat.game_id) == game_id))).scalars())
-            rows = (await s.execute(
-                select(col(EventRecord.seq), col(EventRecord.command), col(EventRecord.type), col(EventRecord.payload))
-                # up to the record's last event: under READ COMMITTED another process's append may show
-                # its events here though the record was read before it, and the state must match its version
-                .where(col(EventRecord.game_id) == game_id, col(EventRecord.seq) <= record.last_seq)
-                .order_by(col(EventRecord.seq))
-            )).all()
-        sysm = system(record.system)
-        try:
-            initial = from_data(sysm.state_type, json.loads(record.initial_state))
-            log: list[tuple[int, int, Any]] = []
-            for seq, cmd, kind, payload in rows:
-                data = json.loads(payload)
-                if kind == UNDONE:
-                    log = [row for row in log if row[1] < data["command"]]
-                else:
-                    log.append((seq, cmd, sysm.events.decode(data)))
-            state = initial
-            for _, _, e in log:
-                state = sysm.apply(state, e)
-        except Exception as exc:
-            raise GameDamaged(f"Game #{game_id}'s log cannot be read ({type(exc).__name__}).",
-                              "Its log is damaged; start a new game.") from None
-        return RefGame(record, seats, state, log)
 
-    async def _append(self, game: RefGame, actor: Actor, events: Sequence[Any], undo_from: int | None = None) -> None:
-        """Write one command's events (or an undo mark) if nobody moved the game on since it was read."""
-        rec = game.record
-        assert rec.id is not None
-        sysm = game.system
-        rows = [(type(e).__name__, sysm.events.encode(e)) for e in events]
-        if undo_from is not None:
-            rows = [(UNDONE, {"command": undo_from})]
-        log = list(game.log)
-        state = game.state
-        if undo_from is not None:
-            log = [row for row in log if row[1] < undo_from]
-            state = from_data(sysm.state_type, json.loads(rec.initial_state))
-            for _, _, e in log:
-                state = sysm.apply(state, e)
-        else:
-            for i, e in enumerate(events):
-                state = sysm.apply(state, e)
-                log.append((rec.last_seq + 1 + i, rec.commands + 1, e))
-        first, command, now = rec.last_seq + 1, rec.commands + 1, utcnow()
-        status = "over" if state.result else "active"
-        waiting = sorted(sysm.deciders(state)) if not state.result else []
-        replan = (waiting, state.phase) != (sorted(sysm.deciders(game.state)), game.state.phase)
-        hours = (await self.repo.guild_settings(rec.guild_id)).reminder_hours if replan else 0
-        # a new set of waits begins here: each reminder names it, so a stale one ends quietly (still_waiting)
-        # waits and jobs name a seat by its key (the side's name may be long; the key fits the job's column)
-        key_of = {name: key for key, name in seat_keys(state).items()}
-        holders = {s.player: s.user_id for s in game.seats}
-        waits = ({key_of[p]: Wait(first, holders.get(key_of[p]), now) for p in waiting if p in key_of} if replan
-                 else decode_waits(rec.waits))
-        async with self.repo.session() as s, s.begin():
-            done = cast(CursorResult[Any], await s.execute(
-                update(GameRecord).where(col(GameRecord.id) == rec.id, col(GameRecord.version) == rec.version)
-                .values(version=rec.version + 1, last_seq=rec.last_seq + len(rows), commands=command,
-                        updated_at=now, status=status, waits=encode_waits(waits))))
-            if done.rowcount != 1:
-                self._cache.games.pop(rec.id, None)
-                raise _Conflict()
-            for i, (kind, data) in enumerate(rows):
-                s.add(EventRecord(game_id=rec.id, seq=first + i, command=command, type=kind[:50],
-                                  payload=json.dumps(data, ensure_ascii=False, separators=(",", ":")),
-                                  actor=actor.user_id, created_at=now))
-            if replan:
-                await _remind(s, rec.id, waits, seat_keys(state), hours, now)
-        rec.waits = encode_waits(waits)
-        rec.version += 1
-        rec.last_seq += len(rows)
-        rec.commands = command
-        rec.status = status
-        game.state, game.log = state, log
+def _seated(game: Stored[Any], actor: Actor) -> str:
+    seat = next((s for s in game.seats if s.user_id == actor.user_id), None)
+    if seat is None:
+        raise NotSeated("You hold no seat in this game.", "Take one with /ref join, or watch.")
+    return seat_keys(game.state).get(seat.player, seat.player)
 
 
-async def _remind(s: AsyncSession, game_id: int, waits: Mapping[str, Wait], names: Mapping[str, str], hours: int,
-                  now: datetime) -> None:
-    """A reminder for each seat the game now waits for, in the transaction of the command (the jobs
-    survive a restart), naming the wait it was planned for. No deadline: nobody may act for an absent
-    seat in these games."""
-    await (await s.connection()).run_sync(clear_clock_jobs, [game_id], ("reminder",))
-    for key, wait in waits.items():
-        s.add(ScheduledJob(game_id=game_id, kind="reminder", due_at=now + timedelta(hours=hours),
-                           payload=json.dumps({"player": names.get(key, key)}), player=key, holder=wait.holder,
-                           since=wait.since))
+def _viewer(game: Stored[Any], actor: Actor) -> str | None:
+    seat = next((s for s in game.seats if s.user_id == actor.user_id), None)
+    return seat_keys(game.state).get(seat.player, seat.player) if seat is not None else None
 
 
-def undo_refused(taken: Sequence[Any], state: Any) -> str:
-    """Why a command's events may not be taken back ("" if they may): what every player has seen, and
-    an order sealed once the reveal began (taking it back would let its owner seal it again knowing
-    what the reveal showed: sealed means sealed)."""
-    if any(isinstance(e, DiceRolled) for e in taken):
-        return "its dice have been rolled and seen"
-    if any(isinstance(e, OrdersRevealed) for e in taken):
-        return "it revealed orders"
-    if state.orders.revealing and any(isinstance(e, OrderSubmitted) for e in taken):
-        return "it sealed an order after the reveal began, and a sealed order stands"
-    return ""
-
-
-class _Conflict(Exception):
-    """Another process wrote to the game since it was read: read it again and decide afresh."""
-
-
-def _encode_state(state: Any) -> str:
-    return json.dumps(to_data(state), ensure_ascii=False, separators=(",", ":"))
+def _parse(game: Stored[Any], viewer: str, line: str) -> Any:
+    """The line as the seat's command: the parser reads names against what this seat may see, and
+    the player is who holds the seat, never what the line says."""
+    sysm = game.system
+    command = sysm.parse(line, sysm.view(game.state, viewer))
+    typed = getattr(command, "player", "")
+    if typed and typed != viewer:
+        raise NotYourShip(f"You hold the seat of {viewer}, not {typed}.", "Leave out the `NAME:` prefix.")
+    if is_dataclass(command) and not isinstance(command, type) and any(f.name == "player" for f in fields(command)):
+        command = replace(command, player=viewer)
+    return command
 
 
 def _game_name(system_name: str, doc: dict[str, Any], setup: str) -> str:

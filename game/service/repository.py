@@ -11,20 +11,19 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import CursorResult, Integer, case, delete, func, insert, select, type_coerce, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlmodel import col
 
-from game.apply import apply
 from game.codec import from_data, to_data
 from game.events import EVENTS
-from game.model import Game, Phase
+from game.model import Game
 from game.phases.common import PICKING, awaiting_pick
 from game.service.db import sessions
-from game.service.errors import GameDamaged, OtherSystem, ServiceRefusal
+from game.service.errors import GameDamaged, ServiceRefusal
 from game.service.models import (
     BotState,
     DataVersion,
@@ -52,6 +51,8 @@ from game.service.writer import (
     keep_picks,
     stage_posts,
 )
+from game.systems import SYSTEMS
+from game.systems.base import PICKS, GameSystem
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ class DuplicateRequest(ServiceRefusal):
         self.request_id = request_id
 
 
-def encode_state(state: Game) -> str:
+def encode_state(state: Any) -> str:
     return json.dumps(to_data(state), ensure_ascii=False, separators=(",", ":"))
 
 
@@ -85,14 +86,33 @@ def decode_event(text: str) -> Any:
     return EVENTS.decode(json.loads(text))
 
 
+S = TypeVar("S")
+
+
 @dataclass
-class Loaded:
+class Stored(Generic[S]):
+    """A game as read: its record, its seats and its state, in whichever system it is played."""
+
     record: GameRecord
     seats: list[Seat]
-    state: Game
+    state: S
+
+    @property
+    def system(self) -> GameSystem[Any, Any, Any]:
+        return system_of(self.record)
 
 
-__all__ = ["DuplicateRequest", "Loaded", "Repository", "VersionConflict"]
+Loaded = Stored[Game]  # an Oak & Iron game (GameStore.load refuses the others)
+
+__all__ = ["DuplicateRequest", "Loaded", "Repository", "Stored", "VersionConflict"]
+
+
+def system_of(record: GameRecord) -> GameSystem[Any, Any, Any]:
+    found = SYSTEMS.get(record.system)
+    if found is None:  # a row no version of Quarterdeck wrote: said as damage, never a crash
+        raise GameDamaged(f"Game #{record.id} is of an unknown system {record.system[:30]!r}.",
+                          "Its record is damaged; start a new game.")
+    return found
 
 
 def picks_owed(seats: Sequence[Seat], state: Game) -> Picks:
@@ -101,8 +121,8 @@ def picks_owed(seats: Sequence[Seat], state: Game) -> Picks:
     return Picks(owed, state.turn, {seat.player: seat.user_id for seat in seats})
 
 
-def status_of(state: Game) -> str:
-    return "over" if state.phase is Phase.OVER else "active"
+def status_of(state: Any, system: GameSystem[Any, Any, Any]) -> str:
+    return "over" if system.over(state) else "active"
 
 
 class Repository:
@@ -133,17 +153,15 @@ class Repository:
                 await conn.run_sync(stage_posts, [(record.id, p, utcnow()) for p in posts])
         return record
 
-    async def load(self, game_id: int) -> Loaded | None:
-        """The game from its newest readable snapshot plus the events after it. A damaged snapshot
-        falls back to an older one (or the start); a damaged event makes the game unreadable, which is
-        said as a typed error rather than a crash."""
+    async def load(self, game_id: int) -> Stored[Any] | None:
+        """The game from its newest readable snapshot plus the events after it, in its own system. A
+        damaged snapshot falls back to an older one (or the start); a damaged event makes the game
+        unreadable, which is said as a typed error rather than a crash."""
         async with self.session() as s:
             record = await s.get(GameRecord, game_id)
             if record is None:
                 return None
-            if record.system != "oak_and_iron":
-                raise OtherSystem(f"Game #{game_id} is not an Oak & Iron game: it is played with the /ref commands.",
-                                  "/ref join, /ref do, /ref order, /ref log, /ref ship.")
+            sysm = system_of(record)
             seats = list((await s.execute(select(Seat).where(col(Seat.game_id) == game_id))).scalars())
             # each statement sees what was committed when it ran (READ COMMITTED): another process may
             # append between them, so the state is built only up to the record's last event
@@ -158,13 +176,13 @@ class Repository:
                     select(col(Snapshot.state)).where(col(Snapshot.game_id) == game_id, col(Snapshot.seq) == seq)
                 )).scalar_one()
                 try:
-                    state, after = decode_state(text), seq
+                    state, after = from_data(sysm.state_type, json.loads(text)), seq
                     break
                 except Exception as exc:  # a damaged row: an older snapshot, or the events, rebuild it
                     log.warning("game %s: snapshot at %s cannot be read (%s); using an older one", game_id, seq, exc)
             if state is None:
                 try:
-                    state = decode_state(record.initial_state)
+                    state = from_data(sysm.state_type, json.loads(record.initial_state))
                 except Exception as exc:
                     raise GameDamaged(f"Game #{game_id}'s starting state cannot be read ({type(exc).__name__}).",
                                       "Its log is damaged; a GM can start a new game.") from None
@@ -178,11 +196,11 @@ class Repository:
             ).all()
             for seq, payload in rows:
                 try:
-                    state = apply(state, decode_event(payload))
+                    state = sysm.apply(state, sysm.events.decode(json.loads(payload)))
                 except Exception as exc:
                     raise GameDamaged(f"Game #{game_id}'s event {seq} cannot be read ({type(exc).__name__}).",
                                       "Its log is damaged; a GM can start a new game.") from None
-            return Loaded(record, seats, state)
+            return Stored(record, seats, state)
 
     async def version_of(self, game_id: int) -> int | None:
         async with self.session() as s:
@@ -212,8 +230,11 @@ class Repository:
                 out.add(player)
         return out
 
-    async def events(self, game_id: int, first: int = 1, last: int | None = None) -> list[tuple[int, int, Any]]:
-        """(seq, command, event) from first to last."""
+    async def events(self, game_id: int, first: int = 1, last: int | None = None,
+                     system: GameSystem[Any, Any, Any] | None = None) -> list[tuple[int, int, Any]]:
+        """(seq, command, event) from first to last, read as the game's system's events (Oak & Iron's
+        unless it is named)."""
+        decode = decode_event if system is None else (lambda text: system.events.decode(json.loads(text)))
         async with self.session() as s:
             q = select(col(EventRecord.seq), col(EventRecord.command), col(EventRecord.payload)).where(
                 col(EventRecord.game_id) == game_id, col(EventRecord.seq) >= first
@@ -221,7 +242,7 @@ class Repository:
             if last is not None:
                 q = q.where(col(EventRecord.seq) <= last)
             rows = (await s.execute(q.order_by(col(EventRecord.seq)))).all()
-            return [(seq, cmd, decode_event(p)) for seq, cmd, p in rows]
+            return [(seq, cmd, decode(p)) for seq, cmd, p in rows]
 
     async def last_event_seq(self, game_id: int, kind: str, upto: int) -> int | None:
         """The number of the latest event of this kind up to `upto` (the log as the caller read it)."""
@@ -247,9 +268,9 @@ class Repository:
 
     async def append(
         self,
-        loaded: Loaded,
+        loaded: Stored[Any],
         events: Sequence[Any],
-        new_state: Game,
+        new_state: Any,
         actor: str,
         request_id: str | None,
         response: dict[str, Any],
@@ -266,16 +287,19 @@ class Repository:
         Returns (first_seq, last_seq)."""
         rec = loaded.record
         assert rec.id is not None
+        sysm = loaded.system
         first = rec.last_seq + 1
         last = rec.last_seq + len(events)
         command = rec.commands + 1
         now = utcnow()
         waits = rec.waits if waits is None else waits
+        status = status_of(new_state, sysm)
         item = Append(
             rec.id, rec.version,
-            {"last_seq": last, "commands": command, "updated_at": now, "status": status_of(new_state), "waits": waits},
+            {"last_seq": last, "commands": command, "updated_at": now, "status": status, "waits": waits},
             [{"game_id": rec.id, "seq": first + i, "command": command, "type": type(e).__name__,
-              "payload": encode_event(e), "actor": actor, "request_id": request_id, "created_at": now}
+              "payload": json.dumps(sysm.events.encode(e), ensure_ascii=False, separators=(",", ":")),
+              "actor": actor, "request_id": request_id, "created_at": now}
              for i, e in enumerate(events)],
             request=None if not request_id else {
                 "request_id": request_id, "game_id": rec.id, "first_seq": first, "last_seq": last,
@@ -284,7 +308,7 @@ class Repository:
         )
         if last // self.snapshot_every > (first - 1) // self.snapshot_every:
             item.snapshot = {"game_id": rec.id, "seq": last, "state": encode_state(new_state), "created_at": now}
-        if loaded.state.phase in PICKING or new_state.phase in PICKING:
+        if PICKS in sysm.capabilities and (loaded.state.phase in PICKING or new_state.phase in PICKING):
             item.picks = picks_owed(loaded.seats, new_state)
         if replan is not None:
             item.sides, item.jobs = replan[0], job_rows(rec.id, replan[1], now)
@@ -300,7 +324,7 @@ class Repository:
         rec.last_seq = last
         rec.commands = command
         rec.updated_at = now
-        rec.status = status_of(new_state)
+        rec.status = status
         rec.waits = waits
         return first, last
 

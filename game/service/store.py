@@ -8,7 +8,12 @@ checked against the stored version before it is read: another process may have m
 
 What a commit also writes belongs to the features that need it, registered here as hooks: the
 clock its plans (`plan_with`), the front end its posts (`post_with`), the leagues a result as a game
-ends (`when_over`). The store imports none of them."""
+ends (`when_over`). The store imports none of them.
+
+Every game system is stored, cached, locked and written here alike (game/systems/base.py): `load`
+hands out an Oak & Iron game and refuses the others with the commands that play them, `load_any`
+any game. The posts and the results registered here are Oak & Iron's (a referee system's commands
+are answered in the channel by the bot); the clock plans every system's waits."""
 
 from __future__ import annotations
 
@@ -22,15 +27,15 @@ from typing import Any, Protocol
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from game.apply import apply_all
-from game.model import Game, Phase
+from game.model import Game
 from game.rules_data import RulesData, default_texts, load_rules, rules_from_texts
 from game.service.authority import Actor, seated
 from game.service.cache import SHARED_TTL, GameCache
 from game.service.decision import Retime
-from game.service.errors import GameNotFound, ServiceError, WrongGuild
+from game.service.errors import GameNotFound, OtherSystem, ServiceError, WrongGuild
 from game.service.models import GameRecord, GuildSettings, Seat
 from game.service.outbox import Post
-from game.service.repository import Loaded, Repository
+from game.service.repository import Loaded, Repository, Stored
 from game.service.results import Outcome
 from game.service.workers import Workers
 from game.service.workers import default as default_workers
@@ -40,6 +45,7 @@ from game.views import View, event_for, view_of
 log = logging.getLogger(__name__)
 
 RETRIES = 5
+OAK_AND_IRON = "oak_and_iron"
 MAX_ID = 2**31 - 1  # the games table's integer ids (PostgreSQL's INTEGER); a larger number names no game
 Replan = tuple[list[str], list[PlannedJob]]
 
@@ -47,7 +53,7 @@ Replan = tuple[list[str], list[PlannedJob]]
 class Planner(Protocol):
     """What a commit writes of the clock: the game's waits (if they changed) and the sides' new plans."""
 
-    async def __call__(self, loaded: Loaded, new_state: Game, position: int,
+    async def __call__(self, loaded: Stored[Any], new_state: Any, position: int,
                        retime: Retime | None) -> tuple[str | None, Replan | None]: ...
 
 
@@ -118,6 +124,16 @@ class GameStore:
 
     async def load(self, game_id: int, actor: Actor | None = None, fresh: bool = False,
                    verify: bool = True) -> Loaded:
+        """An Oak & Iron game; another system's game is refused with the commands that play it."""
+        loaded = await self.load_any(game_id, actor, fresh, verify)
+        if loaded.record.system != OAK_AND_IRON:
+            raise OtherSystem(f"Game #{game_id} is not an Oak & Iron game: it is played with the /ref commands.",
+                              "/ref join, /ref do, /ref order, /ref log, /ref ship.")
+        return loaded
+
+    async def load_any(self, game_id: int, actor: Actor | None = None, fresh: bool = False,
+                       verify: bool = True) -> Stored[Any]:
+        """A game of any system, from the cache while it is current."""
         if not 0 < game_id <= MAX_ID:  # a forged button's number: the database could not even be asked
             raise GameNotFound(f"There is no game #{game_id}."[:80], "List this server's games with /game list.")
         loaded = None if fresh else self._cache.get(game_id)
@@ -173,28 +189,30 @@ class GameStore:
         return Outcome(loaded.record.id or 0, first, last, tuple(event_for(e, mine) for e in events),
                        self.view_for(loaded, actor, new_state), posts=tuple(written))
 
-    async def write(self, loaded: Loaded, actor: Actor, events: Sequence[Any], new_state: Game,
+    async def write(self, loaded: Stored[Any], actor: Actor, events: Sequence[Any], new_state: Any,
                     request_id: str | None, seats: Sequence[Seat] = (),
                     written: list[int] | None = None, retime: Retime | None = None) -> tuple[int, int]:
-        """Append the events (raises VersionConflict on a stale copy); the cached copy moves on only
-        after the commit."""
+        """Append the events of a game of any system (raises VersionConflict on a stale copy); the
+        cached copy moves on only after the commit."""
         response = {"events": len(events)}
         first = loaded.record.last_seq + 1
         last = first + len(events) - 1
+        oak = loaded.record.system == OAK_AND_IRON
         waits, replan = (None, None) if self._planner is None else await self._planner(loaded, new_state, last, retime)
-        posts = [p for make in self._post_makers for p in make(loaded.seats, events, new_state, first, last)]
+        posts = [p for make in self._post_makers for p in make(loaded.seats, events, new_state, first, last)] if oak else []
         # no slot of db_slots: appends queue in the group writer, which writes them together
         first, last = await self.repo.append(loaded, events, new_state, actor.user_id, request_id, response, replan,
                                              seats, posts, written, waits)
-        ended = new_state.phase is Phase.OVER and loaded.state.phase is not Phase.OVER
+        over = loaded.system.over(new_state)
+        ended = over and not loaded.system.over(loaded.state)
         loaded.state = new_state
-        if ended:
+        if ended and oak:
             for hook in self._ended:
                 try:
                     await hook(loaded.record, new_state)
                 except Exception:  # the ending is committed: what a feature records of it catches up later
                     log.exception("after game %s ended", loaded.record.id)
-        if new_state.phase is Phase.OVER:
+        if over:
             self._cache.finished(loaded.record.id or 0)
         return first, last
 

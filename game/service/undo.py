@@ -1,37 +1,24 @@
-"""Taking back the last activation: a GM does it at once; a player asks and the opponent consents
-(the computer captain always does). An undo never takes back what a player has seen and could
-profit from seeing again: dice, a revealed card, a new phase."""
+"""Taking back the last command, in any system: what may be taken back is the system's to say
+(`undo_refused`: never what a player has seen and could profit from seeing again: dice, a revealed
+card or order, a new phase), and the undo writes the system's restore event with the state as it
+stood before. Who may ask is the system's too: in Oak & Iron a GM does it at once, a player asks and
+the opponent consents (the computer captain always does); in a referee system its referee does it
+(game/service/referee.py)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from game import events as ev
-from game.apply import apply
-from game.model import Phase
+from game.codec import from_data
 from game.service.authority import Actor, as_seated, undo_consent
 from game.service.errors import GameBusy, NotSeated, UndoRefused
-from game.service.repository import Loaded, VersionConflict, decode_state
+from game.service.repository import Loaded, Stored, VersionConflict
 from game.service.results import Outcome
 from game.service.store import RETRIES, GameStore
-
-UNDO_BARRIERS = (ev.DiceRolled, ev.DiceRerolled, ev.SetupCardsDrawn, ev.CardsRevealed, ev.EventCardDrawn,
-                 ev.GameEnded)
-_BARRIER_ORDER = ("it revealed a card", "its dice have been rolled and seen", "the game has ended",
-                  "a new phase has begun")
-# commands that are not activations (an ActedFor alone with a hand-over: a GM took the seat)
-_NOT_ACTIVATIONS = {ev.UndoRequested, ev.CardPicked, ev.SeatHandedOver, ev.ClockChanged, ev.ActedFor}
-
-
-def _barrier_reason(event: Any) -> str:
-    if isinstance(event, ev.CardsRevealed | ev.EventCardDrawn):
-        return "it revealed a card"
-    if isinstance(event, ev.GameEnded):
-        return "the game has ended"
-    if isinstance(event, ev.PhaseBegan):
-        return "a new phase has begun"
-    return "its dice have been rolled and seen"
+from game.systems.base import GM_AUTHORITY, GameSystem
 
 
 class Undo:
@@ -76,39 +63,59 @@ class Undo:
             raise UndoRefused("Play has moved on since the undo was asked for.")
         return await self._undo(actor, game_id, request_id, reason)
 
-    async def _target(self, loaded: Loaded) -> tuple[int, list[tuple[int, int, Any]]]:
-        """The command an undo would take back, and the log; refused when that would take back dice,
-        a revealed card or a new phase that players have already seen."""
+    async def _target(self, loaded: Stored[Any]) -> tuple[int, list[tuple[int, int, Any]]]:
+        """The command an undo would take back, and the log; refused when that would take back what
+        players have already seen (the system says what: `undo_refused`)."""
         assert loaded.record.id is not None
-        log_rows = await self.store.repo.events(loaded.record.id)
+        sysm = loaded.system
+        log_rows = await self.store.repo.events(loaded.record.id, system=sysm)
         commands: dict[int, list[Any]] = {}
         for _, cmd, e in log_rows:
             commands.setdefault(cmd, []).append(e)
+        below = loaded.record.commands + 1  # commands from here on are taken back already
         for cmd in sorted(commands, reverse=True):
-            kinds = {type(e) for e in commands[cmd]}
-            if ev.StateRestored in kinds:
-                break  # never undo past an earlier undo
-            if kinds <= _NOT_ACTIVATIONS:
+            if cmd >= below:
                 continue
-            seen = [e for e in commands[cmd] if isinstance(e, UNDO_BARRIERS)
-                    or (isinstance(e, ev.PhaseBegan) and e.phase in (Phase.END, Phase.INITIATIVE))]
-            if seen:
-                reasons = sorted({_barrier_reason(e) for e in seen}, key=_BARRIER_ORDER.index)
-                raise UndoRefused(
-                    "The last activation cannot be taken back: " + " and ".join(reasons[:2]) + ".",
-                    "Only an activation that rolled no dice and revealed nothing can be undone.")
+            undone = [e for e in commands[cmd] if type(e).__name__ == "StateRestored"]
+            if undone:
+                below = getattr(undone[-1], "undid", 0)
+                if not below:
+                    break  # a system that does not say what an undo took back: never undo past it
+                continue
+            why = sysm.undo_refused(commands[cmd], loaded.state)
+            if why is None:
+                continue  # no activation (a pick, a clock change): the one before is what an undo takes
+            if why:
+                raise UndoRefused(f"The last {self._what(sysm)} cannot be taken back: {why}.",
+                                  f"Only {self._only(sysm)} can be undone.")
             return cmd, log_rows
-        raise UndoRefused("There is no activation to undo.")
+        raise UndoRefused(f"There is no {self._what(sysm)} to undo.")
+
+    @staticmethod
+    def _what(sysm: GameSystem[Any, Any, Any]) -> str:
+        return "activation" if GM_AUTHORITY in sysm.capabilities else "command"
+
+    @staticmethod
+    def _only(sysm: GameSystem[Any, Any, Any]) -> str:
+        if GM_AUTHORITY in sysm.capabilities:
+            return "an activation that rolled no dice and revealed nothing"
+        return "a command that rolled no dice, revealed nothing and sealed no order after a reveal"
+
+    async def restore(self, loaded: Stored[Any], actor: Actor, reason: str) -> Any:
+        """The event that takes back the last command that may be taken back: the system's restore,
+        with the state as it stood before that command."""
+        target, log_rows = await self._target(loaded)
+        sysm = loaded.system
+        state = from_data(sysm.state_type, json.loads(loaded.record.initial_state))
+        for _, cmd, e in log_rows:
+            if cmd >= target:
+                break
+            state = sysm.apply(state, e)
+        return sysm.restored(state, reason, actor.user_id, target)
 
     async def _undo(self, actor: Actor, game_id: int, request_id: str | None, reason: str) -> Outcome:
         async def restored(loaded: Loaded) -> Any:
-            target, log_rows = await self._target(loaded)
-            state = decode_state(loaded.record.initial_state)
-            for _, cmd, e in log_rows:
-                if cmd >= target:
-                    break
-                state = apply(state, e)
-            return ev.StateRestored(state, reason, actor.user_id)
+            return await self.restore(loaded, actor, reason)
 
         return await self._once(actor, game_id, request_id, restored)
 

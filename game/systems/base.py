@@ -14,16 +14,27 @@ and an empty `tables()`.
 
 Commands carry the `player` who gives them ("" = hot-seat play). A front end must set it from the
 authenticated user, never from what the user typed.
+
+The service serves every system through this interface alone (game/service/: one store, one writer,
+one undo). What only some systems have is a capability the system declares in `capabilities`, and
+the service offers it only to them:
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from game.codec import TaggedRegistry
 from game.dice import DiceSource
 from game.systems.tables import TableSet
+
+GM_AUTHORITY = "gm authority"  # GMs may act for a seat; a player asks for an undo and the opponent consents
+OPTIONS = "options"  # the options in words of whoever acts, and a computer captain that plays them
+DEADLINE_ACTIONS = "deadline actions"  # a passed deadline may play or pass for the late side
+PICKS = "picks"  # secret picks kept apart (the pending-secrets table) until they are revealed
+# a system without GM_AUTHORITY has a referee's seat instead: its referee alone takes a command back,
+# and nobody acts for an absent seat (its clock reminds, and no deadline acts)
 
 S = TypeVar("S")
 C = TypeVar("C")
@@ -39,6 +50,7 @@ class GameSystem(Protocol[S, C, E]):
     events: TaggedRegistry  # every event type, for the codec
     commands: TaggedRegistry  # every command type, for the codec
     state_type: type[S]
+    capabilities: frozenset[str]
 
     def initial_state(self, setup: Mapping[str, Any]) -> S:
         """The state before the first command, from a setup description (a parsed TOML document)."""
@@ -78,6 +90,22 @@ class GameSystem(Protocol[S, C, E]):
 
     def tables(self) -> TableSet:
         """The system's play-aid tables, by name (for a `/rules` look-up)."""
+        ...
+
+    def over(self, state: S) -> bool:
+        """Whether the game has ended."""
+        ...
+
+    def restored(self, state: S, reason: str, by: str, undid: int = 0) -> E:
+        """The event an undo writes: `apply` turns any state into exactly `state`. `undid` names the
+        command taken back where the system keeps it (a later undo then reaches the command before);
+        a system that ignores it lets no undo reach past an earlier one."""
+        ...
+
+    def undo_refused(self, taken: Sequence[E], state: S) -> str | None:
+        """Why one command's events may not be taken back ("" if they may): what every player has
+        seen (dice, a revealed card or order), and whatever else the system's rules seal. None: not a
+        command an undo takes back (a card picked, a clock changed); an undo looks at the one before."""
         ...
 
 

@@ -5,7 +5,7 @@ entries, game end), and the line tokenizer their notations use."""
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -89,6 +89,44 @@ class OpposedRolled:
     response: int
     success: bool
     flags: str
+
+
+@dataclass(frozen=True)
+class StateRestored(Generic[S]):
+    """Commands taken back: the state as it stood before them (game/service/undo.py). Each system
+    names its own, with its state's type, so the codec reads the state back; `apply` returns the
+    state exactly (its log position included: the dice stream goes on from there)."""
+
+    state: S
+    reason: str = ""
+    by: str = ""
+    undid: int = 0  # the command taken back: a later undo takes back the one before it
+
+
+class Assistant:
+    """What the referee-assistant systems offer the service alike (game/systems/base.py): no
+    capability beyond the interface, a game over once it has a result, and an undo refused for what
+    every player has seen or what a sealed order must keep."""
+
+    capabilities: frozenset[str] = frozenset()
+    events: TaggedRegistry
+
+    def over(self, state: CommonState) -> bool:
+        return bool(state.result)
+
+    def restored(self, state: CommonState, reason: str, by: str, undid: int = 0) -> Any:
+        return self.events.types["StateRestored"](state, reason, by, undid)
+
+    def undo_refused(self, taken: Sequence[Any], state: CommonState) -> str | None:
+        """An order sealed once the reveal began stands: taking it back would let its owner seal it
+        again knowing what the reveal showed."""
+        if any(isinstance(e, DiceRolled) for e in taken):
+            return "its dice have been rolled and seen"
+        if any(isinstance(e, od.OrdersRevealed) for e in taken):
+            return "it revealed orders"
+        if state.orders.revealing and any(isinstance(e, od.OrderSubmitted) for e in taken):
+            return "it sealed an order after the reveal began, and a sealed order stands"
+        return ""
 
 
 SHARED_EVENTS: tuple[type, ...] = (DiceRolled, PhaseEntered, PrintedEntered, Prompt, GameEnded, OpposedRolled,
@@ -454,6 +492,8 @@ def format_shared(command: Any) -> str | None:
 
 
 def account_shared(event: Any) -> str | None:
+    if isinstance(event, StateRestored):
+        return f"The last command is taken back ({event.reason})." if event.reason else "The last command is taken back."
     if isinstance(event, DiceRolled):
         faces = " ".join(
             f"[{f}{' ' + c if c else ''}]" for f, c in zip(event.faces, event.colours or ("",) * len(event.faces), strict=True)

@@ -1,22 +1,29 @@
-"""Oak & Iron as a GameSystem (game/systems/base.py): the first implementation of the interface the
-referee-assistant systems share. Its modules fit as they are, so this only names them; they are
-imported when first called, which keeps `game.systems` light for the referee systems."""
+"""Oak & Iron as a GameSystem (game/systems/base.py), served by the same service as the
+referee-assistant systems, with every capability the interface names. Its modules fit as they are,
+so this only names them; they are imported when first called, which keeps `game.systems` light
+for the referee systems."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from game.dice import DiceSource
+from game.systems.base import DEADLINE_ACTIONS, GM_AUTHORITY, OPTIONS, PICKS
 from game.systems.tables import TableSet
+
+# the order an undo's refusal names its reasons in
+_BARRIER_ORDER = ("it revealed a card", "its dice have been rolled and seen", "the game has ended",
+                  "a new phase has begun")
 
 
 class OakAndIron:
     """Oak & Iron's own modules behind the interface, unchanged: the engine, the notation, the views and
-    the account are called as they are; the game service serves Oak & Iron through them directly."""
+    the account are called as they are."""
 
     name = "oak_and_iron"
     title = "Oak & Iron"
+    capabilities = frozenset({GM_AUTHORITY, OPTIONS, DEADLINE_ACTIONS, PICKS})
 
     def __init__(self) -> None:
         from game.commands import COMMANDS
@@ -72,6 +79,37 @@ class OakAndIron:
 
     def tables(self) -> TableSet:
         return TableSet("oak_and_iron")
+
+    def over(self, state: Any) -> bool:
+        from game.model import Phase
+
+        return bool(state.phase is Phase.OVER)
+
+    def restored(self, state: Any, reason: str, by: str, undid: int = 0) -> Any:
+        from game.events import StateRestored
+
+        return StateRestored(state, reason, by)
+
+    def undo_refused(self, taken: Sequence[Any], state: Any) -> str | None:
+        """An activation may be taken back unless it rolled dice, revealed a card, ended the game or
+        began a new End or Initiative Phase; a pick, a hand-over or a clock change is no activation."""
+        from game import events as ev
+        from game.model import Phase
+
+        kinds = {type(e) for e in taken}
+        if kinds <= {ev.UndoRequested, ev.CardPicked, ev.SeatHandedOver, ev.ClockChanged, ev.ActedFor}:
+            return None
+        reasons = set()
+        for e in taken:
+            if isinstance(e, ev.CardsRevealed | ev.EventCardDrawn):
+                reasons.add("it revealed a card")
+            elif isinstance(e, ev.GameEnded):
+                reasons.add("the game has ended")
+            elif isinstance(e, ev.PhaseBegan) and e.phase in (Phase.END, Phase.INITIATIVE):
+                reasons.add("a new phase has begun")
+            elif isinstance(e, ev.DiceRolled | ev.DiceRerolled | ev.SetupCardsDrawn):
+                reasons.add("its dice have been rolled and seen")
+        return " and ".join(sorted(reasons, key=_BARRIER_ORDER.index)[:2])
 
 
 SYSTEM = OakAndIron()

@@ -15,7 +15,7 @@ from game.service.authority import Actor
 from game.service.errors import OtherSystem, SeatTaken, UndoRefused
 from game.service.game_service import GameService
 from game.service.referee import RefereeService, builtin_setups, ship_text
-from game.systems import SYSTEMS
+from game.systems import REFEREE_SYSTEMS
 from game.systems.base import replay
 from game.systems.dice import parse_spec, roll
 from game.systems.wsim import SYSTEM as WSIM
@@ -106,7 +106,7 @@ async def test_dice_come_from_the_secret_seed_and_the_log_reads_back(db_url: str
         again = await other._load(gid, fresh=True)
         assert again.state == (await ref._load(gid)).state
         initial = WSIM.initial_state(tomllib.loads(builtin_setups("wsim")["trafalgar"]))
-        assert replay(WSIM, initial, [e for _, _, e in again.log]) == again.state
+        assert replay(WSIM, initial, [e for _, _, e in await ref.store.repo.events(gid, system=WSIM)]) == again.state
     finally:
         await engine.dispose()
 
@@ -127,7 +127,7 @@ async def test_undo_by_the_referee_only_when_nothing_was_seen(service: GameServi
     await ref.submit(UMPIRE, gid, "roll 2d6")
     with pytest.raises(UndoRefused, match="dice"):
         await ref.undo(UMPIRE, gid)
-    reread = await GameService(ref.repo.engine).referee._load(gid)
+    reread = await GameService(ref.store.repo.engine).referee._load(gid)
     assert reread.state == (await ref._load(gid)).state
 
 
@@ -158,7 +158,7 @@ async def test_undo_never_lets_a_sealed_order_be_chosen_again_after_the_reveal(s
 
 
 async def test_every_system_and_setup_is_served(service: GameService) -> None:
-    for n, key in enumerate(SYSTEMS):
+    for n, key in enumerate(REFEREE_SYSTEMS):
         for setup in builtin_setups(key):
             info = await service.referee.create_game(BRIT, f"c-{n}-{setup[:8]}", key, setup)
             assert info.system == key and info.waiting == (info.seats[-1][0],)  # the referee begins
@@ -195,7 +195,8 @@ async def reminders(service: GameService, gid: int) -> list[str]:
 
     async with service.store.repo.session() as s:
         rows = (await s.execute(select(ScheduledJob).where(ScheduledJob.game_id == gid))).scalars().all()
-    return sorted(json.loads(j.payload)["player"] for j in rows if j.status == "pending")
+    names = {"p1": "British", "p2": "French", "ref": "Umpire"}  # the seats' keys, as the jobs name them
+    return sorted(names[j.player or ""] for j in rows if j.status == "pending")
 
 
 async def test_reminders_follow_whom_the_game_waits_for(service: GameService) -> None:
@@ -219,8 +220,9 @@ async def test_reminders_follow_whom_the_game_waits_for(service: GameService) ->
 
 
 async def test_a_games_lock_does_not_outlive_its_commands(service: GameService) -> None:
-    """The referee service kept a lock for every game it ever touched; a lock now lives while a
-    command holds or waits for it. Two commands at once on one game still take turns."""
+    """The referee service kept a lock for every game it ever touched; its games now live in the one
+    game store, whose locks leave with the games they guard (tests/service/test_game_cache.py). Two
+    commands at once on one game still take turns."""
     import asyncio
     import gc
 
@@ -236,4 +238,5 @@ async def test_a_games_lock_does_not_outlive_its_commands(service: GameService) 
         info = await ref.create_game(BRIT, f"more-{n}", "wsim")
         await ref.join(BRIT, info.id)
     gc.collect()
-    assert len(ref._cache.locks) == 0
+    store = service.store
+    assert set(store.locks) <= set(store.cached) and not any(lock.locked() for lock in store.locks.values())

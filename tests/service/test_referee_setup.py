@@ -8,7 +8,7 @@ import pytest
 
 from game.schema.common import MAX_DEPTH
 from game.service.referee import MAX_SETUP_BYTES, builtin_setups, setup_doc
-from game.systems import SYSTEMS
+from game.systems import REFEREE_SYSTEMS
 from game.systems.setup import SetupError
 
 
@@ -19,7 +19,7 @@ def refusal(text: str) -> SetupError:
 
 
 def test_every_built_in_setup_is_read_within_the_limits() -> None:
-    for name, sysm in SYSTEMS.items():
+    for name, sysm in REFEREE_SYSTEMS.items():
         for setup in builtin_setups(name):
             sysm.initial_state(setup_doc(name, setup))
 

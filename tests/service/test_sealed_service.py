@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -23,7 +24,7 @@ from game.errors import RulesError
 from game.service.authority import Actor
 from game.service.db import make_engine, upgrade_to_head
 from game.service.referee import RefereeService
-from game.service.repository import Repository
+from game.service.game_service import GameService
 from game.systems.orders import OrdersRevealed
 from tests.seeds import counting_seeds
 from tests.systems.test_sealed import Watch, cs_lines
@@ -51,14 +52,29 @@ def watched(log: list[tuple[int, int, Any]]) -> Watch:
     return watch
 
 
-async def stored(ref: RefereeService, gid: int) -> Any:
-    return await ref._load(gid, fresh=True)  # the game as the database holds it, read afresh
+@dataclass
+class Seen:
+    state: Any
+    log: list[tuple[int, int, Any]]  # (seq, command, event) still in effect
+
+
+async def stored(ref: RefereeService, gid: int) -> Seen:
+    """The game as the database holds it, read afresh, with the commands still in effect: an undo
+    is a restore event naming the command it took back."""
+    game = await ref._load(gid, fresh=True)
+    log: list[tuple[int, int, Any]] = []
+    for seq, cmd, e in await ref.store.repo.events(gid, system=game.system):
+        if type(e).__name__ == "StateRestored":
+            log = [row for row in log if row[1] < e.undid]
+        else:
+            log.append((seq, cmd, e))
+    return Seen(game.state, log)
 
 
 async def play(url: str, steps: list[tuple[str, int]]) -> None:
     engine = make_engine(url)
     try:
-        ref = RefereeService(Repository(engine), seeds=counting_seeds(next(channels)))
+        ref = GameService(engine, seeds=counting_seeds(next(channels))).referee
         info = await ref.create_game(SEATS["Umpire"], f"chan-{next(channels)}", "captains_sea")
         gid = info.id
         for seat, member in SEATS.items():
@@ -66,7 +82,7 @@ async def play(url: str, steps: list[tuple[str, int]]) -> None:
         before = await stored(ref, gid)
         for choice, pick in steps:
             if choice == RESTART:
-                ref = RefereeService(Repository(engine), seeds=counting_seeds(next(channels)))
+                ref = GameService(engine, seeds=counting_seeds(next(channels))).referee
                 assert (await stored(ref, gid)).state == before.state, "a restart read back another game"
                 continue
             lines = cs_lines(before.state)

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from game.codec import from_data, to_data
 from game.dice import FairDice, seed_from_number
 from game.errors import ParseError, RulesError
-from game.systems import OAK_AND_IRON, SYSTEMS, system
-from game.systems.base import GameSystem, replay
+from game.systems import OAK_AND_IRON, REFEREE_SYSTEMS, SYSTEMS, system
+from game.systems.base import GameSystem, replay, run
 from game.systems.setup import SetupError
 from tests.systems.captains_sea.test_game import setup as cs_setup
 from tests.systems.iron_and_oak.conftest import setup as io_setup
@@ -26,9 +26,14 @@ SETUPS = {"wsim": wsim_setup, "iron_and_oak": io_setup, "captains_sea": cs_setup
 
 
 def test_every_system_offers_the_interface() -> None:
+    """Four systems behind one interface: the three referee assistants with their play-aid tables,
+    Oak & Iron with every capability the service offers beyond it."""
+    assert list(SYSTEMS) == ["oak_and_iron", *REFEREE_SYSTEMS]
     for name, s in SYSTEMS.items():
-        assert isinstance(s, GameSystem) and s.name == name and len(s.tables()) > 0
-    assert system("wsim") is SYSTEMS["wsim"]
+        assert isinstance(s, GameSystem) and s.name == name
+        assert (len(s.tables()) > 0) == (name in REFEREE_SYSTEMS)
+        assert not s.capabilities if name in REFEREE_SYSTEMS else len(s.capabilities) == 4
+    assert system("wsim") is SYSTEMS["wsim"] and system("oak_and_iron") is OAK_AND_IRON
 
 
 def test_oak_and_iron_fits_the_interface_unchanged() -> None:
@@ -70,7 +75,7 @@ LINES = {
 
 @pytest.mark.parametrize(("name", "line"), [(n, line) for n, lines in LINES.items() for line in lines])
 def test_lines_round_trip(name: str, line: str) -> None:
-    s = SYSTEMS[name]
+    s = REFEREE_SYSTEMS[name]
     state = s.initial_state(SETUPS[name]())
     cmd = s.parse(line, state)
     assert s.parse(s.format(cmd), state) == cmd
@@ -79,15 +84,15 @@ def test_lines_round_trip(name: str, line: str) -> None:
 
 @given(st.text(max_size=40))
 def test_no_line_crashes_a_parser(line: str) -> None:
-    for name, s in SYSTEMS.items():
+    for name, s in REFEREE_SYSTEMS.items():
         state = s.initial_state(SETUPS[name]())
         with contextlib.suppress(RulesError):
             s.parse(line, state)
 
 
-@pytest.mark.parametrize("name", list(SYSTEMS))
+@pytest.mark.parametrize("name", list(REFEREE_SYSTEMS))
 def test_random_lines_are_refused_or_accepted_without_breaking_replay(name: str) -> None:
-    s = SYSTEMS[name]
+    s = REFEREE_SYSTEMS[name]
     state = s.initial_state(SETUPS[name]())
     initial, log = state, []
     dice = FairDice(seed_from_number(7), 0)
@@ -123,18 +128,18 @@ def test_bad_setups_are_refused_naming_the_field(name: str, change: dict[str, An
     doc = SETUPS[name]()
     doc.update(change)
     with pytest.raises(SetupError, match=problem):
-        SYSTEMS[name].initial_state(doc)
+        REFEREE_SYSTEMS[name].initial_state(doc)
 
 
 def test_a_bad_wsim_ship_names_its_field() -> None:
     doc = wsim_setup()
     doc["ship"][0]["rigging"] = [8, 8, 8, 8]
     with pytest.raises(SetupError, match="ship Victory: `rigging`"):
-        SYSTEMS["wsim"].initial_state(doc)
+        REFEREE_SYSTEMS["wsim"].initial_state(doc)
 
 
 def test_unknown_verbs_and_names() -> None:
-    for name, s in SYSTEMS.items():
+    for name, s in REFEREE_SYSTEMS.items():
         state = s.initial_state(SETUPS[name]())
         with pytest.raises(ParseError):
             s.parse("dance wildly", state)
@@ -152,3 +157,19 @@ def test_a_whole_oak_and_iron_game_replays_through_the_interface() -> None:
     shown = [OAK_AND_IRON.event_for(e, "B") for e in played.events]
     assert all(isinstance(OAK_AND_IRON.account(e), str) for e in shown)
     assert OAK_AND_IRON.deciders(played.state) == set()  # the game is over
+
+
+@pytest.mark.parametrize("name", list(REFEREE_SYSTEMS))
+def test_an_undo_restores_exactly_and_each_viewer_reads_it_redacted(name: str) -> None:
+    """The event an undo writes: `apply` makes any state exactly the one restored (its log position
+    too, so the dice stream goes on from there), it round-trips through the codec, and a player reads
+    it with the other seats' sealed orders still sealed."""
+    s = SYSTEMS[name]
+    start = s.initial_state(SETUPS[name]())
+    state, _ = run(s, start, "next", FairDice(seed_from_number(3), 0))
+    back = s.restored(start, "taken back by the referee", "3")
+    assert s.apply(state, back) == start
+    assert s.events.decode(s.events.encode(back)) == back
+    assert s.undo_refused([back], state) == "" and "taken back" in s.account(back)
+    for viewer in (*start.players, None):
+        assert s.event_for(back, viewer).state == s.view(start, viewer)

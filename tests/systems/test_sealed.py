@@ -22,8 +22,7 @@ from hypothesis import strategies as st
 
 from game.dice import FairDice, seed_from_number
 from game.errors import RulesError
-from game.service.referee import undo_refused
-from game.systems import SYSTEMS
+from game.systems import REFEREE_SYSTEMS
 from game.systems import orders as od
 from game.systems.base import GameSystem, replay
 from game.systems.common import PhaseEntered
@@ -89,7 +88,7 @@ class Watch:
 def play(name: str, setup: dict[str, Any], lines: Callable[[Any], list[str]], begins: Callable[[Any], bool],
          data: st.DataObject) -> None:
     """Random lines from the candidates, each decided with the game's fair dice, watched event by event."""
-    sysm: GameSystem[Any, Any, Any] = SYSTEMS[name]
+    sysm: GameSystem[Any, Any, Any] = REFEREE_SYSTEMS[name]
     state = initial = sysm.initial_state(setup)
     seed = seed_from_number(data.draw(st.integers(0, 2**32), label="seed"))
     watch = Watch(begins)
@@ -97,7 +96,7 @@ def play(name: str, setup: dict[str, Any], lines: Callable[[Any], list[str]], be
     for _ in range(STEPS):
         line = data.draw(st.sampled_from([*lines(state), UNDO, UNDO]))
         if line == UNDO:
-            if commands and not undo_refused(commands[-1][0], state):
+            if commands and not sysm.undo_refused(commands[-1][0], state):
                 taken, before = commands.pop()
                 watch.undo(taken, before)
                 state = replay(sysm, initial, [e for events, _ in commands for e in events])

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game.errors import UnknownName
-from game.systems import SYSTEMS, find_table
+from game.systems import REFEREE_SYSTEMS, find_table
 from game.systems.tables import (
     Cell,
     OffTable,
@@ -135,7 +135,7 @@ def test_a_bad_table_file_is_refused_with_its_name(old: str, new: str, problem: 
     assert "t.toml" in str(exc.value) or "'t'" in str(exc.value)
 
 
-ALL = [(name, t) for name, s in SYSTEMS.items() for t in s.tables().tables]
+ALL = [(name, t) for name, s in REFEREE_SYSTEMS.items() for t in s.tables().tables]
 
 
 @pytest.mark.parametrize(("system", "table"), ALL, ids=[f"{s}:{t.name}" for s, t in ALL])

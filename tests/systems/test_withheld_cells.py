@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from game.systems import SYSTEMS
+from game.systems import REFEREE_SYSTEMS
 from game.systems.tables import ReadPrinted
 from tests.systems.helpers import fixture, quote
 
@@ -21,7 +21,7 @@ Cells = set[tuple[str, str, str, str]]  # (system, table, row, column)
 def withheld() -> Cells:
     """What the tables answer with "read the printed table", every heading looked up as printed."""
     found: Cells = set()
-    for name, system in SYSTEMS.items():
+    for name, system in REFEREE_SYSTEMS.items():
         for t in system.tables().tables:
             for r in t.rows.keys:
                 for c in t.columns.keys:
@@ -31,7 +31,7 @@ def withheld() -> Cells:
 
 
 def every_cell(system: str, table: str) -> Cells:
-    t = SYSTEMS[system].tables()[table]
+    t = REFEREE_SYSTEMS[system].tables()[table]
     return {(system, table, r.text, c.text) for r in t.rows.keys for c in t.columns.keys}
 
 

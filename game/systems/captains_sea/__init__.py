@@ -15,10 +15,11 @@ from game.systems.captains_sea.apply import apply as _apply
 from game.systems.captains_sea.commands import COMMANDS
 from game.systems.captains_sea.events import EVENTS
 from game.systems.captains_sea.model import CSGame
+from game.systems.common import Assistant
 from game.systems.tables import TableSet, load_tables
 
 
-class CaptainsSea:
+class CaptainsSea(Assistant):
     name = "captains_sea"
     title = "Captain's Sea"
     events = EVENTS

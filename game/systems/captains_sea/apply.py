@@ -11,6 +11,8 @@ from game.systems.common import apply_common
 
 
 def apply(state: CSGame, event: Any) -> CSGame:
+    if isinstance(event, ev.StateRestored):
+        return event.state
     new = apply_common(state, event)
     if new is not None:
         pass

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.systems.captains_sea.model import CSShip, Volley
+from game.systems import common
+from game.systems.captains_sea.model import CSGame, CSShip, Volley
 from game.systems.common import registry
 
 EVENTS = registry()
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class StateRestored(common.StateRestored[CSGame]):
+    """The referee took back the last command: the state before it."""
+
+    state: CSGame
 
 
 @EVENTS.register

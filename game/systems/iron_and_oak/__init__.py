@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from game.dice import DiceSource
+from game.systems.common import Assistant
 from game.systems.iron_and_oak import account as _account
 from game.systems.iron_and_oak import engine, notation, setup, views
 from game.systems.iron_and_oak.apply import apply as _apply
@@ -17,7 +18,7 @@ from game.systems.iron_and_oak.model import IOGame
 from game.systems.tables import TableSet, load_tables
 
 
-class IronAndOak:
+class IronAndOak(Assistant):
     name = "iron_and_oak"
     title = "Iron & Oak"
     events = EVENTS

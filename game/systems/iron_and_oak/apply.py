@@ -11,6 +11,8 @@ from game.systems.iron_and_oak.model import IOGame
 
 
 def apply(state: IOGame, event: Any) -> IOGame:
+    if isinstance(event, ev.StateRestored):
+        return event.state
     new = apply_common(state, event)
     if new is not None:
         pass

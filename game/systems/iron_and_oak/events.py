@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game.systems import common
 from game.systems.common import registry
-from game.systems.iron_and_oak.model import IOShip, Position, Procedure
+from game.systems.iron_and_oak.model import IOGame, IOShip, Position, Procedure
 
 EVENTS = registry()
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class StateRestored(common.StateRestored[IOGame]):
+    """The referee took back the last command: the state before it."""
+
+    state: IOGame
 
 
 @EVENTS.register

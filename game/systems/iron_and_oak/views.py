@@ -7,6 +7,7 @@ from typing import Any
 
 from game.model import evolve
 from game.systems.common import sees_all
+from game.systems.iron_and_oak import events as ev
 from game.systems.iron_and_oak.model import IOGame
 from game.systems.orders import order_event_for
 
@@ -16,4 +17,6 @@ def view(state: IOGame, viewer: str | None) -> IOGame:
 
 
 def event_for(event: Any, viewer: str | None) -> Any:
+    if isinstance(event, ev.StateRestored):  # the state as the viewer may see it: sealed orders stay sealed
+        return ev.StateRestored(view(event.state, viewer), event.reason, event.by, event.undid)
     return order_event_for(event, viewer)

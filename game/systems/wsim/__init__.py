@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from game.dice import DiceSource
+from game.systems.common import Assistant
 from game.systems.tables import TableSet, load_tables
 from game.systems.wsim import account as _account
 from game.systems.wsim import engine, notation, setup, views
@@ -26,7 +27,7 @@ def deciders(state: WsimGame) -> set[str]:
     return {state.referee}
 
 
-class Wsim:
+class Wsim(Assistant):
     name = "wsim"
     title = "Wooden Ships & Iron Men (Casus Belli rules)"
     events = EVENTS

@@ -81,6 +81,8 @@ _HANDLERS: dict[type, Callable[[WsimGame, Any], WsimGame]] = {
 
 
 def apply(state: WsimGame, event: Any) -> WsimGame:
+    if isinstance(event, ev.StateRestored):
+        return event.state
     new = apply_common(state, event)
     if new is None:
         new = _HANDLERS[type(event)](state, event)

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game.systems import common
 from game.systems.common import registry
-from game.systems.wsim.model import Fire, Melee, Party, Ship, Wind
+from game.systems.wsim.model import Fire, Melee, Party, Ship, Wind, WsimGame
 
 EVENTS = registry()
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class StateRestored(common.StateRestored[WsimGame]):
+    """The referee took back the last command: the state before it."""
+
+    state: WsimGame
 
 
 @EVENTS.register

@@ -28,6 +28,8 @@ def view(state: WsimGame, viewer: str | None) -> WsimGame:
 
 def event_for(event: Any, viewer: str | None) -> Any:
     """Events are filtered for every viewer but the owner (a referee reads the secrets in `view`)."""
+    if isinstance(event, ev.StateRestored):
+        return ev.StateRestored(view(event.state, viewer), event.reason, event.by, event.undid)
     if isinstance(event, ev.LoadChanged) and event.player != viewer:
         return ev.LoadChanged(event.ship, event.side, "?", False, event.player, event.initial_used)
     if isinstance(event, ev.ShipChanged) and event.ship.player != viewer:
