@@ -29,7 +29,7 @@ from bot.limits import fit, fit_lines, newest_lines, thread_name
 from game import names
 from game.errors import RulesError
 from game.service.authority import Actor
-from game.service.errors import GameNotFound, ServiceError
+from game.service.errors import GameNotFound, SeatTaken, ServiceError
 from game.service.posts import Notice
 from game.service.referee import RefereeService, RefInfo, RefOutcome, builtin_setups
 from game.systems import REFEREE_SYSTEMS, system
@@ -273,6 +273,20 @@ class RefereeCog(commands.GroupCog, name="ref",
         info: RefInfo | None = await _run(interaction, read, include_over=True)
         if info is not None:
             await reply(interaction, info_text(info))
+
+    @app_commands.command(description="Give a seat to another member: yours, or any as the referee or a GM")
+    @app_commands.describe(member="Who holds the seat from now on", seat="Which seat (default: your own)")
+    @app_commands.autocomplete(seat=seat_names)
+    async def handover(self, interaction: discord.Interaction, member: discord.Member, seat: str | None = None) -> None:
+        async def hand_over(ref: RefereeService, actor: Actor, gid: int) -> RefOutcome:
+            if member.bot:
+                raise SeatTaken("A bot cannot hold a seat.", "Give the seat to a member.")
+            return await ref.hand_over(actor, gid, seat, str(member.id), member.display_name)
+
+        outcome: RefOutcome | None = await _run(interaction, hand_over)
+        if outcome is not None:
+            await publish(interaction, outcome)
+            await reply(interaction, "🔁 Handed over.\n" + info_text(outcome.info))
 
     @app_commands.command(description="The referee takes back the last command (if it rolled and revealed nothing)")
     async def undo(self, interaction: discord.Interaction) -> None:

@@ -28,14 +28,14 @@ class Audit:
         self.store = store
 
     async def rebuild_all(self) -> RebuildReport:
-        """On start: load every unfinished game from its latest readable snapshot plus later events. A
-        game that cannot be rebuilt is reported and skipped: it never stops the others."""
-        ids = await self.store.repo.active_game_ids()
+        """On start: load every unfinished game, of every system, from its latest readable snapshot plus
+        later events. A game that cannot be rebuilt is reported and skipped: it never stops the others."""
+        ids = await self.store.repo.active_game_ids(every_system=True)
         damaged: list[tuple[int, str]] = []
         for gid in ids:
             self.store.forget(gid)
             try:
-                await self.store.load(gid)
+                await self.store.load_any(gid)
             except GameDamaged as exc:
                 log.error("game %s cannot be rebuilt: %s", gid, exc.text)
                 damaged.append((gid, exc.text))

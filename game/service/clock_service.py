@@ -46,7 +46,7 @@ from game.service.store import GameStore
 from game.service.waiting import decision_now, is_waiting, require_waiting, waits_of
 from game.service.writer import PlannedJob, VersionConflict
 from game.standing import passing
-from game.systems.base import DEADLINE_ACTIONS
+from game.systems.base import DEADLINE_ACTIONS, GM_AUTHORITY
 from game.views import view_of
 
 SYSTEM = Actor("clock", "")  # the clock itself, in the log
@@ -138,16 +138,18 @@ class Clock:
             return None, None
         return encode_waits(waits), await self.plan(loaded, waits, sides)
 
-    async def plan_afresh(self, game_id: int) -> None:
+    async def plan_afresh(self, game_id: int, retime: Retime | None = None) -> None:
         """Plan every side's clock again outside a command (the game began; a member's hours changed; a
-        job from before jobs named their decision fell due): the waits as stored, a side waited on
-        without one beginning its wait now."""
+        job from before jobs named their decision fell due; a seat of a referee game changed hands): the
+        waits as stored (re-timed by `retime`), a side waited on without one beginning its wait now."""
         async with self.store.lock(game_id):
             for attempt in range(3):
                 loaded = await self.store.load_any(game_id, fresh=attempt > 0)
                 stored = decode_waits(loaded.record.waits)
                 now = moment(loaded.system, loaded.state)
                 waits = waits_after(waits_of(loaded), now, now, loaded.seats, loaded.record.last_seq, utcnow())
+                if retime is not None:
+                    waits = retime(waits)
                 sides, jobs = await self.plan(loaded, waits, sorted({*stored, *waits}))
                 try:
                     await self.store.repo.replan(loaded.record, sides, jobs, encode_waits(waits) if changed(stored, waits) else None)
@@ -271,7 +273,11 @@ class Clock:
             detail = "{by} is away until {until}: " + what
         games = await self.store.repo.live_games_of_user(actor.user_id)
         for gid in games:  # the member's own waits start again (as they leave, and as they come back)
-            await self.log(gid, Actor(actor.user_id, (await self.store.load(gid)).record.guild_id), "away", detail,
+            loaded = await self.store.load_any(gid)
+            if GM_AUTHORITY not in loaded.system.capabilities:  # a referee game's log is the game's alone
+                await self.plan_afresh(gid, restart(utcnow(), actor.user_id))
+                continue
+            await self.log(gid, Actor(actor.user_id, loaded.record.guild_id), "away", detail,
                             retime=restart(utcnow(), actor.user_id), until=until,
                             substitute=substitute or "" if mode == "substitute" else "")
         return games

@@ -76,9 +76,9 @@ class GameService:
         self.commands = Commands(store, self.reading)
         self.undo = Undo(store)
         self.audit = Audit(store)
-        self.referee = RefereeService(store, self.undo, seeds, announcement=self.front.announcement,
-                                      on_create=self._channel_used)
         self.clock = Clock(store, self.commands)
+        self.referee = RefereeService(store, self.undo, seeds, announcement=self.front.announcement,
+                                      on_create=self._channel_used, replan=self.clock.plan_afresh)
         self.orders = StandingOrders(store, self.reading, self.commands)
         self.lobby = Lobby(store, self.data, self.squadrons, self.commands, self.clock, self.front, self.referee,
                            seeds)

@@ -11,7 +11,6 @@ from game.commands import Enlist
 from game.dice import derived_number, is_seed, seed_from_number
 from game.errors import RulesError, UnknownName
 from game.model import Game, Phase
-from game.phases.flow import deciders
 from game.phases.preparation import drafted_game
 from game.rules_data import RulesData
 from game.scenario import builtin_scenarios, load_scenario_text
@@ -23,7 +22,6 @@ from game.service.commands import Commands
 from game.service.errors import (
     ChannelBusy,
     NotPermitted,
-    OtherSystem,
     SeatTaken,
     ServiceError,
     SquadronRefused,
@@ -32,9 +30,10 @@ from game.service.frontend import FrontEnd
 from game.service.guild_data import GuildData
 from game.service.models import GameRecord, Seat
 from game.service.reading import info_of
-from game.service.referee import RefereeService
+from game.service.referee import RefereeService, is_referee_system
 from game.service.repository import Loaded, VersionConflict
 from game.service.results import GameChannel, GameInfo, MyGame, SeatInfo
+from game.service.sides import moment, seat_keys
 from game.service.squadrons import Squadrons
 from game.service.store import RETRIES, GameStore
 from game.setup import TABLES
@@ -213,10 +212,9 @@ class Lobby:
             raise SquadronRefused(f"The saved squadron cannot be read: {exc}.") from None
 
     async def info(self, game_id: int) -> GameInfo:
-        try:
-            loaded = await self.store.load(game_id)
-        except OtherSystem:  # a referee-assistant game: listed here, played through game/service/referee.py
-            ref = await self.referee.info(game_id)
+        loaded = await self.store.load_any(game_id)
+        if is_referee_system(loaded.record.system):  # listed here, played through game/service/referee.py
+            ref = self.referee.info_of(loaded)
             phase = Phase.OVER.value if ref.status == "over" else ref.phase  # what the channel lookup reads
             return GameInfo(ref.id, ref.name, ref.guild_id, ref.channel_id, ref.status,
                             tuple(SeatInfo(p, u, n, False) for p, u, n in ref.seats), ref.turn, phase,
@@ -224,18 +222,22 @@ class Lobby:
         return info_of(loaded)
 
     async def my_games(self, user_id: str) -> list[MyGame]:
-        """Every unfinished game the user plays in, in any server: the ones waiting on them first
-        (soonest deadline first), then the rest."""
+        """Every unfinished game the user plays in, in any server and any system: the ones waiting on
+        them first (soonest deadline first), then the rest. A referee system's seats are named as its
+        setup names them."""
         out = []
         for gid in await self.store.repo.live_games_of_user(user_id):
             try:
-                loaded = await self.store.load(gid)
+                loaded = await self.store.load_any(gid)
             except ServiceError:
                 continue  # a damaged game is reported at start-up, not here
             mine = seated(loaded.seats, Actor(user_id, loaded.record.guild_id))
-            due = deciders(loaded.state)
+            due = moment(loaded.system, loaded.state).waiting
+            named = seat_keys(loaded.state) if is_referee_system(loaded.record.system) else {}
+            phase = loaded.state.phase
             out.append(MyGame(gid, loaded.record.name, loaded.record.guild_id, loaded.record.channel_id,
-                              loaded.state.turn, loaded.state.phase.value, tuple(p for p in mine if p in due),
+                              loaded.state.turn, phase.value if isinstance(phase, Phase) else str(phase),
+                              tuple(named.get(p, p) for p in mine if p in due),
                               await self.store.repo.next_deadline(gid)))
         far = datetime.max.replace(tzinfo=UTC)
         return sorted(out, key=lambda g: (not g.waiting_on_me, g.deadline or far, -g.id))

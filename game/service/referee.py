@@ -115,9 +115,11 @@ class RefOutcome:
 class RefereeService:
     def __init__(self, store: GameStore, undo: Undo, seeds: Callable[[], str] = new_seed,
                  on_create: Callable[[str, str], object] | None = None,
-                 announcement: Callable[[str], Sequence[Post]] = lambda system: ()) -> None:
+                 announcement: Callable[[str], Sequence[Post]] = lambda system: (),
+                 replan: Callable[[int], Awaitable[None]] | None = None) -> None:
         self.store = store
         self.undoing = undo
+        self._replan = replan  # the clock plans the seats' reminders again once a seat changes hands
         self._new_seed = seeds
         self._announcement = announcement  # the outbox rows that announce a new game (none without a bot)
         self._on_create = on_create  # told (guild, channel) of each game made, for a channel cache elsewhere
@@ -184,6 +186,43 @@ class RefereeService:
                 self.store.forget(game_id)
                 raise GameBusy("The game changed while you were taking the seat.", "Try again.") from None
         return await self.info(game_id)
+
+    async def hand_over(self, actor: Actor, game_id: int, seat_name: str | None, to_user: str,
+                        to_name: str = "") -> RefOutcome:
+        """Give a seat to another member: its holder may, the referee for any seat, or a GM of the
+        server. The member may hold no other seat (they would read both seats' secrets); the seat's
+        reminders follow it to its new holder."""
+        async with self.store.lock(game_id):
+            game = await self._load(game_id, actor, fresh=True)
+            keys = seat_keys(game.state)
+            mine = next((keys.get(s.player, s.player) for s in game.seats if s.user_id == actor.user_id), None)
+            wanted = seat_name or mine
+            seat = next((s for s in game.seats if keys.get(s.player, s.player).lower() == (wanted or "").strip().lower()),
+                        None)
+            if seat is None:
+                raise UnknownName(f"There is no seat {(seat_name or '')[:40]!r} in this game." if seat_name else
+                                  "Say which seat to hand over.", f"Seats: {', '.join(keys.values())}.")
+            name = keys.get(seat.player, seat.player)
+            if not (actor.gm or mine in (name, game.state.referee)):
+                raise NotSeated(f"The seat of {name} is not yours to hand over.",
+                                "Its holder, the referee or a GM of the server may hand it over.")
+            if game.system.over(game.state):
+                raise SeatTaken("The game is over: its seats stay as they were.")
+            if seat.user_id == to_user:
+                raise SeatTaken(f"The seat of {name} is already theirs.")
+            if any(s.user_id == to_user for s in game.seats):
+                raise SeatTaken("That member already holds a seat in this game.",
+                                "One seat per person: a second would show them both seats' secrets.")
+            seat.user_id, seat.display_name = to_user, (to_name or to_user)[:100]
+            try:
+                await self.store.repo.update_seat(seat, game.record)
+            except VersionConflict:
+                self.store.forget(game_id)
+                raise GameBusy("The game changed while the seat was handed over.", "Try again.") from None
+        if self._replan is not None:
+            await self._replan(game_id)
+        line = f"The seat of {name} is handed to {seat.display_name}."
+        return RefOutcome(game_id, (line,), (line,), await self.info(game_id))
 
     # ------------------------------------------------------------------ reading
 

@@ -417,11 +417,13 @@ class Repository:
             q = select(GAME_ID).where(col(GameRecord.system) == "oak_and_iron").order_by(col(GameRecord.id))
             return [i for i in (await s.execute(q)).scalars()]
 
-    async def active_game_ids(self) -> list[int]:
+    async def active_game_ids(self, every_system: bool = False) -> list[int]:
+        """The unfinished games: Oak & Iron's (what plays by itself), or with `every_system` all of them."""
         async with self.session() as s:
-            # the referee-assistant systems' games are read by their own service (game/service/referee.py)
-            q = select(GAME_ID).where(col(GameRecord.status) != "over", col(GameRecord.system) == "oak_and_iron")
-            return [i for i in (await s.execute(q)).scalars()]
+            q = select(GAME_ID).where(col(GameRecord.status) != "over")
+            if not every_system:
+                q = q.where(col(GameRecord.system) == "oak_and_iron")
+            return [i for i in (await s.execute(q.order_by(col(GameRecord.id)))).scalars()]
 
     async def pending_secrets(self, game_id: int) -> list[PendingSecret]:
         async with self.session() as s:

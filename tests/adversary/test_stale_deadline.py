@@ -77,12 +77,12 @@ async def test_a_stale_referee_reminder_pings_nobody(table: Table) -> None:
     pings nobody. A reminder planned for the wait that goes on still pings its holder."""
     t = table
     await sealed_game(t)  # Bob has plotted: the game waits on Ann's British plot
-    await make_due(t, "reminder", "British")
+    await make_due(t, "reminder", "p1")  # jobs name a seat by its key: British holds p1
     assert [j.kind for j in await claim_and_die(t)] == ["reminder"]
     await t.cmd(ANN, "ref", "order", line="plot Victory 1")
     mark = t.mark()
     await scheduler_pass(t, after_lease=True)
     assert not [i.text for i in t.public(mark) if f"<@{ANN[0]}>" in i.text], "the stale reminder pinged Ann"
-    await make_due(t, "reminder", "Umpire")
+    await make_due(t, "reminder", "ref")  # the umpire's seat
     await scheduler_pass(t)
     assert [i.text for i in t.public(mark) if f"<@{UMA[0]}>" in i.text], "the umpire's own reminder went missing"

@@ -711,16 +711,28 @@ def _options(values: dict[str, Any]) -> list[dict[str, Any]]:
 
 def command(user: tuple[int, str], name: str, sub: str | None = None, /, channel_id: int = CHANNEL_ID,
             roles: tuple[int, ...] = (), permissions: int = 0, attachments: dict[str, dict[str, Any]] | None = None,
-            **values: Any) -> dict[str, Any]:
-    """An APPLICATION_COMMAND interaction for /name [sub] with these options (and uploaded files)."""
+            members: dict[str, tuple[int, str]] | None = None, **values: Any) -> dict[str, Any]:
+    """An APPLICATION_COMMAND interaction for /name [sub] with these options (and uploaded files, and
+    members chosen in USER options)."""
     opts = _options(values)
     for option, att in (attachments or {}).items():
         opts.append({"name": option, "type": 11, "value": att["id"]})
+    for option, (member_id, _) in (members or {}).items():
+        opts.append({"name": option, "type": 6, "value": str(member_id)})
     if sub is not None:
         opts = [{"name": sub, "type": 1, "options": opts}]
     data: dict[str, Any] = {"id": snowflake(), "name": name, "type": 1, "options": opts, "guild_id": str(GUILD_ID)}
+    resolved: dict[str, Any] = {}
     if attachments:
-        data["resolved"] = {"attachments": {a["id"]: a for a in attachments.values()}}
+        resolved["attachments"] = {a["id"]: a for a in attachments.values()}
+    if members:
+        # interactions-receiving-and-responding, Resolved Data Structure: a member's user comes in
+        # `users`, and the partial member in `members` lacks user, deaf and mute
+        resolved["users"] = {str(i): user_json(i, n) for i, n in members.values()}
+        resolved["members"] = {str(i): {k: v for k, v in _member(i, n).items() if k not in ("user", "deaf", "mute")}
+                               for i, n in members.values()}
+    if resolved:
+        data["resolved"] = resolved
     return _base(user, channel_id, 2, data, roles=roles, permissions=permissions)
 
 

@@ -199,3 +199,20 @@ async def test_an_uploaded_setup_and_a_bad_one(harness: Any) -> None:
     assert status.ephemeral and "/ref" in status.content
     listed = await t.send(ANN, "game", "list")
     assert "Our duel" in listed.content
+
+
+async def test_a_seat_is_handed_over_with_a_member_option(harness: Any) -> None:
+    """`/ref handover member:` carries the member as Discord sends a USER option (its id in the
+    option, the user and the partial member in `resolved`); the channel reads who holds the seat now,
+    and a seat that is not yours is refused privately."""
+    bot, fake = harness
+    t = Table(bot, fake)
+    await t.start("wsim", {ANN: "British", BOB: "French", EVE: "Umpire"})
+    dan = (4444, "dan")
+    refused = await dispatch(bot, command(BOB, "ref", "handover", members={"member": dan}, seat="British"), fake)
+    answer = last_followup(refused)
+    assert answer.ephemeral and answer.content.startswith("❌") and "not yours" in answer.content
+    done = last_followup(await dispatch(bot, command(ANN, "ref", "handover", members={"member": dan}), fake))
+    assert done.ephemeral and "Handed over" in done.content and "British: <@4444>" in done.content
+    assert "The seat of British is handed to dan." in t.public()
+    assert "You hold no seat" in (await t.send(ANN, "ref", "do", line="roll 2d6")).content

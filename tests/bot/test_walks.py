@@ -3,7 +3,8 @@ interaction calls into the service's parts, loads the game, and (as several proc
 PostgreSQL database must) checks a cached game's version. Issue 23 measured one `/move` at 18 calls,
 12 loads and 11 version checks; one read model for a board post brings it to at most 6 calls and 3
 loads. Each walk prints its counts (run with `-s`) and holds them at what was measured: the initiative
-pick that reveals the cards, and a deadline the computer captain answers, are walks (b) and (c).
+pick that reveals the cards, a deadline the computer captain answers, and a referee system's secret
+order that reveals the orders are walks (b), (c) and (d).
 
 The outbox's own mailbox work (the courier's claims and deliveries) is not a call into the game: it is
 counted apart, as rows."""
@@ -93,7 +94,7 @@ def walked(service: GameService) -> Iterator[Walk]:
     def version_tick() -> None:
         walk.version_checks += 1
 
-    wrap(service.store, "load", load_tick)
+    wrap(service.store, "load_any", load_tick)  # every system's loads (Oak & Iron's `load` calls it)
     wrap(service.store.repo, "version_of", version_tick)
     try:
         yield walk
@@ -164,6 +165,32 @@ async def test_a_deadline_is_a_short_walk(harness: Any) -> None:
     # the clock's own loads (the ClockChanged commit, then each command of the late activation) are
     # inside one call, clock.due_deadline
     assert walk.total <= 4 and walk.loads <= 6, (walk.total, walk.loads, walk.version_checks, walk.calls)
+    assert walk.version_checks <= walk.loads
+
+
+async def test_a_referee_order_that_reveals_is_a_short_walk(harness: Any) -> None:
+    """Walk (d): in a referee system's game (WS&IM), the second secret order of a round, which reveals
+    both: one call into the referee part, one load through the game store, its reveal posted through
+    the outbox."""
+    from tests.bot.test_referee_bot import Table
+
+    bot, fake = harness
+    bot.service.store.shared = True
+    t = Table(bot, fake)
+    await t.start("wsim", {ANN: "British", BOB: "French", EVE: "Umpire"})
+    for _ in "ABCD":
+        await t.ok(EVE, "do", line="next")
+    await t.ok(ANN, "order", line="plot Victory 1")
+    mark = len(fake.requests)
+    with walked(bot.service) as walk:
+        await t.ok(BOB, "order", line="plot Redoutable L1R1")
+    assert any(r.in_channel and "Revealed:" in r.content for r in fake.requests[mark:])
+    print(f"referee order (reveal): {walk.total} calls, {walk.loads} loads, {walk.version_checks} version checks: "
+          f"{dict(walk.calls)}")
+    # the channel's game found without a load, the guild's settings, the order decided and written on
+    # one load (checked against the stored version, as a shared database needs), the reveal posted
+    # through the outbox, whose courier reads the game's place once
+    assert walk.total <= 5 and walk.loads <= 2, (walk.total, walk.loads, walk.version_checks, walk.calls)
     assert walk.version_checks <= walk.loads
 
 

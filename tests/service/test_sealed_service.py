@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from game.errors import RulesError
 from game.service.authority import Actor
 from game.service.db import make_engine, upgrade_to_head
-from game.service.referee import RefereeService
 from game.service.game_service import GameService
+from game.service.referee import RefereeService
 from game.systems.orders import OrdersRevealed
 from tests.seeds import counting_seeds
 from tests.systems.test_sealed import Watch, cs_lines
