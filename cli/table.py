@@ -74,7 +74,7 @@ async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable
                 continue
             if is_enlist(line):  # seats a side of a drafted game, as the same line does in a script
                 try:
-                    await enlist(service, game_id, line, Path.cwd())
+                    await enlist(service, game_id, line, Path())  # from where the table was started
                 except RulesError as exc:
                     print(f"refused: {exc.text}", file=out)
                     continue
