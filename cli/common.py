@@ -36,6 +36,10 @@ HELP = """Commands (docs/notation.md):
   reroll N [N …] | fortune | keep      answer a failed Skill Test
   pass SHIP                            Attack Phase activation without an attack
   dice FACE …                          test scenarios only: fix the next dice
+Drafted set-up (docs/setup.md), each line begun with the side, e.g. `A: role attacker`:
+  role attacker|defender | draft CARD | terrain KIND | place PIECE X Y [rot DEG] | finish
+  deploy SHIP X Y [heading H]
+  enlist PLAYER FILE                   table and scripts: a side brings a squadron file (not an order)
 Table only: options [SHIP] (what you can do now), hand [PLAYER], preview ORDER (what a move would do),
             undo, games, state, json, log, help, quit"""
 

@@ -92,7 +92,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_script.add_argument("--seed", type=int)
     p_script.add_argument("--db", help="database URL (default: a temporary SQLite file)")
     p_table = sub.add_parser("table", help="the offline hot-seat table, saved in the embedded database")
-    p_table.add_argument("--scenario")
+    p_table.add_argument("--scenario", help="built-in scenario name, scenario file or \"drafted [SIZE]\" "
+                                            "(default: quickstart)")
+    p_table.add_argument("--size", choices=("patrol", "skirmish", "engagement"),
+                         help="a drafted game's size (with --scenario drafted; default skirmish)")
     p_table.add_argument("--seed", type=int)
     p_table.add_argument("--vs-ai", metavar="PLAYER", help="the computer captain plays this side (A or B)")
     p_table.add_argument("--new", action="store_true", help="start a new game (with --scenario, --vs-ai, --seed)")
@@ -146,7 +149,7 @@ def _run(args: argparse.Namespace) -> int:
     from cli.table import run_table
 
     return run_table(args.scenario, args.seed, sys.stdin, sys.stdout, sys.stdin.isatty(), args.vs_ai,
-                     new=args.new, db=args.db, out_dir=args.out, game=args.game)
+                     new=args.new, db=args.db, out_dir=args.out, game=args.game, size=args.size)
 
 
 if __name__ == "__main__":

@@ -12,13 +12,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from cli.common import HELP, LOCAL, open_service, print_events, print_state, scenario_source, seat_everyone
+from cli.common import HELP, LOCAL, open_service, print_events, print_state, scenario_source
+from cli.drafted import drafted_size, enlist, is_enlist, set_up_prompt, take_sides
 from cli.terminal import refuse
 from game.errors import ParseError, RulesError
 from game.model import Phase
 from game.notation import VERBS, parse
 from game.phases.common import owes_pick
-from game.service.game_service import GameInfo, GameService
+from game.service.game_service import DRAFTED, GameInfo, GameService
 from game.service.settings import Settings
 
 TABLE_WORDS = ("state", "json", "log", "help", "quit", "exit", "options", "hand", "preview", "undo", "games")
@@ -35,16 +36,23 @@ def run_table(
     db: str | None = None,
     out_dir: Path | None = None,
     game: int | None = None,
+    size: str | None = None,
 ) -> int:
+    """`scenario` is a built-in name, a scenario file or `drafted [SIZE]` (or `drafted` with `size`)."""
     url = db or Settings.from_env().database_url
-    return asyncio.run(_table(url, scenario, seed, inp, out, interactive, vs_ai, new, out_dir, game))
+    try:
+        drafted = drafted_size(scenario, size)
+    except RulesError as exc:
+        return refuse(exc.text)
+    return asyncio.run(_table(url, scenario, seed, inp, out, interactive, vs_ai, new, out_dir, game, drafted))
 
 
 async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable[str], out: TextIO,
-                 interactive: bool, vs_ai: str | None, new: bool, out_dir: Path | None, game: int | None) -> int:
+                 interactive: bool, vs_ai: str | None, new: bool, out_dir: Path | None, game: int | None,
+                 drafted: str | None) -> int:
     engine, service = await open_service(url)
     try:
-        game_id = await _choose_game(service, scenario, seed, vs_ai, new, game, out)
+        game_id = await _choose_game(service, scenario, seed, vs_ai, new, game, out, drafted)
         if game_id is None:
             return 2
         print(f"Quarterdeck offline table, saved in {url}. Type `help` for the commands, `quit` to leave.",
@@ -64,6 +72,17 @@ async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable
                 break
             if await _table_word(service, game_id, line, out, images):
                 continue
+            if is_enlist(line):  # seats a side of a drafted game, as the same line does in a script
+                try:
+                    await enlist(service, game_id, line, Path())  # from where the table was started
+                except RulesError as exc:
+                    print(f"refused: {exc.text}", file=out)
+                    continue
+                print(f"  Player {line.split()[1]} enlists the squadron in {line.split(None, 2)[2]}.", file=out)
+                await _ai_turns(service, game_id, out, images)
+                await print_state(service, game_id, False, out)
+                await _print_options(service, game_id, out)
+                continue
             try:
                 outcome = await service.commands.submit(LOCAL, game_id, line)
             except RulesError as exc:
@@ -80,7 +99,7 @@ async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable
 
 
 async def _choose_game(service: GameService, scenario: str | None, seed: int | None, vs_ai: str | None,
-                       new: bool, game: int | None, out: TextIO) -> int | None:
+                       new: bool, game: int | None, out: TextIO, drafted: str | None = None) -> int | None:
     """The game to open: `--game N`, else a new one with `--new` (or when there is none), else the
     newest unfinished one. The stored games are listed first."""
     games = await service.lobby.list_games(LOCAL.guild_id)
@@ -108,16 +127,16 @@ async def _choose_game(service: GameService, scenario: str | None, seed: int | N
               file=out)
         return chosen.id
     try:
-        text, name = scenario_source(scenario)
+        text, name = (None, DRAFTED) if drafted else scenario_source(scenario)
         info = await service.lobby.create_game(LOCAL, f"table-{len(games) + 1}", scenario=name.removesuffix(".toml"),
-                                         scenario_text=text, seed=seed)
+                                               scenario_text=text, seed=seed, size=drafted or "skirmish")
     except RulesError as exc:  # a DataError too
         refuse(exc.text)
         return None
     if vs_ai is not None and info.seat(vs_ai) is None:
         print(f"error: --vs-ai names a player of the game: {', '.join(s.player for s in info.seats)}", file=sys.stderr)
         return None
-    await seat_everyone(service, info.id, vs_ai)
+    await take_sides(service, info.id, vs_ai)  # a drafted game's other sides enlist at the table
     print(f"New game #{info.id} ({info.name}).", file=out)
     return info.id
 
@@ -173,6 +192,10 @@ async def _print_options(service: GameService, game_id: int, out: TextIO, ship: 
     listed at a pick; at a shared screen it is not (`hand A` shows it while the other looks away)."""
     from game.options import options_for, public_options
 
+    setup = await set_up_prompt(service, game_id)  # the chapter-7 set-up: one line for the whole table
+    if setup:
+        print(setup, file=out)
+        return
     humans = await _humans(service, game_id)
     rules = await service.reading.rules(game_id)
     printed = False
