@@ -69,3 +69,13 @@ class TakeHits:
     hits: int
     shield: int = 0
     player: str = ""
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class Place:
+    """The referee puts a ship in a Grid Box ("": off the map), to correct the map by the table."""
+
+    ship: str
+    box: str
+    player: str = ""

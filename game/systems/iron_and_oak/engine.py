@@ -27,6 +27,7 @@ from game.systems.iron_and_oak.model import CRITICALS, MAX_SHIELD, OBSTACLES, IO
 from game.systems.iron_and_oak.notation import parse_order
 from game.systems.iron_and_oak.procedures import run_procedure
 from game.systems.iron_and_oak.run import normalise
+from game.systems.iron_and_oak.whereabouts import check_order
 from game.systems.tables import TableSet, load_tables
 
 SYSTEM = "iron_and_oak"
@@ -58,6 +59,8 @@ def decide(state: IOGame, command: Any, dice: DiceSource) -> list[Any]:
         set_marker(step, command)
     elif isinstance(command, c.TakeHits):
         take_hits(step, command)
+    elif isinstance(command, c.Place):
+        place(step, command)
     else:
         raise IllegalAction(f"{type(command).__name__} is not an Iron & Oak command.")
     return step.events
@@ -131,6 +134,7 @@ def give_order(step: Step[IOGame], cmd: c.GiveOrder) -> None:
             raise IllegalAction(f"{ship.id} may not {what} {target.id} this turn (its attempt last turn).")
         if kind and any(p.ship == target.id and p.of == ship.id and p.aspect == "stern" for p in state.positions):
             raise IllegalAction(f"{target.id} lies across {ship.id}'s stern: {ship.id} cannot T, Spar or Ram it.")
+    check_order(state, ship, tuple(words))
     step.emit(od.OrderSubmitted(owner, cmd.ship, text))
 
 
@@ -231,6 +235,21 @@ def take_hits(step: Step[IOGame], cmd: c.TakeHits) -> None:
     shield = min(MAX_SHIELD, ship.shield + cmd.shield)
     step.emit(ev.ShipChanged(evolve(ship, hits=ship.hits + cmd.hits, shield=shield),
                              f"takes {cmd.hits} hit(s)" + (f"; WL Shield -{shield}" if cmd.shield else "")))
+
+
+def place(step: Step[IOGame], cmd: c.Place) -> None:
+    """The referee corrects the map: a ship's Grid Box, or off the map."""
+    state = step.state
+    require_referee(state, cmd.player)
+    if not state.grid.on:
+        raise IllegalAction("This game has no map: the ships' Grid Boxes are kept on your table.",
+                            "A setup with a `[grid]` keeps them (docs/systems/iron_and_oak.md).")
+    if cmd.box and state.grid.name(cmd.box) != cmd.box:
+        raise IllegalAction(f"{cmd.box[:20]!r} is not a Grid Box of this map ({state.grid.extent}).")
+    ship = state.ship(cmd.ship)
+    if ship.box == cmd.box:
+        raise IllegalAction(f"{ship.id} is already {'in ' + cmd.box if cmd.box else 'off the map'}.")
+    step.emit(ev.ShipChanged(evolve(ship, box=cmd.box), f"is placed in {cmd.box}" if cmd.box else "is taken off the map"))
 
 
 def deciders(state: IOGame) -> set[str]:
