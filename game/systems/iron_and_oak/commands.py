@@ -79,3 +79,13 @@ class Place:
     ship: str
     box: str
     player: str = ""
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class SetBox:
+    """The referee corrects a Grid Box on the map: depth (a number or `deep`), hulks, obstruction, mines."""
+
+    box: str
+    fields: tuple[tuple[str, str], ...]
+    player: str = ""

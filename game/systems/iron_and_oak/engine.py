@@ -23,6 +23,7 @@ from game.systems.common import (
 from game.systems.iron_and_oak import commands as c
 from game.systems.iron_and_oak import events as ev
 from game.systems.iron_and_oak.apply import apply
+from game.systems.iron_and_oak.grid import OBSTRUCTIONS
 from game.systems.iron_and_oak.model import CRITICALS, MAX_SHIELD, OBSTACLES, IOGame, Procedure
 from game.systems.iron_and_oak.notation import parse_order
 from game.systems.iron_and_oak.procedures import run_procedure
@@ -61,6 +62,8 @@ def decide(state: IOGame, command: Any, dice: DiceSource) -> list[Any]:
         take_hits(step, command)
     elif isinstance(command, c.Place):
         place(step, command)
+    elif isinstance(command, c.SetBox):
+        set_box(step, command)
     else:
         raise IllegalAction(f"{type(command).__name__} is not an Iron & Oak command.")
     return step.events
@@ -250,6 +253,33 @@ def place(step: Step[IOGame], cmd: c.Place) -> None:
     if ship.box == cmd.box:
         raise IllegalAction(f"{ship.id} is already {'in ' + cmd.box if cmd.box else 'off the map'}.")
     step.emit(ev.ShipChanged(evolve(ship, box=cmd.box), f"is placed in {cmd.box}" if cmd.box else "is taken off the map"))
+
+
+def set_box(step: Step[IOGame], cmd: c.SetBox) -> None:
+    """The referee corrects what lies in a Grid Box (a ship sunk into a hulk, a marker the scenario adds)."""
+    state = step.state
+    require_referee(state, cmd.player)
+    if not state.grid.on:
+        raise IllegalAction("This game has no map: the Grid Boxes' hazards are listed when a ship meets them.")
+    if state.grid.name(cmd.box) != cmd.box:
+        raise IllegalAction(f"{cmd.box[:20]!r} is not a Grid Box of this map ({state.grid.extent}).")
+    box = state.grid.box(cmd.box)
+    for key, value in cmd.fields:
+        if key == "obstruction":
+            if value not in ("none", *OBSTRUCTIONS[1:]):
+                raise IllegalAction(f"obstruction is none, obstruction or heavy, not {value[:20]!r}.")
+            box = evolve(box, obstruction="" if value == "none" else value)
+        elif key == "depth" and value == "deep":
+            box = evolve(box, depth=-1)
+        elif key in ("depth", "hulks", "mines"):
+            top = 20 if key == "depth" else 9
+            if not value.isdigit() or int(value) > top:
+                raise IllegalAction(f"{key} is a whole number from 0 to {top}" + (" or `deep`" if key == "depth" else "")
+                                    + f", not {value[:20]!r}.")
+            box = evolve(box, **{key: int(value)})
+        else:
+            raise IllegalAction(f"{key[:20]!r} is not a field of a Grid Box.", "Fields: depth, hulks, obstruction, mines.")
+    step.emit(ev.BoxChanged(box, "the referee sets " + ", ".join(f"{k} {v}" for k, v in cmd.fields)))
 
 
 def deciders(state: IOGame) -> set[str]:

@@ -6,6 +6,7 @@
     card Monitor maneuver=d10d8 ram=d8 wl=d10d6 bowon=d10 draft=3 hits=8 powered=yes
     marker Monitor +Smoke | marker Monitor -Fouled Virginia | marker Monitor +Engine-Damaged
     hits Monitor 2 [shield 1]                         place Monitor C3 | place Monitor off
+    box C3 depth=2 hulks=1 obstruction=heavy mines=0 | box C3 depth=deep obstruction=none
     roll d10d8 vs d10d4 [drm -2] [rdrm 1] [for …]     printed drifting 7 = "1 GB downstream"    next    end
 """
 
@@ -21,7 +22,8 @@ from game.systems.iron_and_oak.grid import OFF
 from game.systems.iron_and_oak.model import CRITICALS, MARKERS, OBSTACLES, IOGame
 from game.tokens import quote
 
-VERBS = ("order", "reveal", "answer", "card", "marker", "hits", "place", "roll", "printed", "next", "end")
+VERBS = ("order", "reveal", "answer", "card", "marker", "hits", "place", "box", "roll", "printed", "next", "end")
+BOX_FIELDS = ("depth", "hulks", "obstruction", "mines")
 SIMPLE_ORDERS = ("anchor", "weigh", "unfoul", "drift", "refloat")
 MOVES = ("m1", "m2")  # with a map they name the Grid Box they go to
 TARGET_ORDERS = ("oppose", "spar", "ram", "tow", "cross")
@@ -150,6 +152,14 @@ def parse(line: str, state: IOGame | None = None) -> Any:
         where = destination(t.take("the Grid Box (or `off`)"), state)
         t.end()
         return c.Place(name, "" if where == OFF else where, p)
+    if verb == "box":
+        where = destination(t.take("the Grid Box"), state)
+        if where == OFF:
+            raise ParseError("`box` names a Grid Box of the map.")
+        changes = tuple((k, v.lower()) for k, v in t.options(BOX_FIELDS).items())
+        if not changes:
+            raise ParseError("box needs at least one field.", f"Fields: {', '.join(f'{f}=…' for f in BOX_FIELDS)}.")
+        return c.SetBox(where, changes, p)
     raise ParseError(f"Unknown command {verb!r}.", f"Commands: {', '.join(VERBS)}.")
 
 
@@ -190,6 +200,8 @@ def _format(cmd: Any) -> str:
             return f"marker {quote(cmd.ship)} {'+' if cmd.present else '-'}{cmd.name}{other}"
         case c.TakeHits():
             return f"hits {quote(cmd.ship)} {cmd.hits}" + (f" shield {cmd.shield}" if cmd.shield else "")
+        case c.SetBox():
+            return f"box {cmd.box} " + " ".join(f"{k}={v}" for k, v in cmd.fields)
         case c.Place():
             return f"place {quote(cmd.ship)} {cmd.box or OFF}"
     raise TypeError(f"not an Iron & Oak command: {cmd!r}")

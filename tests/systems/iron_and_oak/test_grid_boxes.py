@@ -300,3 +300,31 @@ def test_boxes_or_ship_boxes_without_a_grid_are_refused() -> None:
     doc = mapped(Monitor="Z9")
     with pytest.raises(SetupError, match="ship Monitor: `box` 'Z9'"):
         SYSTEM.initial_state(doc)
+
+
+def test_the_referee_corrects_a_box_and_the_hazards_follow() -> None:
+    """A ship sunk in a box leaves a hulk the scenario did not list: the referee adds it, and the next ship in
+    reads it from the map (003 lines 229-233)."""
+    quote(__file__, SEED, 231, "If the Grid Box has a Hulk or Obstruction marker:")
+    t = Table(SYSTEM, mapped(Monitor="C3"))
+    assert isinstance(t.refused("Union: box C4 hulks=1"), NotYourShip)
+    assert "whole number from 0 to 9" in t.refused("Umpire: box C4 hulks=many").text
+    assert "none, obstruction or heavy" in t.refused("Umpire: box C4 obstruction=reef").text
+    t.play("Umpire: box C4 hulks=1 depth=deep")
+    assert t.state.grid.box("C4") == GridBox("C4", hulks=1)
+    t.play("Umpire: box B2 depth=deep")
+    assert t.state.grid.box("B2") == GridBox("B2")  # nothing left to say: dropped from the map's list
+    t = to_action(t, {"Monitor": "m1 C4"})
+    t.play("Union: reveal Monitor")
+    # into C4: d10d4 (6, 2) 6 against d10 4, clear of the hulk
+    events = t.play("Confederate: answer d10 drm 0", 3, 3, 1, 6, 2, 4)
+    assert OpposedRolled("Monitor and the hulks and obstructions", 6, 4, True, "") in events
+
+
+@pytest.mark.parametrize("line", ["Union: order Monitor m1 C4", "Union: order Monitor m2 off", "Union: order Minnesota tow Monitor B4",
+                                  "Umpire: place Monitor off", "Umpire: place Monitor D4",
+                                  "Umpire: box C4 depth=deep hulks=2 obstruction=heavy mines=1"])
+def test_map_lines_read_back_as_written(line: str) -> None:
+    state = Table(SYSTEM, mapped()).state
+    cmd = SYSTEM.parse(line, state)
+    assert SYSTEM.parse(SYSTEM.format(cmd), state) == cmd
