@@ -48,7 +48,7 @@ async def test_iron_and_oak_an_order_card_stands_once_the_action_phase_reveals(t
     await refused(t, ANN, "order Monitor weigh")  # not even before the first card is turned
     await ok(t, BOB, "reveal Virginia")  # its order is resolved (the map gives the depth)
     await refused(t, ANN, "order Monitor weigh")
-    await refused(t, ANN, "order Monitor m1")
+    await refused(t, ANN, "order Monitor m1 C3")
     mark = t.mark()
     await ok(t, ANN, "reveal Monitor")
     revealed = [i.text for i in t.public(mark) if "Revealed:" in i.text]

@@ -9,13 +9,16 @@ from importlib import resources
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from game.errors import IllegalAction, NotYourShip, ParseError
 from game.model import evolve
 from game.systems.common import OpposedRolled
 from game.systems.iron_and_oak import SYSTEM
 from game.systems.iron_and_oak.events import ProcedureChanged
-from game.systems.iron_and_oak.grid import GridBox, diagonal_flanks, two_away
+from game.systems.iron_and_oak.grid import GridBox, adjacent, diagonal_flanks, two_away
+from game.systems.iron_and_oak.whereabouts import refusal
 from game.systems.setup import SetupError
 from tests.systems.helpers import Table, quote
 
@@ -328,3 +331,30 @@ def test_map_lines_read_back_as_written(line: str) -> None:
     state = Table(SYSTEM, mapped()).state
     cmd = SYSTEM.parse(line, state)
     assert SYSTEM.parse(SYSTEM.format(cmd), state) == cmd
+
+
+boxes = st.builds(lambda c, r: f"{chr(ord('A') + c)}{r + 1}", st.integers(0, 4), st.integers(0, 4))
+
+
+@given(boxes, boxes)
+def test_reach_on_the_grid_is_symmetric_and_maneuver_2_never_reaches_an_adjacent_box(a: str, b: str) -> None:
+    assert adjacent(a, b) == adjacent(b, a) and two_away(a, b) == two_away(b, a)
+    assert not (adjacent(a, b) and two_away(a, b))
+    if two_away(a, b):
+        # each diagonal step passes between two boxes, each adjacent to both of its ends, so neither is a or b
+        for left, right in diagonal_flanks(a, b):
+            if left:
+                assert left not in (a, b) and right not in (a, b) and adjacent(left, right)
+
+
+@given(boxes, st.sampled_from(["m1", "m2"]))
+def test_a_move_the_map_allows_lands_on_the_map_and_in_reach(start: str, kind: str) -> None:
+    """Every box an order may name from `start` is one step (m1) or two (m2) away, and every other box is refused
+    (one enemy ship on the map: no diagonal passes between two)."""
+    state = SYSTEM.initial_state(mapped(Monitor=start))
+    ship = state.ship("Monitor")
+    for c in "ABCDE":
+        for r in range(1, 6):
+            dest = f"{c}{r}"
+            allowed = refusal(state, ship, (kind, dest)) is None
+            assert allowed == (adjacent(start, dest) if kind == "m1" else two_away(start, dest))
