@@ -133,7 +133,7 @@ def move_group(run: Run, dest: str) -> None:
 
 def _hazards_from_map(run: Run) -> None:
     """The hazards of the ship's Grid Box, read from the map (003 lines 199-205); only their order, when
-    there is more than one kind, is the opponent's to choose (line 207)."""
+    there is more than one kind, is the opponent's to choose (line 209)."""
     ship = run.ship
     if not ship.box:
         run.remember("hazards", "none")
