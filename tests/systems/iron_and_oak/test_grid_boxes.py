@@ -358,3 +358,13 @@ def test_a_move_the_map_allows_lands_on_the_map_and_in_reach(start: str, kind: s
             dest = f"{c}{r}"
             allowed = refusal(state, ship, (kind, dest)) is None
             assert allowed == (adjacent(start, dest) if kind == "m1" else two_away(start, dest))
+
+
+def test_an_order_put_out_of_reach_before_its_reveal_has_no_effect() -> None:
+    """The card stands from the Action Phase on (rule 3.0); if the ship is no longer where it was (the referee
+    corrected the map, a tow or a drift moved it), a Maneuver 1 to a box no longer adjacent does nothing."""
+    t = to_action(Table(SYSTEM, mapped(Monitor="C3")), {"Monitor": "m1 D4"})
+    t.play("Umpire: place Monitor A1")
+    events = t.play("Union: reveal Monitor")
+    assert any("D4 is not adjacent to A1" in x and "no effect" in x for x in t.lines(events))
+    assert t.state.ship("Monitor").box == "A1" and t.state.procedure is None and questions(t.events) == []
