@@ -239,7 +239,7 @@ class RefereeCog(commands.GroupCog, name="ref",
         await _submit(interaction, line, secret=False)
 
     @app_commands.command(description="A secret order: only you read it until it is revealed")
-    @app_commands.describe(line="e.g. `plot Victory L1R1`, `order Monitor m1`, `maneuver Constitution turn-port`")
+    @app_commands.describe(line="e.g. `plot Victory L1R1`, `order Monitor m1 C3`, `maneuver Constitution turn-port`")
     async def order(self, interaction: discord.Interaction, line: app_commands.Range[str, 1, 500]) -> None:
         await _submit(interaction, line, secret=True)
 
