@@ -168,14 +168,15 @@ class _Table:
             await self.rules(args, info.system)
         elif word == "undo":
             outcome = await self.ref.undo(await self.actor(seat or await self.referee()), self.game_id)
-            self.report(outcome, seat or "")
+            self.report(outcome, None)
         else:
             giver = seat or _awaited(info)
             self.report(await self.ref.submit(await self.actor(giver), self.game_id, rest), giver)
 
-    def report(self, outcome: RefOutcome, seat: str) -> None:
-        """What everyone reads, then what only the giving seat reads besides (its own sealed order)."""
-        public, mine = outcome.public, outcome.mine
+    def report(self, outcome: RefOutcome, seat: str | None) -> None:
+        """What everyone reads, then what only the giving seat (if any) reads besides (its own sealed
+        order)."""
+        public, mine = outcome.public, (outcome.mine if seat else outcome.public)
         if len(public) == len(mine):  # a line per event: the seat's own reading right after everyone's
             for everyone, own in zip(public, mine, strict=True):
                 self.say(everyone, *([f"[{seat} only] {own}"] if own != everyone else []))
@@ -205,11 +206,12 @@ class _Table:
 
     async def ship(self, seat: str | None, args: str, seats: Sequence[str]) -> None:
         words = _words(args)
-        if len(words) >= 3 and words[-2].lower() == "as":
-            seat = next((s for s in seats if s.lower() == words[-1].lower()), None)
+        if len(words) >= 3 and words[1].lower() == "as":
+            named = " ".join(words[2:])  # a seat's name may hold spaces, unquoted as in a prefix
+            seat = next((s for s in seats if s.lower() == named.lower()), None)
             if seat is None:
-                raise UnknownName(f"There is no seat {words[-1][:40]!r} at this table.", f"Seats: {', '.join(seats)}.")
-            words = words[:-2]
+                raise UnknownName(f"There is no seat {named[:40]!r} at this table.", f"Seats: {', '.join(seats)}.")
+            words = words[:1]
         if len(words) != 1:
             raise ParseError("Name one ship: `ship NAME [as SEAT]`.", "Quote a name with spaces: `ship \"Le Fier\"`.")
         reader = await self.actor(seat) if seat else ONLOOKER
