@@ -8,6 +8,7 @@ seat gives it with a `SEAT:` prefix, or is given by the one seat the game waits 
 from __future__ import annotations
 
 import asyncio
+import getpass
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,10 +40,12 @@ a line is given by the seat the game waits for, when it waits for one seat only.
                             `SEAT: log` as that seat reads it
   ship NAME [as SEAT]       a ship's log as everyone (or that seat) may read it
   rules TABLE ROW [COLUMN]  a table look-up, e.g. `rules fire_results 34 hull`
+  secret                    then the order on the next line, not shown as it is typed: `French: secret`
   undo                      the referee takes back the last command (if it rolled and revealed nothing)
   help, quit
-A secret order typed here is seen by whoever looks at the screen: the others look away while it is
-typed. The screen shows what everyone may read, and the giving seat's own line after it."""
+A line typed in the open is seen by whoever looks at the screen, and after it the giving seat's
+own reading ([French only]). For a sealed order use `SEAT: secret`: the screen then shows only what
+everyone may read, and `SEAT: log` shows the seat its order while the others look away."""
 
 
 def run_referee(system_name: str, setup: str | None, file: Path | None, inp: Iterable[str], out: TextIO,
@@ -74,11 +77,12 @@ async def _referee(url: str, system_name: str, setup: str | None, text: str | No
         print(f"Quarterdeck referee's table, saved in {url}. Type `help` for the commands, `quit` to leave.",
               file=out)
         await table.status()
-        async for line in table.lines(inp, interactive):
+        lines = _Lines(table, inp, interactive)
+        async for line in lines:
             if line.lower() in ("quit", "exit"):
                 break
             try:
-                await table.run(line)
+                await table.run(line, lines)
             except RulesError as exc:
                 print(f"refused: {exc.text}", file=out)
         return 0
@@ -143,14 +147,11 @@ class _Table:
         user = next(u for n, u, _ in (await self.info()).seats if n == seat)
         return Actor(user or "", LOCAL_GUILD)
 
-    def lines(self, inp: Iterable[str], interactive: bool) -> _Lines:
-        return _Lines(self, inp, interactive)
-
     def say(self, *lines: str) -> None:
         for line in lines:
             print("  " + line, file=self.out)
 
-    async def run(self, line: str) -> None:
+    async def run(self, line: str, lines: _Lines) -> None:
         info = await self.info()
         seats = [n for n, _, _ in info.seats]
         seat, rest = _split_seat(line, seats)
@@ -169,6 +170,13 @@ class _Table:
         elif word == "undo":
             outcome = await self.ref.undo(await self.actor(seat or await self.referee()), self.game_id)
             self.report(outcome, None)
+        elif word == "secret":
+            if args:
+                raise ParseError("`secret` takes the order on the next line, where it is not shown.",
+                                 f"Type `{seat or 'SEAT'}: secret`, then the order.")
+            giver = seat or _awaited(info)
+            hidden = await lines.hidden(f"{giver}'s order (not shown): ")
+            self.report(await self.ref.submit(await self.actor(giver), self.game_id, hidden), None)
         else:
             giver = seat or _awaited(info)
             self.report(await self.ref.submit(await self.actor(giver), self.game_id, rest), giver)
@@ -258,6 +266,20 @@ class _Lines:
         except EOFError:
             print(file=self.table.out)
             raise StopAsyncIteration from None
+
+    async def hidden(self, prompt: str) -> str:
+        """The next line, not shown as it is typed at a terminal (piped, simply the next line)."""
+        if not self.interactive:
+            line = next(self.inp, "")
+        else:
+            try:
+                line = getpass.getpass(prompt)
+            except EOFError:
+                line = ""
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            raise ParseError("No order was given after `secret`.", "Type the order on the next line.")
+        return line
 
 
 def _words(args: str) -> list[str]:

@@ -155,6 +155,27 @@ def test_the_referee_takes_back_a_sealed_order_and_only_the_referee(tmp_path: Pa
     ]
 
 
+def test_a_secret_order_is_never_on_the_screen_until_it_is_revealed(tmp_path: Path) -> None:
+    text = _run(tmp_path, [*TO_PLOTS, "French: secret", "plot Redoutable L1R1", "British: secret plot Victory 1",
+                           "British: secret", "", "British: secret", "plot Victory 1"])
+    assert _after(text, "  Waiting for British, French.") == [
+        "  French seals the Redoutable order.",  # and nothing else: not the order, not French's own line
+        "  Waiting for British.",
+        "refused: `secret` takes the order on the next line, where it is not shown. "
+        "Type `British: secret`, then the order.",
+        "refused: No order was given after `secret`. Type the order on the next line.",
+        "  British seals the Victory order.",
+        "  Revealed: Redoutable: L1R1; Victory: 1",
+        "  Redoutable moves L1R1: now heading 6.",
+        "  Victory moves 1: now heading 3.",
+        "  — Turn 1: E. Movement execution Phase —",
+        "  Move the ships on your table as plotted; drift last; retrace collisions hex by hex "
+        "(`collide SHIP OTHER` rolls for fouling).",
+        "  Waiting for Umpire.",
+    ]
+    assert text.count("L1R1") == 2  # the reveal and the move
+
+
 def test_the_game_is_resumed_after_leaving_and_new_starts_another(tmp_path: Path) -> None:
     _run(tmp_path, [*TO_PLOTS, "French: plot Redoutable L1R1", "quit", "British: plot Victory 1"])
     text = _run(tmp_path, ["status", "British: plot Victory 1"], setup="trafalgar")
