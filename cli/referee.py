@@ -16,7 +16,7 @@ from typing import TextIO
 
 from cli.common import open_service
 from cli.terminal import refuse
-from game.errors import ParseError, RulesError, UnknownName
+from game.errors import GameOver, ParseError, RulesError, UnknownName
 from game.fairness import new_seed
 from game.names import plain
 from game.schema.common import read_text_file
@@ -190,7 +190,9 @@ class _Table:
                 self.say(everyone, *([f"[{seat} only] {own}"] if own != everyone else []))
         else:
             self.say(*public, *(f"[{seat} only] {x}" for x in mine if x not in public))
-        self.say(_waiting(outcome.info))
+        footer = _waiting(outcome.info)
+        if footer not in public:  # the account of the last command may say it already (the game's end)
+            self.say(footer)
 
     async def status(self) -> None:
         info, referee = await self.info(), await self.referee()
@@ -292,9 +294,12 @@ def _words(args: str) -> list[str]:
 def _awaited(info: RefInfo) -> str:
     if len(info.waiting) == 1:
         return info.waiting[0]
+    if info.result:
+        raise GameOver(f"The game is over: {info.result}.",
+                       "`log` and `ship NAME` still read it; `quarterdeck ref --new` starts another.")
     could = info.waiting or tuple(n for n, _, _ in info.seats)
-    raise ParseError(f"Say which seat gives this line: the game waits for {', '.join(could) or 'nobody'}.",
-                     f"Start it with the seat, e.g. `{could[0]}: …`." if could else "")
+    now = f"the game waits for {', '.join(info.waiting)}" if info.waiting else "the game waits for no seat now"
+    raise ParseError(f"Say which seat gives this line: {now}.", f"Start it with the seat, e.g. `{could[0]}: …`.")
 
 
 def _waiting(info: RefInfo) -> str:

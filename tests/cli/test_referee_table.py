@@ -176,6 +176,18 @@ def test_a_secret_order_is_never_on_the_screen_until_it_is_revealed(tmp_path: Pa
     assert text.count("L1R1") == 2  # the reveal and the move
 
 
+def test_a_game_ended_by_the_referee_is_not_resumed(tmp_path: Path) -> None:
+    text = _run(tmp_path, ["end a draw", "roll 2d6", "Umpire: roll 2d6", "log"], system="captains_sea")
+    assert _after(text, "Waiting for Umpire.") == [
+        "  Game over: a draw.",
+        "refused: The game is over: a draw. `log` and `ship NAME` still read it; `quarterdeck ref --new` starts "
+        "another.",
+        "refused: The game is over: a draw. Start a new game to play again.",  # the engine's own
+        "  Game over: a draw.",
+    ]
+    assert _run(tmp_path, [], system="captains_sea").startswith("New game #2 (Constitution and Guerriere")
+
+
 def test_the_game_is_resumed_after_leaving_and_new_starts_another(tmp_path: Path) -> None:
     _run(tmp_path, [*TO_PLOTS, "French: plot Redoutable L1R1", "quit", "British: plot Victory 1"])
     text = _run(tmp_path, ["status", "British: plot Victory 1"], setup="trafalgar")
