@@ -9,6 +9,8 @@ import io
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cli.main import main
 from cli.referee import ONLOOKER, run_referee
@@ -243,3 +245,19 @@ def _games(tmp_path: Path) -> int:
             await engine.dispose()
 
     return asyncio.run(count())
+
+
+WORDS = st.sampled_from(["British:", "French:", "Umpire:", "Spain:", "Royal Navy:", ":", "next", "plot", "Victory",
+                         "Redoutable", "L1R1", "1", "status", "log", "ship", "as", "rules", "fire_base", "undo",
+                         "secret", "help", "roll", "2d6", "end", '"', "#", "\x1b[2J", "-3", "99999999999999999999"])
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(WORDS | st.text(max_size=6), max_size=6).map(" ".join), max_size=12))
+def test_any_line_is_answered_never_a_traceback(tmp_path: Path, lines: list[str]) -> None:
+    """Whatever is typed, the table answers (a refusal or an account) and reads on to the end."""
+    out = io.StringIO()
+    rc = run_referee("wsim", None, None, iter([*TO_PLOTS, *lines, "status"]), out, interactive=False, new=True,
+                     db=_db(tmp_path), seeds=counting_seeds())
+    assert rc == 0
+    assert out.getvalue().splitlines()[-1].startswith(("Waiting for ", "Game over: "))  # `status` answered
