@@ -23,6 +23,7 @@ from game.schema.common import read_text_file
 from game.service.authority import LOCAL_GUILD, Actor
 from game.service.game_service import GameService
 from game.service.referee import MAX_SETUP_BYTES, RefereeService, RefInfo, RefOutcome
+from game.service.settings import Settings
 from game.systems import referee_system
 from game.systems.common import phase_spec
 from game.systems.setup import SetupError
@@ -51,13 +52,11 @@ everyone may read, and `SEAT: log` shows the seat its order while the others loo
 def run_referee(system_name: str, setup: str | None, file: Path | None, inp: Iterable[str], out: TextIO,
                 interactive: bool, new: bool = False, db: str | None = None,
                 seeds: Callable[[], str] = new_seed) -> int:
-    from game.service.settings import Settings
-
     try:
         referee_system(system_name)
         if setup is not None and file is not None:
             raise SetupError("Give --setup or --file, not both.")
-        text = None if file is None else read_text_file(file, MAX_SETUP_BYTES + 1, SetupError)
+        text = None if file is None else read_text_file(file, MAX_SETUP_BYTES, SetupError)
     except RulesError as exc:
         return refuse(exc.text)
     url = db or Settings.from_env().database_url

@@ -233,6 +233,20 @@ def test_bad_arguments_are_one_error_line_and_exit_2(tmp_path: Path, capsys: pyt
     assert _games(tmp_path) == 0  # nothing was made
 
 
+@pytest.mark.parametrize(("content", "error"), [
+    ("# a comment\n" * 10_000, "is larger than 100,000 bytes, the limit for this file."),
+    ('name = "x"\nplayers = 3\n', "error: The setup's game: `players` must be list, got 3."),
+])
+def test_a_bad_setup_file_is_one_error_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       content: str, error: str) -> None:
+    setup = tmp_path / "setup.toml"
+    setup.write_text(content, encoding="utf-8")
+    assert main(["ref", "--system", "wsim", "--file", str(setup), "--db", _db(tmp_path)]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("error: ") and line.endswith(error)
+    assert _games(tmp_path) == 0
+
+
 def _games(tmp_path: Path) -> int:
     if not (tmp_path / "ref.db").exists():
         return 0
