@@ -200,7 +200,7 @@ class _Table:
         if info.phase:
             try:
                 spec = phase_spec(info.system, info.phase)
-                print(f"Turn {info.turn}, {spec.key}. {spec.name}: {spec.prompt}", file=self.out)
+                print(f"Turn {info.turn}, {spec.name} ({spec.key}): {spec.prompt}", file=self.out)
             except StopIteration:
                 print(f"Turn {info.turn}, phase {info.phase}.", file=self.out)
         print(_waiting(info), file=self.out)

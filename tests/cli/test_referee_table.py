@@ -124,7 +124,7 @@ def test_a_prefix_naming_another_seats_ship_is_refused_and_changes_nothing(tmp_p
         "collide, unfoul, grapple, ungrapple, melee, blast, roll, printed, next, end.",
         "Game #1 Victory and Redoutable (Wooden Ships & Iron Men (Casus Belli rules)). "
         "Seats: British, French, Umpire (referee).",
-        "Turn 1, D. Movement notation Phase: Plot every ship in secret: `plot SHIP MOVES [A|AB|AS|(A)|a]`. "
+        "Turn 1, Movement notation Phase (D): Plot every ship in secret: `plot SHIP MOVES [A|AB|AS|(A)|a]`. "
         "The plots are revealed together when all are in.",
         "Waiting for British, French.",
     ]
