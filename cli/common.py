@@ -4,11 +4,12 @@ actor (one person at one screen), the service on a database, and how a game is p
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from game.account import account
+from game.fairness import new_seed
 from game.names import plain
 from game.report import describe, summary
 from game.rules_data import DataError
@@ -69,10 +70,10 @@ def _directive_scenario(lines: Sequence[str]) -> str | None:
     return None
 
 
-async def open_service(url: str) -> tuple[Any, GameService]:
+async def open_service(url: str, seeds: Callable[[], str] = new_seed) -> tuple[Any, GameService]:
     await upgrade_to_head(url)
     engine = make_engine(url)
-    return engine, GameService(engine)
+    return engine, GameService(engine, seeds=seeds)
 
 
 async def seat_everyone(service: GameService, game_id: int, ai: str | None = None) -> None:

@@ -1,4 +1,4 @@
-"""`quarterdeck` command line: table, script, demo, audit, verify."""
+"""`quarterdeck` command line: table, ref, script, demo, audit, verify, replay."""
 
 from __future__ import annotations
 
@@ -102,6 +102,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_table.add_argument("--game", type=int, help="open this stored offline game (they are listed at the start)")
     p_table.add_argument("--db", help="database URL (default: DATABASE_URL or sqlite quarterdeck.db)")
     p_table.add_argument("--out", type=Path, default=Path("out"), help="folder for the PNG after each activation")
+    p_ref = sub.add_parser("ref", help="a referee-assistant game (WS&IM, Iron & Oak, Captain's Sea) at one terminal")
+    p_ref.add_argument("--system", required=True, metavar="SYSTEM", help="wsim, iron_and_oak or captains_sea")
+    p_ref.add_argument("--setup", metavar="NAME", help="a built-in setup of the system (default: its first)")
+    p_ref.add_argument("--file", type=Path, help="a setup file of your own (TOML, docs/systems/<system>.md)")
+    p_ref.add_argument("--new", action="store_true", help="start a new game rather than resume the last one")
+    p_ref.add_argument("--db", help="database URL (default: DATABASE_URL or sqlite quarterdeck.db)")
     p_demo = sub.add_parser("demo", help="computer captains play the quick start against each other")
     p_demo.add_argument("--seed", type=int, default=1)
     p_demo.add_argument("--games", type=int, default=1)
@@ -146,6 +152,11 @@ def _run(args: argparse.Namespace) -> int:
         from cli.replay import run_replay
 
         return run_replay(args.file, args.out, max(0.0, min(args.delay, 10.0)), sys.stdout, not args.no_images)
+    if args.command == "ref":
+        from cli.referee import run_referee
+
+        return run_referee(args.system, args.setup, args.file, sys.stdin, sys.stdout, sys.stdin.isatty(),
+                           new=args.new, db=args.db)
     from cli.table import run_table
 
     return run_table(args.scenario, args.seed, sys.stdin, sys.stdout, sys.stdin.isatty(), args.vs_ai,

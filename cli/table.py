@@ -20,6 +20,7 @@ from game.model import Phase
 from game.notation import VERBS, parse
 from game.phases.common import owes_pick
 from game.service.game_service import DRAFTED, GameInfo, GameService
+from game.service.referee import is_referee_system
 from game.service.settings import Settings
 
 TABLE_WORDS = ("state", "json", "log", "help", "quit", "exit", "options", "hand", "preview", "undo", "games")
@@ -102,7 +103,7 @@ async def _choose_game(service: GameService, scenario: str | None, seed: int | N
                        new: bool, game: int | None, out: TextIO, drafted: str | None = None) -> int | None:
     """The game to open: `--game N`, else a new one with `--new` (or when there is none), else the
     newest unfinished one. The stored games are listed first."""
-    games = await service.lobby.list_games(LOCAL.guild_id)
+    games = await _table_games(service)
     if games and not new:
         print("Offline games:", file=out)
         for g in games:
@@ -141,6 +142,11 @@ async def _choose_game(service: GameService, scenario: str | None, seed: int | N
     return info.id
 
 
+async def _table_games(service: GameService) -> list[GameInfo]:
+    """The offline Oak & Iron games: the referee systems' offline games are `quarterdeck ref`'s."""
+    return [g for g in await service.lobby.list_games(LOCAL.guild_id) if not is_referee_system(g.system)]
+
+
 def _describe(g: GameInfo) -> str:
     sides = ", ".join(f"{s.player}: {'computer' if s.ai else 'you'}" for s in g.seats)
     where = "finished" if g.status == "over" else f"turn {g.turn}, {g.phase}"
@@ -158,7 +164,7 @@ async def _table_word(service: GameService, game_id: int, line: str, out: TextIO
     elif word == "log":
         print_events(await service.reading.log(LOCAL, game_id), out)
     elif word == "games":
-        for g in await service.lobby.list_games(LOCAL.guild_id):
+        for g in await _table_games(service):
             print("  " + _describe(g), file=out)
     elif word == "options":
         await _print_options(service, game_id, out, rest or None, always=True)
