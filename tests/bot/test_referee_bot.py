@@ -86,8 +86,19 @@ async def test_wsim_two_turns_with_plots_revealed_together(harness: Any) -> None
             await t.ok(EVE, "do", line="next")
     info = await bot.service.referee.info(1)
     assert (info.turn, info.phase) == (2, "E")
-    ship = await t.ok(BOB, "ship", ship="Redoutable")
-    assert "hull lost: 1" in ship.content, ship.content
+    ship = await t.ok(BOB, "ship", ship="Redoutable")  # privately (t.ok): the owner's loads are in it
+    assert "Hull: 19 of 20 left" in ship.content.splitlines(), ship.content
+    assert "Left broadside: roundshot, initial broadside" in ship.content.splitlines()
+    [(name, png)] = ship.files
+    assert name == "ship.png" and png.startswith(b"\x89PNG")
+    [attached] = ship.payload["attachments"]
+    assert attached["description"].startswith("Ship sheet of Redoutable (French)")
+    assert "Hull: 19 of 20 left" in attached["description"] and "roundshot" in attached["description"]
+    # the same ship for its opponent: the loads read "?" in the text, the description and the image
+    seen = await t.ok(ANN, "ship", ship="Redoutable")
+    assert "Left broadside: ? (secret)" in seen.content.splitlines() and "roundshot" not in seen.content
+    assert "roundshot" not in seen.payload["attachments"][0]["description"]
+    assert seen.files and seen.files[0][1] != png
     assert "Turn 2, phase E" in (await t.ok(EVE, "status")).content
 
 

@@ -82,7 +82,7 @@ def test_every_text_is_readable_at_400_px_inside_the_image_and_clear_of_the_othe
         for text in fig.axes[0].texts:
             assert text.get_fontsize() >= ROW_PT - 2  # 16 pt: about 11 px high at 400 px wide
             box = text.get_window_extent(renderer)
-            assert 0 <= box.x0 and box.x1 <= width and 0 <= box.y0 and box.y1 <= height, text.get_text()
+            assert box.x0 >= 0 and box.x1 <= width and box.y0 >= 0 and box.y1 <= height, text.get_text()
             boxes.append((text.get_text(), box))
         for i, (a, box_a) in enumerate(boxes):
             for b, box_b in boxes[i + 1:]:
