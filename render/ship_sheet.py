@@ -9,13 +9,14 @@ phone shows the image 400 px wide); boxes come in fives so they can be counted a
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
 
 from game.systems.sheet import Row, Sheet, Track
@@ -28,8 +29,9 @@ VALUE_X = 250  # where values and tracks start
 LINE = 30  # px per text line of a row
 BOX, GAP, GROUP_GAP, PER_GROUP = 24, 4, 12, 5
 STEP_H = 36
-VALUE_CHARS = 38  # what fits from VALUE_X at the row size
-LABEL_CHARS = 17
+VALUE_W = WIDTH - MARGIN - VALUE_X  # px a value's lines may take
+LABEL_W = VALUE_X - MARGIN - 16  # px a label's lines may take, clear of the value
+TEXT_W = WIDTH - 2 * MARGIN
 INK, MUTED, BAND, LOST, LEFT = "#1b2631", "#4d5656", "#e8eef4", "#3b3b3b", "#ffffff"
 ALERT = "#D55E00"  # Okabe-Ito vermillion
 MARKER = "#0072B2"  # Okabe-Ito blue
@@ -39,14 +41,64 @@ TITLE_PT, SUB_PT, HEAD_PT, ROW_PT, STEP_PT = 28, 17, 19, 18, 16
 
 @dataclass(frozen=True)
 class Drawn:
-    """What one row takes: its value's lines and the track below them."""
+    """What one row takes: its label's and value's lines and the track below them."""
 
+    labels: tuple[str, ...]
     lines: tuple[str, ...]
     track_h: int
 
     @property
+    def text_h(self) -> int:
+        return LINE * max(len(self.labels), len(self.lines))
+
+    @property
     def height(self) -> int:
-        return LINE * len(self.lines) + self.track_h + 10
+        return self.text_h + self.track_h + 10
+
+
+@lru_cache(maxsize=4096)
+def _width(text: str, pt: float, bold: bool) -> float:
+    """How wide matplotlib draws the text, in pixels at DPI: names are the players' own and of any
+    length, so lines are measured rather than counted in characters."""
+    font = FontProperties(size=pt, weight="bold" if bold else "normal")
+    return float(_RULER.get_text_width_height_descent(text, font, ismath=False)[0])  # type: ignore[no-untyped-call]
+
+
+_RULER = RendererAgg(8, 8, DPI)  # type: ignore[no-untyped-call]
+
+
+def _cut(text: str, pt: float, bold: bool, room: float) -> str:
+    """The text, shortened with an ellipsis until it fits."""
+    if _width(text, pt, bold) <= room:
+        return text
+    while text and _width(text + "…", pt, bold) > room:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def wrap(text: str, pt: float, bold: bool, room: float, most: int = 0) -> tuple[str, ...]:
+    """The text in lines that each fit `room` pixels (a word too long for a line is cut across
+    lines); with `most`, at most that many, the last shortened with an ellipsis."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if _width(candidate, pt, bold) <= room:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        while _width(word, pt, bold) > room:  # a long name without spaces
+            cut = len(word)
+            while cut > 1 and _width(word[:cut], pt, bold) > room:
+                cut -= 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        line = word
+    lines.append(line)
+    if most and len(lines) > most:
+        lines = [*lines[: most - 1], _cut(" ".join(lines[most - 1:]), pt, bold, room)]
+    return tuple(lines)
 
 
 def _per_line() -> int:
@@ -65,8 +117,8 @@ def _track_height(track: Track | None) -> int:
 
 
 def _measure(row: Row) -> Drawn:
-    lines = tuple(textwrap.wrap(row.value, VALUE_CHARS) or [""])
-    return Drawn(lines, _track_height(row.track))
+    return Drawn(wrap(row.label, ROW_PT, False, LABEL_W, most=2), wrap(row.value, ROW_PT, True, VALUE_W),
+                 _track_height(row.track))
 
 
 def _boxes(ax: Axes, track: Track, top: float) -> None:
@@ -91,14 +143,15 @@ def _steps(ax: Axes, track: Track, top: float) -> None:
         here = i == track.at
         ax.add_patch(Rectangle((VALUE_X + i * w, top), w - 4, STEP_H,
                                facecolor=MARKER if here else LEFT, edgecolor=INK, linewidth=1.2))
-        ax.text(VALUE_X + i * w + (w - 4) / 2, top + STEP_H / 2, step[:10], fontsize=STEP_PT,
+        ax.text(VALUE_X + i * w + (w - 4) / 2, top + STEP_H / 2, _cut(step, STEP_PT, here, w - 12), fontsize=STEP_PT,
                 ha="center", va="center", color=LEFT if here else INK, fontweight="bold" if here else "normal")
 
 
 def sheet_figure(sheet: Sheet) -> Figure:
     """The figure of a sheet; its texts are exactly what the sheet's rows say (tests read them)."""
-    summary = textwrap.wrap(sheet.summary, 60) or [""]
-    head_h = 110 + LINE * len(summary)
+    title = wrap(sheet.ship, TITLE_PT, True, TEXT_W, most=2)
+    summary = wrap(sheet.summary, SUB_PT, False, TEXT_W)
+    head_h = 40 + 42 * len(title) + 36 + LINE * len(summary)
     body = [(s, [(r, _measure(r)) for r in s.rows]) for s in sheet.sections]
     height = head_h + sum(48 + sum(d.height for _, d in rows) for _, rows in body) + MARGIN
     fig = Figure(figsize=(WIDTH / DPI, height / DPI), dpi=DPI, facecolor="white")
@@ -107,12 +160,13 @@ def sheet_figure(sheet: Sheet) -> Figure:
     ax.set_axis_off()
     ax.set_xlim(0, WIDTH)
     ax.set_ylim(height, 0)  # pixels from the top: the sheet reads down the page
-    ax.text(MARGIN, 42, textwrap.shorten(sheet.ship, 36, placeholder="…"), fontsize=TITLE_PT, fontweight="bold",
-            color=INK, va="center")
-    ax.text(MARGIN, 86, textwrap.shorten(f"{sheet.owner} · {sheet.system}", 64, placeholder="…"), fontsize=SUB_PT,
+    for i, line in enumerate(title):
+        ax.text(MARGIN, 42 + 42 * i, line, fontsize=TITLE_PT, fontweight="bold", color=INK, va="center")
+    top = 42 + 42 * len(title) + 2
+    ax.text(MARGIN, top, _cut(f"{sheet.owner} · {sheet.system}", SUB_PT, False, TEXT_W), fontsize=SUB_PT,
             color=MUTED, va="center")
     for i, line in enumerate(summary):
-        ax.text(MARGIN, 118 + i * LINE, line, fontsize=SUB_PT, color=INK, va="center")
+        ax.text(MARGIN, top + 32 + i * LINE, line, fontsize=SUB_PT, color=INK, va="center")
     y = float(head_h)
     for section, rows in body:
         ax.add_patch(Rectangle((0, y + 4), WIDTH, 38, facecolor=BAND, edgecolor="none"))
@@ -125,17 +179,16 @@ def sheet_figure(sheet: Sheet) -> Figure:
 
 
 def _row(ax: Axes, row: Row, drawn: Drawn, y: float) -> None:
-    text_h = LINE * len(drawn.lines)
+    text_h = drawn.text_h
     if row.alert:
         ax.add_patch(Rectangle((4, y), 8, text_h, facecolor=ALERT, edgecolor="none"))
     if row.hidden:
         # hatched like a blanked-out column; the hatch is pale so the "?" over it stays legible
-        ax.add_patch(Rectangle((VALUE_X - 6, y), WIDTH - MARGIN - VALUE_X + 6, text_h,
+        ax.add_patch(Rectangle((VALUE_X - 6, y), VALUE_W + 6, text_h,
                                facecolor=HIDDEN_FILL, edgecolor=HATCH, hatch="//", linewidth=0))
-        ax.add_patch(Rectangle((VALUE_X - 6, y), WIDTH - MARGIN - VALUE_X + 6, text_h,
-                               facecolor="none", edgecolor=MUTED, linewidth=1.0))
-    ax.text(MARGIN + 4, y + LINE / 2, textwrap.shorten(row.label, LABEL_CHARS, placeholder="…"),
-            fontsize=ROW_PT, color=MUTED, va="center")
+        ax.add_patch(Rectangle((VALUE_X - 6, y), VALUE_W + 6, text_h, facecolor="none", edgecolor=MUTED, linewidth=1.0))
+    for i, line in enumerate(drawn.labels):
+        ax.text(MARGIN + 4, y + LINE / 2 + i * LINE, line, fontsize=ROW_PT, color=MUTED, va="center")
     for i, line in enumerate(drawn.lines):
         ax.text(VALUE_X, y + LINE / 2 + i * LINE, line, fontsize=ROW_PT, va="center",
                 color=ALERT if row.alert else INK, fontweight="bold")

@@ -16,7 +16,7 @@ from PIL import Image
 from game.service.referee import builtin_setups
 from game.systems import ship_sheet, system
 from game.systems.sheet import SECRET, Sheet
-from game.systems.wsim.model import Broadside
+from game.systems.wsim.model import Broadside, Party
 from render.ship_sheet import ROW_PT, WIDTH, render_sheet, sheet_figure, texts
 from tests.systems.helpers import Table
 from tests.systems.wsim.conftest import at, setup
@@ -72,18 +72,38 @@ def test_the_opponent_picture_of_a_ship_shows_no_load() -> None:
         assert "26 of 30 left" in drawn and "with Redoutable" in drawn  # the rest of the log is there
 
 
-def test_every_text_is_readable_at_400_px_inside_the_image_and_clear_of_the_others() -> None:
-    state = loading_double_shot()
-    for viewer in ("British", "French"):
-        fig = sheet_figure(ship_sheet("wsim", system("wsim").view(state, viewer), "Victory"))
-        renderer = FigureCanvasAgg(fig).get_renderer()
-        width, height = fig.bbox.width, fig.bbox.height
-        boxes = []
-        for text in fig.axes[0].texts:
-            assert text.get_fontsize() >= ROW_PT - 2  # 16 pt: about 11 px high at 400 px wide
-            box = text.get_window_extent(renderer)
-            assert box.x0 >= 0 and box.x1 <= width and box.y0 >= 0 and box.y1 <= height, text.get_text()
-            boxes.append((text.get_text(), box))
-        for i, (a, box_a) in enumerate(boxes):
-            for b, box_b in boxes[i + 1:]:
-                assert not box_a.overlaps(box_b), (a, b)
+LONG = "Santisima Trinidad y Nuestra Senora del Pilar de Zaragoza"
+
+
+def crowded() -> Any:
+    """A ship of long names with most of the log pad in use: lines must be measured, not counted."""
+    doc = setup(players=["Royal Navy of Great Britain and Ireland", "French"])
+    doc["ship"][0].update(id=LONG, player="Royal Navy of Great Britain and Ireland", hull=99, crew=[20, 20, 20])
+    t = Table(system("wsim"), doc)
+    at(t, "H", **{LONG: {"grappled": ("Redoutable", "Bucentaure de la Republique Francaise", "Neptune", "Pluton"),
+                         "fouled": ("Redoutable",), "hull_lost": 45, "status": "struck", "doom": "may explode",
+                         "fire_turns": 3, "captured": True, "leaders": ("Nelson", "Hardy", "Collingwood"),
+                         "parties": (Party("OBP", (1, 2), "Bucentaure de la Republique Francaise"),)}})
+    return t.state
+
+
+@pytest.mark.parametrize(("state", "ship", "viewer"), [
+    (loading_double_shot, "Victory", "British"), (loading_double_shot, "Victory", "French"),
+    (crowded, LONG, "French"), (crowded, LONG, "Royal Navy of Great Britain and Ireland")])
+def test_every_text_is_readable_at_400_px_inside_the_image_and_clear_of_the_others(
+        state: Any, ship: str, viewer: str) -> None:
+    fig = sheet_figure(ship_sheet("wsim", system("wsim").view(state(), viewer), ship))
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    width, height = fig.bbox.width, fig.bbox.height
+    assert width == WIDTH
+    boxes = []
+    for text in fig.axes[0].texts:
+        assert text.get_fontsize() >= ROW_PT - 2  # 16 pt: about 11 px high at 400 px wide
+        box = text.get_window_extent(renderer)
+        assert box.x0 >= 0 and box.x1 <= width and box.y0 >= 0 and box.y1 <= height, text.get_text()
+        boxes.append((text.get_text(), box))
+    for i, (a, box_a) in enumerate(boxes):
+        for b, box_b in boxes[i + 1:]:
+            assert not box_a.overlaps(box_b), (a, b)
+    said = " ".join(t for t, _ in boxes)
+    assert all(word in said for word in ship.split())  # the long name wrapped, not cut
