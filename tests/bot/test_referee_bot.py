@@ -227,3 +227,21 @@ async def test_a_seat_is_handed_over_with_a_member_option(harness: Any) -> None:
     assert done.ephemeral and "Handed over" in done.content and "British: <@4444>" in done.content
     assert "The seat of British is handed to dan." in t.public()
     assert "You hold no seat" in (await t.send(ANN, "ref", "do", line="roll 2d6")).content
+
+
+async def test_a_sheet_whose_image_fails_still_answers_with_its_text(harness: Any, monkeypatch: Any) -> None:
+    """The drawing is a worker's job: should it fail, the private answer is the sheet's text alone."""
+    import importlib
+
+    # the module discord.py loaded as the extension (it replaces the one a plain import made)
+    cog = importlib.import_module("bot.cogs.referee")
+
+    async def broken(sheet: Any) -> tuple[bytes, str]:
+        raise RuntimeError("the worker died")
+
+    bot, fake = harness
+    t = Table(bot, fake)
+    await t.start("wsim", {ANN: "British", BOB: "French", EVE: "Umpire"})
+    monkeypatch.setattr(cog, "render_sheet_async", broken)
+    ship = await t.ok(ANN, "ship", ship="Victory")
+    assert "Left broadside: roundshot, initial broadside" in ship.content.splitlines() and not ship.files
