@@ -88,9 +88,10 @@ def section(title: str, rows: Sequence[Row | None]) -> Section:
 
 
 def boxes(label: str, total: int, lost: int) -> Row:
-    """A track of boxes, said as what is left."""
+    """A track of boxes, said as what is left; every box gone is a state not to miss (a crew section
+    wiped out, a mast down, the hull gone)."""
     lost = min(max(lost, 0), total)
-    return Row(label, f"{total - lost} of {total} left", Track(total, lost))
+    return Row(label, f"{total - lost} of {total} left", Track(total, lost), alert=total > 0 and lost == total)
 
 
 def listed(items: Sequence[str]) -> str:

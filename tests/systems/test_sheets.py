@@ -106,6 +106,9 @@ def test_a_hurt_wsim_ship_reads_its_damage_and_its_state() -> None:
         "Condition": "struck", "On fire": "2 more Combat Phases, MFN -4", "Grappled": "with Redoutable",
         "Dismasted": "all rigging sections lost", "Waterline": "crew section 2 at the pumps",
         "Anchor": "anchored by the bow"}
+    hurt = sheet_of("wsim", t.state, "Victory", "British")
+    assert [r.label for s in hurt.sections for r in s.rows if r.alert] == [
+        "Rigging 1", "Rigging 2", "Rigging 3", "Crew 3", "Condition", "On fire", "Dismasted"]
     seen = sheet_of("wsim", t.state, "Victory", "French")
     # what everyone saw of the guns (a broadside fired, smoke) stays; what is in them does not
     assert seen.rows()["Left broadside"] == f"{SECRET}, fired this turn"
