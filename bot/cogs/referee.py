@@ -4,6 +4,7 @@ privately, the channel reads only what a spectator may (a sealed order shows as 
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -33,6 +34,8 @@ from game.service.errors import GameNotFound, SeatTaken, ServiceError
 from game.service.posts import Notice
 from game.service.referee import RefereeService, RefInfo, RefOutcome, builtin_setups
 from game.systems import REFEREE_SYSTEMS, system
+from game.systems.sheet import Sheet
+from render.pooled import render_sheet_async
 
 log = logging.getLogger(__name__)
 MAX_SETUP_BYTES = 100_000
@@ -122,6 +125,20 @@ async def publish(interaction: discord.Interaction, outcome: RefOutcome) -> None
 
 
 Call = Callable[[RefereeService, Actor, int], Awaitable[Any]]
+
+
+async def send_sheet(interaction: discord.Interaction, sheet: Sheet) -> None:
+    """A ship's sheet, privately (a player's own loads are secret from everyone else): the text and
+    the image drawn in a worker, the alt text as the attachment's description. Should the drawing
+    fail, the text alone still answers."""
+    try:
+        png, alt = await render_sheet_async(sheet)
+    except Exception:
+        log.exception("could not draw the sheet of %s", sheet.ship)
+        await reply(interaction, sheet.text())
+        return
+    await reply(interaction, sheet.text(),
+                file=discord.File(io.BytesIO(png), filename="ship.png", description=alt))
 
 
 async def _run(interaction: discord.Interaction, call: Call, include_over: bool = False) -> Any:
@@ -258,12 +275,12 @@ class RefereeCog(commands.GroupCog, name="ref",
     @app_commands.describe(ship="The ship")
     @app_commands.autocomplete(ship=ship_names)
     async def ship(self, interaction: discord.Interaction, ship: app_commands.Range[str, 1, 100]) -> None:
-        async def read(ref: RefereeService, actor: Actor, gid: int) -> str:
-            return await ref.ship_log(actor, gid, ship)
+        async def read(ref: RefereeService, actor: Actor, gid: int) -> Sheet:
+            return await ref.ship_sheet(actor, gid, ship)
 
-        text: str | None = await _run(interaction, read, include_over=True)
-        if text is not None:
-            await reply(interaction, text)
+        sheet: Sheet | None = await _run(interaction, read, include_over=True)
+        if sheet is not None:
+            await send_sheet(interaction, sheet)
 
     @app_commands.command(description="The phase, who the game waits for, and the seats")
     async def status(self, interaction: discord.Interaction) -> None:

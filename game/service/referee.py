@@ -21,7 +21,6 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 from importlib import resources
 from typing import Any
 
-from game import names
 from game.dice import FairDice, is_seed
 from game.errors import DataError, NotYourShip, RulesError, UnknownName
 from game.fairness import commitment, new_seed
@@ -34,9 +33,10 @@ from game.service.repository import Stored, VersionConflict, encode_state
 from game.service.sides import seat_keys
 from game.service.store import GameStore
 from game.service.undo import Undo
-from game.systems import REFEREE_SYSTEMS, referee_system, system
+from game.systems import REFEREE_SYSTEMS, referee_system, ship_sheet, system
 from game.systems.base import GameSystem
 from game.systems.setup import SetupError
+from game.systems.sheet import Sheet
 from game.systems.tables import Cell
 
 MAX_SETUP_BYTES = 100_000
@@ -261,10 +261,15 @@ class RefereeService:
         events = [e for _, _, e in await self.store.repo.events(game_id, first, game.record.last_seq, game.system)]
         return _lines(game.system, events, _viewer(game, actor))
 
+    async def ship_sheet(self, actor: Actor, game_id: int, ship: str) -> Sheet:
+        """One ship's sheet as the actor may read it (game/systems/sheet.py): built from the actor's
+        view, so another player's secrets are not in it."""
+        game = await self._load(game_id, actor)
+        return ship_sheet(game.record.system, game.system.view(game.state, _viewer(game, actor)), ship)
+
     async def ship_log(self, actor: Actor, game_id: int, ship: str) -> str:
-        """One ship's log as the actor may read it (another player's secrets removed)."""
-        seen = await self.view(actor, game_id)
-        return ship_text(seen, ship)
+        """One ship's log as the actor may read it, as text (another player's secrets removed)."""
+        return (await self.ship_sheet(actor, game_id, ship)).text()
 
     async def lookup(self, system_name: str, table: str, row: str, column: str = "", game_id: int | None = None) -> str:
         """A `/rules` look-up: the cell, or where to read it on the printed table. In a game, the
@@ -395,32 +400,3 @@ def _game_name(system_name: str, doc: dict[str, Any], setup: str) -> str:
 def _lines(sysm: GameSystem[Any, Any, Any], events: Sequence[Any], viewer: str | None) -> list[str]:
     out = (sysm.account(sysm.event_for(e, viewer)) for e in events)
     return [line for line in out if line]
-
-
-def ship_text(view: Any, name: str) -> str:
-    """A ship's log from a view: each field the system keeps, as the view shows it."""
-    ships = getattr(view, "ships", ())
-    wanted = name.strip().lower()
-    ship = next((s for s in ships if s.id.lower() == wanted), None)
-    if ship is None:
-        ship = next((s for s in ships if s.id.lower().startswith(wanted)), None) if wanted else None
-    if ship is None:
-        raise UnknownName(f"There is no ship called {name[:40]!r}.", f"Ships: {', '.join(s.id for s in ships)}.")
-    lines = [f"**{names.text(ship.id)}** ({names.text(ship.player)})"]
-    for f in fields(ship):
-        if f.name in ("id", "player"):
-            continue
-        value = getattr(ship, f.name)
-        if value in ((), "", None, False):
-            continue
-        lines.append(f"{f.name.replace('_', ' ')}: {names.text(_shown(value))}")
-    return "\n".join(lines)
-
-
-def _shown(value: Any) -> str:
-    if is_dataclass(value) and not isinstance(value, type):
-        parts = (f"{f.name}={_shown(getattr(value, f.name))}" for f in fields(value))
-        return "(" + ", ".join(parts) + ")"
-    if isinstance(value, tuple):
-        return ", ".join(_shown(v) for v in value)
-    return str(value)

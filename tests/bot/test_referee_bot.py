@@ -86,8 +86,19 @@ async def test_wsim_two_turns_with_plots_revealed_together(harness: Any) -> None
             await t.ok(EVE, "do", line="next")
     info = await bot.service.referee.info(1)
     assert (info.turn, info.phase) == (2, "E")
-    ship = await t.ok(BOB, "ship", ship="Redoutable")
-    assert "hull lost: 1" in ship.content, ship.content
+    ship = await t.ok(BOB, "ship", ship="Redoutable")  # privately (t.ok): the owner's loads are in it
+    assert "Hull: 19 of 20 left" in ship.content.splitlines(), ship.content
+    assert "Left broadside: roundshot, initial broadside" in ship.content.splitlines()
+    [(name, png)] = ship.files
+    assert name == "ship.png" and png.startswith(b"\x89PNG")
+    [attached] = ship.payload["attachments"]
+    assert attached["description"].startswith("Ship sheet of Redoutable (French)")
+    assert "Hull: 19 of 20 left" in attached["description"] and "roundshot" in attached["description"]
+    # the same ship for its opponent: the loads read "?" in the text, the description and the image
+    seen = await t.ok(ANN, "ship", ship="Redoutable")
+    assert "Left broadside: ? (secret)" in seen.content.splitlines() and "roundshot" not in seen.content
+    assert "roundshot" not in seen.payload["attachments"][0]["description"]
+    assert seen.files and seen.files[0][1] != png
     assert "Turn 2, phase E" in (await t.ok(EVE, "status")).content
 
 
@@ -216,3 +227,21 @@ async def test_a_seat_is_handed_over_with_a_member_option(harness: Any) -> None:
     assert done.ephemeral and "Handed over" in done.content and "British: <@4444>" in done.content
     assert "The seat of British is handed to dan." in t.public()
     assert "You hold no seat" in (await t.send(ANN, "ref", "do", line="roll 2d6")).content
+
+
+async def test_a_sheet_whose_image_fails_still_answers_with_its_text(harness: Any, monkeypatch: Any) -> None:
+    """The drawing is a worker's job: should it fail, the private answer is the sheet's text alone."""
+    import importlib
+
+    # the module discord.py loaded as the extension (it replaces the one a plain import made)
+    cog = importlib.import_module("bot.cogs.referee")
+
+    async def broken(sheet: Any) -> tuple[bytes, str]:
+        raise RuntimeError("the worker died")
+
+    bot, fake = harness
+    t = Table(bot, fake)
+    await t.start("wsim", {ANN: "British", BOB: "French", EVE: "Umpire"})
+    monkeypatch.setattr(cog, "render_sheet_async", broken)
+    ship = await t.ok(ANN, "ship", ship="Victory")
+    assert "Left broadside: roundshot, initial broadside" in ship.content.splitlines() and not ship.files

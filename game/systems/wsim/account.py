@@ -43,6 +43,8 @@ def account(e: Any) -> str:
             return f"{ship}: {format_parties(parties)}."
         case ev.LoadChanged(ship=ship, side=side, load="?"):
             return f"{ship} works its {side} broadside."
+        case ev.LoadChanged(load="", ds_loading=False):  # another player's double shot completed (views.py)
+            return ""
         case ev.LoadChanged(ship=ship, side=side, load="", ds_loading=True):
             return f"{ship} starts loading double shot on the {side} (two turns)."
         case ev.LoadChanged(ship=ship, side=side, load=load):
