@@ -223,8 +223,8 @@ class PrintedEntry:
 
 # The value syntaxes a table's cells take (`values` in a table file): what an entry is checked against.
 KINDS: dict[str, tuple[re.Pattern[str], str]] = {
-    "number": (re.compile(r"[+-]?\d+"), "a whole number, e.g. 3"),
-    "hits": (re.compile(r"(?i)0|none|(?!.*([HCR]).*\1)(?:\d+[HCR])+"), "hits as 2H1C1R (hull, crew, rigging; each once), or 0"),
+    "number": (re.compile(r"[+-]?\d{1,6}"), "a whole number, e.g. 3"),
+    "hits": (re.compile(r"(?i)0|none|(?!.*([HCR]).*\1)(?:\d{1,3}[HCR])+"), "hits as 2H1C1R (hull, crew, rigging; each once), or 0"),
     "yes-no": (re.compile(r"(?i)yes|no"), "yes or no"),
     "text": (re.compile(r"[^\n]{1,80}"), "text of at most 80 characters"),
 }
@@ -276,12 +276,15 @@ class Table:
     def checked_value(self, row: str, column: str, text: str) -> str:
         """An entry's value in the column's syntax, normalised ("" for a blank); BadValue names the cell."""
         t = text.strip()
-        if t in BLANKS:
-            return ""
         kind = self.kind(column)
         pattern, says = KINDS[kind]
+        where = f"row {row}" + (f", column {column}" if column != "value" else "")
+        if t in BLANKS:
+            c = next(i for i, k in enumerate(self.columns.keys) if k.text == column)
+            if kind == "number" and not any(r[c] == "" for r in self.cells):
+                raise BadValue(f"{self.title}, {where}: the column has no blank cell.", f"Its cells take {says}.")
+            return ""
         if not pattern.fullmatch(t):
-            where = f"row {row}" + (f", column {column}" if column != "value" else "")
             raise BadValue(f"{self.title}, {where}: {t[:40]!r} is not {says}.", f"Its cells take {says}.")
         if kind == "hits":  # no hits is a blank on the printed table
             return "" if t.lower() in ("0", "none") else t.upper()
