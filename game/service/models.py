@@ -44,7 +44,7 @@ class ServerTableEntry(SQLModel, table=True):
     table_name: str = Field(max_length=100)
     row_key: str = Field(max_length=100)
     column_key: str = Field(max_length=100)
-    value: str = Field(max_length=100)
+    value: str = Field(max_length=200)
     override: bool = Field(default=False)  # in place of a legible cell of the play aid's text
     entered_by: str = Field(max_length=32)
     entered_by_name: str = Field(max_length=100)

@@ -226,7 +226,7 @@ KINDS: dict[str, tuple[re.Pattern[str], str]] = {
     "number": (re.compile(r"[+-]?\d{1,6}"), "a whole number, e.g. 3"),
     "hits": (re.compile(r"(?i)0|none|(?!.*([HCR]).*\1)(?:\d{1,3}[HCR])+"), "hits as 2H1C1R (hull, crew, rigging; each once), or 0"),
     "yes-no": (re.compile(r"(?i)yes|no"), "yes or no"),
-    "text": (re.compile(r"[^\n]{1,80}"), "text of at most 80 characters"),
+    "text": (re.compile(r"[^\n]{1,200}"), "text of at most 200 characters"),
 }
 BLANKS = ("", "-", "–")  # a cell the printed table leaves empty
 
@@ -288,7 +288,9 @@ class Table:
             raise BadValue(f"{self.title}, {where}: {t[:40]!r} is not {says}.", f"Its cells take {says}.")
         if kind == "hits":  # no hits is a blank on the printed table
             return "" if t.lower() in ("0", "none") else t.upper()
-        return t.lower() if kind == "yes-no" else str(cell_value(t))
+        if kind == "number":
+            return str(int(t))
+        return t.lower() if kind == "yes-no" else t  # text as printed: "+1" stays "+1", as the seed has it
 
     def seed_text(self, row: str, column: str) -> str:
         """A cell as the play aid's text prints it ("" for a blank)."""

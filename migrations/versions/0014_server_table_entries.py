@@ -31,7 +31,7 @@ def upgrade() -> None:
         sa.Column('table_name', S(length=100), nullable=False),
         sa.Column('row_key', S(length=100), nullable=False),
         sa.Column('column_key', S(length=100), nullable=False),
-        sa.Column('value', S(length=100), nullable=False),
+        sa.Column('value', S(length=200), nullable=False),
         sa.Column('override', sa.Boolean(), nullable=False),
         sa.Column('entered_by', S(length=32), nullable=False),
         sa.Column('entered_by_name', S(length=100), nullable=False),

@@ -4,7 +4,13 @@ the provenance each answer shows; the entry as one event of a game, replayed exa
 
 from __future__ import annotations
 
+import json
+import re
+from dataclasses import replace
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.errors import RulesError, UnknownName
 from game.systems import REFEREE_SYSTEMS
@@ -12,6 +18,7 @@ from game.systems.base import replay
 from game.systems.common import EnterTable
 from game.systems.table_entry import MAX_ENTRY_BYTES, EntryRefused, SeedDisagrees, check_entries, read_entry
 from game.systems.tables import BadValue, Cell, PrintedEntry, ReadPrinted, load_tables
+from game.systems.tables import Table as Table_
 from tests.systems.helpers import Table, quote
 
 WSIM = load_tables("wsim")
@@ -150,3 +157,79 @@ def captains() -> Table:
     from game.service.referee import builtin_setups
 
     return Table(REFEREE_SYSTEMS["captains_sea"], tomllib.loads(builtin_setups("captains_sea")["frigate_duel"]))
+
+
+# ---------------------------------------------------------------- properties
+
+TABLES = [t for system in REFEREE_SYSTEMS.values() for t in system.tables().tables]
+
+
+def value_of(kind: str) -> st.SearchStrategy[str]:
+    """A value already in its syntax's normal form, so what the look-up answers can be told without the code."""
+    if kind == "number":
+        return st.integers(-99, 99).map(str)
+    if kind == "hits":
+        return st.lists(st.sampled_from("HCR"), min_size=1, max_size=3, unique=True).flatmap(
+            lambda kinds: st.tuples(*(st.integers(1, 9) for _ in kinds)).map(
+                lambda ns: "".join(f"{n}{k}" for n, k in zip(ns, kinds, strict=True))))
+    if kind == "yes-no":
+        return st.sampled_from(["yes", "no"])
+    return st.text(alphabet="abcXYZ19/ ", min_size=1, max_size=20).map(str.strip).filter(
+        lambda t: bool(t) and t not in ("-",) and not re.fullmatch(r"[+-]?\d+", t))
+
+
+@st.composite
+def entry_files(draw: st.DrawFn) -> tuple[Table_, dict[tuple[str, str], tuple[str, bool]]]:
+    table = draw(st.sampled_from(TABLES))
+    cells = [(r.text, c.text) for r in table.rows.keys for c in table.columns.keys]
+    chosen = draw(st.lists(st.sampled_from(cells), min_size=1, max_size=8, unique=True))
+    given: dict[tuple[str, str], tuple[str, bool]] = {}
+    for row, column in chosen:
+        if table.enterable(row, column):
+            given[(row, column)] = (draw(value_of(table.kind(column))), False)
+        elif draw(st.booleans()):
+            given[(row, column)] = (table.seed_text(row, column), False)  # agrees with the text
+        else:
+            value = draw(value_of(table.kind(column)).filter(lambda v, r=row, c=column: v != table.seed_text(r, c)))
+            given[(row, column)] = (value, True)
+    return table, given
+
+
+def as_file(table: Table_, given: dict[tuple[str, str], tuple[str, bool]]) -> str:
+    def section(override: bool) -> str:
+        rows: dict[str, list[str]] = {}
+        for (row, column), (value, o) in given.items():
+            if o == override:
+                rows.setdefault(row, []).append(f"{json.dumps(column, ensure_ascii=False)} = "
+                                                f"{json.dumps(value, ensure_ascii=False)}")
+        return "\n".join(f"{json.dumps(r, ensure_ascii=False)} = {{ {', '.join(v)} }}" for r, v in rows.items())
+
+    return f"table = {json.dumps(table.name)}\n[cells]\n{section(False)}\n[override]\n{section(True)}\n"
+
+
+@settings(max_examples=150, deadline=None)
+@given(entry_files(), st.booleans())
+def test_every_cell_of_a_valid_file_answers_as_entered(drawn: tuple[Table_, dict[tuple[str, str], tuple[str, bool]]],
+                                                        from_server: bool) -> None:
+    table, given = drawn
+    tables = next(s.tables() for s in REFEREE_SYSTEMS.values() if table.name in s.tables())
+    by = "Ann" if from_server else ""
+    found, entries = read_entry(tables, as_file(table, given), by)
+    assert found is table
+    kept = {(e.row, e.column) for e in entries}
+    for (row, column), (value, override) in given.items():
+        cell = table.lookup(row, column if column != "value" else None, entries)
+        assert isinstance(cell, Cell)
+        if table.enterable(row, column) or override:
+            assert (row, column) in kept and str(cell.value) == value and cell.entered
+            assert cell.provenance.startswith("this server's entry by Ann" if from_server else "entered by the referee")
+            assert "rulebook" not in cell.provenance
+        else:  # agreed with the play aid's text: answered from it, not kept
+            assert (row, column) not in kept and not cell.entered and str(cell.value) == value
+    # a game's own entry of the same cells answers before the server's, in any order
+    if from_server and entries:
+        own = tuple(replace(e, by="", value=e.value) for e in entries)
+        for mixed in (entries + own, own + entries):
+            e = entries[0]
+            cell = table.lookup(e.row, e.column if e.column != "value" else None, mixed)
+            assert isinstance(cell, Cell) and cell.by == ""
