@@ -300,7 +300,7 @@ class RefereeService:
         if isinstance(found, Cell):
             where = f"{t.rows.name} {found.row}" + (f", {t.columns.name} {found.column}" if found.column != "value" else "")
             shown = "blank (no entry)" if found.blank else str(found.value)
-            mark = f" ({found.provenance})" if found.provenance else ""
+            mark = f" ({names.text(found.provenance)})" if found.provenance else ""  # it may name a member
             return f"**{t.title}**, {where}: {shown}{mark}"
         return found.text()
 
@@ -318,7 +318,10 @@ class RefereeService:
         """The game's referee enters a whole printed table for this game only (before the server's)."""
 
         async def decided(game: Stored[Any]) -> list[Any]:
-            viewer = _seated(game, actor)
+            viewer = _viewer(game, actor)
+            if viewer is None or viewer != game.state.referee:
+                raise NotYourShip(f"Only the referee ({game.state.referee}) enters a printed table for this game.",
+                                  "A GM enters one for the server's new games with `/ref table-entry server: True`.")
             table, entries = read_entry(game.system.tables(), text)
             dice = FairDice(game.record.dice_seed, game.state.log_position)
             return game.system.decide(game.state, EnterTable(table.name, entries, viewer), dice)

@@ -5,6 +5,7 @@ it started with, as it keeps its data (docs/systems/README.md, "Entering a print
 
 from __future__ import annotations
 
+from game import names
 from game.service.authority import Actor, require_gm
 from game.service.models import ServerTableEntry
 from game.service.repository import Repository
@@ -58,7 +59,7 @@ class ServerTables:
         tables = sysm.tables()
         for name in dict.fromkeys(e.table for e in entries):
             mine = [e for e in entries if e.table == name]
-            who = ", ".join(dict.fromkeys(e.by for e in mine))
+            who = ", ".join(names.text(by) for by in dict.fromkeys(e.by for e in mine))
             overrides = sum(e.override for e in mine)
             extra = f", {overrides} in place of the play aid's text" if overrides else ""
             lines.append(f"• {tables[name].title} (`{name}`): {len(mine)} cell(s){extra}, by {who}")

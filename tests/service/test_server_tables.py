@@ -125,6 +125,8 @@ async def test_a_bad_file_changes_nothing(service: GameService) -> None:
     with pytest.raises(UnknownName):
         await ref.enter_server_table(GM, "wsim", 'table = "fire_results"\n[cells]\n"6" = { hull = "1H" }\n', "Ann")
     assert "100 cell(s)" in await ref.server_tables(G, "wsim")
-    # entering a table again replaces its cells
-    await ref.enter_server_table(GM, "wsim", 'table = "fire_results"\n[cells]\n"8" = { hull = "1H" }\n', "Bob")
-    assert "1 cell(s), by Bob" in await ref.server_tables(G, "wsim")
+    # entering a table again replaces its cells; a member's name is text, never markup
+    await ref.enter_server_table(GM, "wsim", 'table = "fire_results"\n[cells]\n"8" = { hull = "1H" }\n', "**Bob**")
+    assert "1 cell(s), by \\*\\*Bob\\*\\*" in await ref.server_tables(G, "wsim")
+    assert (await ref.lookup("wsim", "fire_results", "8", "hull", None, G)).endswith(
+        "1H (this server's entry by \\*\\*Bob\\*\\*)")
