@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -35,6 +35,7 @@ from game.service.posts import Notice
 from game.service.referee import RefereeService, RefInfo, RefOutcome, builtin_setups
 from game.systems import REFEREE_SYSTEMS, system
 from game.systems.sheet import Sheet
+from game.systems.table_entry import MAX_ENTRY_BYTES
 from render.pooled import render_sheet_async
 
 log = logging.getLogger(__name__)
@@ -225,7 +226,7 @@ async def lookup(interaction: discord.Interaction, table: str, row: str, column:
                 gid = await ref_game_here(interaction, include_over=True)  # says there is none
             system_name = (await ref.info(gid)).system
         # the channel's game's referee may have entered cells from the printed copy
-        text = await ref.lookup(system_name, table, row, column, gid)
+        text = await ref.lookup(system_name, table, row, column, gid, str(interaction.guild_id))
     except RulesError as exc:
         await reply(interaction, refusal(exc, " Name the game system with `system:` outside a game's channel."
                                         if isinstance(exc, GameNotFound) else ""))
@@ -314,6 +315,56 @@ class RefereeCog(commands.GroupCog, name="ref",
         if outcome is not None:
             await publish(interaction, outcome)
             await reply(interaction, "✅ Taken back.")
+
+
+    @app_commands.command(name="table-entry",
+                          description="Enter a whole printed table from a file, or show the tables this server entered")
+    @app_commands.describe(file="A table file (docs/systems/README.md); leave out to see what the server entered",
+                           system="The game system (default: this channel's game's)",
+                           server="Enter it for every new game of this server (GM), not this channel's game")
+    async def table_entry(self, interaction: discord.Interaction, file: discord.Attachment | None = None,
+                          system: Literal["wsim", "iron_and_oak", "captains_sea"] | None = None,
+                          server: bool = False) -> None:
+        await enter_table(interaction, file, system, server)
+
+
+async def enter_table(interaction: discord.Interaction, file: discord.Attachment | None, system_name: str | None,
+                      server: bool) -> None:
+    """In a game's channel a file enters the table for that game (its referee); with `server:` or outside a
+    game, for every new game of the server (a GM). Without a file: what the server has entered."""
+    if not await defer(interaction):
+        return
+    ref = referee_of(interaction)
+    try:
+        actor = await actor_of(interaction)
+        gid = await ref.game_in_channel(actor.guild_id, channel_key(interaction))
+        here = (await ref.info(gid)).system if gid is not None else None
+        system_name = system_name or here
+        if system_name is None:
+            raise GameNotFound("There is no referee-assistant game in this channel.", "Name the game system with `system:`.")
+        if file is None:
+            await reply(interaction, await ref.server_tables(actor.guild_id, system_name))
+            return
+        if file.size > MAX_ENTRY_BYTES:  # refused before a byte is read
+            raise RulesError("That table file is too large.", f"Keep it under {MAX_ENTRY_BYTES // 1000} KB.")
+        if not server and here is not None and here != system_name:
+            raise RulesError(f"This channel's game is {system(here).title}, not {system(system_name).title}.",
+                             "Add `server: True` to enter the table for the server's new games.")
+        text = (await file.read()).decode("utf-8", errors="replace")
+        if server or gid is None:
+            await reply(interaction, "✅ " + await ref.enter_server_table(actor, system_name, text,
+                                                                         interaction.user.display_name))
+            return
+        outcome = await ref.enter_game_table(actor, gid, text)
+    except (RulesError, ServiceError) as exc:
+        await reply(interaction, answer(exc))
+        return
+    except Exception:
+        log.exception("unexpected error in /ref table-entry")
+        await reply(interaction, UNEXPECTED)
+        return
+    await publish(interaction, outcome)
+    await reply(interaction, "✅ Entered for this game.")
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -245,3 +245,46 @@ async def test_a_sheet_whose_image_fails_still_answers_with_its_text(harness: An
     monkeypatch.setattr(cog, "render_sheet_async", broken)
     ship = await t.ok(ANN, "ship", ship="Victory")
     assert "Left broadside: roundshot, initial broadside" in ship.content.splitlines() and not ship.files
+
+
+async def test_a_printed_table_uploaded_once_for_the_server(harness: Any) -> None:
+    """`/ref table-entry file:` as a GM enters WS&IM's Fire Results Table for the server (a member who is not a GM
+    is refused), `/ref table-entry` shows it, `/rules` answers with it naming who entered it, and a file that
+    disagrees with a legible cell of the play aid's text is refused naming the cell and both values."""
+    import discord
+
+    bot, fake = harness
+    t = Table(bot, fake)
+    body = 'table = "fire_results"\n[cells]\n"20" = { hull = "2H1C", rigging = "1R" }\n"21" = ["2H", "1R1C", 3]\n'
+    gm = {"permissions": discord.Permissions(manage_guild=True).value}
+    refused = await t.send(BOB, "ref", "table-entry", attachments={"file": fake.attach("frt.toml", body.encode())},
+                           system="wsim")
+    assert refused.ephemeral and refused.content.startswith("❌") and "Only a GM" in refused.content
+    entered = await t.send(ANN, "ref", "table-entry", attachments={"file": fake.attach("frt.toml", body.encode())},
+                           system="wsim", **gm)
+    assert entered.ephemeral and entered.content.startswith("✅ Entered for this server: the Fire Results Table, "
+                                                            "4 cell(s)"), entered.content
+    shown = await t.send(BOB, "ref", "table-entry", system="wsim")
+    assert "Fire Results Table (`fire_results`): 4 cell(s), by Ann" in shown.content
+    looked = await t.send(BOB, "rules", None, table="fire_results", row="21", column="rigging", system="wsim")
+    assert looked.content == "**Fire Results Table**, FFN 21, column rigging: 1R1C (this server's entry by Ann)"
+    wrong = body.replace("1R1C\", 3]", "1R1C\", 4]")
+    bad = await t.send(ANN, "ref", "table-entry", attachments={"file": fake.attach("frt.toml", wrong.encode())},
+                       system="wsim", **gm)
+    assert bad.content.startswith("❌") and "row 21, column critical: the play aid's text reads 3, the file 4" in bad.content
+    big = fake.attach("frt.toml", b"#" * 60_000)
+    too_big = await t.send(ANN, "ref", "table-entry", attachments={"file": big}, system="wsim", **gm)
+    assert too_big.content.startswith("❌") and "too large" in too_big.content
+    # a game started afterwards answers with the server's entries
+    await t.start("wsim", {ANN: "British", BOB: "French", EVE: "Umpire"})
+    looked = await t.send(EVE, "rules", None, table="fire_results", row="20", column="hull")
+    assert looked.content.endswith("2H1C (this server's entry by Ann)"), looked.content
+    # in the game's channel its referee enters a table for this game alone, and everyone reads the account
+    mine = 'table = "fire_results"\n[cells]\n"20" = { hull = "3H" }\n'
+    not_referee = await t.send(ANN, "ref", "table-entry", attachments={"file": fake.attach("frt.toml", mine.encode())})
+    assert not_referee.content.startswith("❌") and "Only the referee" in not_referee.content
+    done = await t.send(EVE, "ref", "table-entry", attachments={"file": fake.attach("frt.toml", mine.encode())})
+    assert done.content == "✅ Entered for this game."
+    assert "The referee enters the printed Fire Results Table: 1 cell(s)." in t.public()
+    looked = await t.send(BOB, "rules", None, table="fire_results", row="20", column="hull")
+    assert looked.content.endswith("3H (entered by the referee from the printed copy)"), looked.content
