@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 from cli.common import HELP, LOCAL, open_service, print_events, print_state, scenario_source, seat_everyone
 from cli.terminal import refuse
+from game import events as ev
 from game.errors import ParseError, RulesError
 from game.model import Phase
 from game.notation import VERBS, parse
@@ -237,12 +238,19 @@ class _Images:
     def __init__(self, service: GameService, game_id: int, folder: Path | None, out: TextIO) -> None:
         self.service, self.game_id, self.folder, self.out = service, game_id, folder, out
         self.count = len(list(folder.glob("*.png"))) if folder and folder.exists() else 0
+        # an activation given over several commands (one broadside, then the other) is drawn whole
+        self.activation: list[Any] = []
 
     async def after(self, events: Sequence[Any]) -> None:
         from render.files import ends_an_activation, write_activation
 
+        restored = [i for i, e in enumerate(events) if isinstance(e, ev.StateRestored)]
+        if restored:  # an undo: what was taken back is not drawn
+            self.activation, events = [], events[restored[-1] + 1:]
+        self.activation.extend(events)
         if self.folder is None or not ends_an_activation(events):
             return
+        events, self.activation = self.activation, []
         self.count += 1
         view = await self.service.reading.view(LOCAL, self.game_id)
         path = await asyncio.to_thread(write_activation, self.folder, self.count, view, events)
