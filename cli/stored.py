@@ -61,7 +61,8 @@ async def open_stored(url: str) -> tuple[Any, GameService]:
             at = await conn.run_sync(lambda c: MigrationContext.configure(c).get_current_revision())
     except SQLAlchemyError as exc:
         await engine.dispose()
-        raise NotReadable(f"That database cannot be read ({type(exc.orig or exc).__name__}).",
+        cause = getattr(exc, "orig", None) or exc  # what the driver said, where SQLAlchemy wraps it
+        raise NotReadable(f"That database cannot be read ({type(cause).__name__}).",
                           "Is it a Quarterdeck database?") from None
     head = _head(url)
     if at != head:
