@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import signal
 import sys
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -43,6 +45,10 @@ def run_table(
 
 async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable[str], out: TextIO,
                  interactive: bool, vs_ai: str | None, new: bool, out_dir: Path | None, game: int | None) -> int:
+    if interactive and threading.current_thread() is threading.main_thread():
+        # asyncio.run's own handler ignores a first Ctrl-C while `input` blocks the loop, and makes the
+        # second a traceback: one press at the prompt leaves the table (every command is already saved)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     engine, service = await open_service(url)
     try:
         game_id = await _choose_game(service, scenario, seed, vs_ai, new, game, out)
@@ -291,4 +297,7 @@ def _prompted(inp: Iterable[str], out: TextIO, interactive: bool) -> Iterator[st
             yield input("> ")
         except EOFError:
             print(file=out)
+            return
+        except KeyboardInterrupt:
+            print("\nLeft the table: every command given is saved; `quarterdeck table` resumes the game.", file=out)
             return

@@ -115,3 +115,45 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> Non
     run.stdout.close()
     err = run.stderr.read().decode()
     assert run.wait(timeout=300) == 1 and "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def test_one_ctrl_c_at_the_table_leaves_it_cleanly(tmp_path: Path) -> None:
+    """Issue 25, item 4: the first Ctrl-C at the table's prompt was ignored and the second printed
+    some 80 lines of traceback. One now leaves, saying the game is saved."""
+    import os
+    import pty
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    typed, terminal = pty.openpty()
+    run = subprocess.Popen([sys.executable, "-m", "cli.main", "table", "--new", "--db", str(tmp_path / "t.db"),
+                            "--out", str(tmp_path / "out")],
+                           stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, text=True)
+    seen: list[str] = []
+    assert run.stdout is not None and run.stderr is not None
+    stdout = run.stdout
+    reader = threading.Thread(target=lambda: seen.extend(iter(lambda: stdout.read(1), "")), daemon=True)
+    reader.start()
+
+    def wait_for_prompt(count: int) -> None:  # the table is waiting at its prompt for the count-th time
+        deadline = time.monotonic() + 120
+        while "".join(seen).count("> ") < count:
+            assert time.monotonic() < deadline and run.poll() is None, "".join(seen)
+            time.sleep(0.05)
+
+    try:
+        wait_for_prompt(1)
+        os.write(typed, b"pick A Down!\n")
+        wait_for_prompt(2)
+        run.send_signal(signal.SIGINT)
+        assert run.wait(timeout=120) == 0, run.stderr.read()
+        reader.join(timeout=10)
+        err = run.stderr.read()
+    finally:
+        os.close(typed)
+        os.close(terminal)
+    out = "".join(seen)
+    assert "Left the table" in out and "Traceback" not in err and "Traceback" not in out
