@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from game.account import account
+from game.errors import UnknownName
 from game.fairness import new_seed
 from game.names import plain
 from game.report import describe, summary
@@ -53,6 +54,9 @@ def scenario_source(scenario: str | None, base: Path | None = None) -> tuple[str
     path = Path(scenario)
     if base is not None and not path.is_absolute() and not path.exists():
         path = base / path
+    if not path.exists():
+        raise UnknownName(f"There is no built-in scenario or scenario file {scenario[:80]!r}.",
+                          f"Built-in scenarios: {', '.join(sorted(builtin_scenarios()))}; or a scenario file's path.")
     # one byte over the upload limit is enough for the schema to refuse the file by its size
     text = read_text_file(path, MAX_SCENARIO_BYTES + 1, lambda problem: DataError(str(path), "(file)", "(file)", problem))
     return text, path.name

@@ -12,10 +12,12 @@ from typing import TextIO
 
 from cli.common import LOCAL, _directive_scenario, open_service, print_state, scenario_source
 from cli.drafted import drafted_size, enlist, is_enlist, take_sides
+from cli.stored import NotReadable, open_stored
 from cli.terminal import refuse
 from game.errors import RulesError
 from game.rules_data import DataError
 from game.schema.common import read_text_file
+from game.service.errors import GameNotFound
 from game.service.lobby import DRAFTED
 from game.service.settings import Settings
 
@@ -88,15 +90,25 @@ def run_audit(games: Sequence[int], db: str | None, out: TextIO) -> int:
 
 
 async def _audit(url: str, games: Sequence[int], out: TextIO) -> int:
-    engine, service = await open_service(url)
+    """Every game (or the ones named) replayed and compared with its snapshots; the database is read
+    as it is (cli/stored.py): an audit of a backup never changes it."""
+    try:
+        engine, service = await open_stored(url)
+    except NotReadable as exc:
+        return refuse(exc.text)
     try:
         ids = list(games) or await service.store.repo.all_game_ids()
         bad = 0
         for gid in ids:
-            report = await service.audit.check(gid)
+            try:
+                report = await service.audit.check(gid)
+            except GameNotFound:
+                return refuse(f"There is no game #{gid} in that database. `quarterdeck audit` without a number "
+                              "checks every game in it.")
             status = "ok" if report.ok else "MISMATCH: " + "; ".join(report.mismatches)
             print(f"game #{gid}: {report.events} events, {status}", file=out)
             bad += not report.ok
+        print(f"{len(ids)} game(s) checked, {bad} with a mismatch.", file=out)
         return 1 if bad else 0
     finally:
         await engine.dispose()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import getpass
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -225,7 +226,9 @@ class _Table:
             raise ParseError("Name one ship: `ship NAME [as SEAT]`.", "Quote a name with spaces: `ship \"Le Fier\"`.")
         reader = await self.actor(seat) if seat else ONLOOKER
         sheet = await self.ref.ship_log(reader, self.game_id, words[0])
-        print(plain(sheet).replace("**", ""), file=self.out)
+        # the chat's bold name and underlined headings, as a terminal shows them
+        shown = re.sub(r"^__(.*)__$", r"\1:", plain(sheet).replace("**", ""), flags=re.M)
+        print(shown, file=self.out)
 
     async def rules(self, args: str, system_name: str) -> None:
         words = _words(args)

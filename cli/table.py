@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import signal
 import sys
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -15,6 +17,7 @@ from typing import Any, TextIO
 from cli.common import HELP, LOCAL, open_service, print_events, print_state, scenario_source
 from cli.drafted import drafted_size, enlist, is_enlist, set_up_prompt, take_sides
 from cli.terminal import refuse
+from game import events as ev
 from game.errors import ParseError, RulesError
 from game.model import Phase
 from game.notation import VERBS, parse
@@ -51,6 +54,10 @@ def run_table(
 async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable[str], out: TextIO,
                  interactive: bool, vs_ai: str | None, new: bool, out_dir: Path | None, game: int | None,
                  drafted: str | None) -> int:
+    if interactive and threading.current_thread() is threading.main_thread():
+        # asyncio.run's own handler ignores a first Ctrl-C while `input` blocks the loop, and makes the
+        # second a traceback: one press at the prompt leaves the table (every command is already saved)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     engine, service = await open_service(url)
     try:
         game_id = await _choose_game(service, scenario, seed, vs_ai, new, game, out, drafted)
@@ -266,12 +273,19 @@ class _Images:
     def __init__(self, service: GameService, game_id: int, folder: Path | None, out: TextIO) -> None:
         self.service, self.game_id, self.folder, self.out = service, game_id, folder, out
         self.count = len(list(folder.glob("*.png"))) if folder and folder.exists() else 0
+        # an activation given over several commands (one broadside, then the other) is drawn whole
+        self.activation: list[Any] = []
 
     async def after(self, events: Sequence[Any]) -> None:
         from render.files import ends_an_activation, write_activation
 
+        restored = [i for i, e in enumerate(events) if isinstance(e, ev.StateRestored)]
+        if restored:  # an undo: what was taken back is not drawn
+            self.activation, events = [], events[restored[-1] + 1:]
+        self.activation.extend(events)
         if self.folder is None or not ends_an_activation(events):
             return
+        events, self.activation = self.activation, []
         self.count += 1
         view = await self.service.reading.view(LOCAL, self.game_id)
         path = await asyncio.to_thread(write_activation, self.folder, self.count, view, events)
@@ -312,4 +326,7 @@ def _prompted(inp: Iterable[str], out: TextIO, interactive: bool) -> Iterator[st
             yield input("> ")
         except EOFError:
             print(file=out)
+            return
+        except KeyboardInterrupt:
+            print("\nLeft the table: every command given is saved; `quarterdeck table` resumes the game.", file=out)
             return

@@ -83,12 +83,13 @@ def test_a_wsim_game_from_creation_to_the_plots_revealed_together(tmp_path: Path
         "  French seals the Redoutable order.",
         "  French seals Redoutable: L1R1",
         # `ship Redoutable` as everyone may read it: the plot is not on the sheet, the loads are hidden
-        "Redoutable (French)", "ship class: 3", "battle sail: 4", "full sail: 6", "turning: 2", "quality: Av",
-        "guns: 9", "hull: 20", "crew: 8, 8, 8", "rigging: 6, 6, 6, 6", "heading: 6", "leaders: Lucas",
-        "crew lost: 0, 0, 0", "rigging lost: 0, 0, 0, 0", "sails: battle",
-        "broadsides: (side=left, load=?, ds_loading=False, initial_used=False, obscured=0, fired=False), "
-        "(side=right, load=?, ds_loading=False, initial_used=False, obscured=0, fired=False)",
-        "hexes moved: -1",
+        "Redoutable (French): Class 3, quality Av, 9 guns a side, leaders Lucas",
+        "Hull and rigging:", "Hull: 20 of 20 left", "Rigging 1: 6 of 6 left", "Rigging 2: 6 of 6 left",
+        "Rigging 3: 6 of 6 left", "Rigging 4: 6 of 6 left",
+        "Crew:", "Crew 1: 8 of 8 left", "Crew 2: 8 of 8 left", "Crew 3: 8 of 8 left",
+        "Guns:", "Guns: 9 guns a side", "Left broadside: ? (secret)", "Right broadside: ? (secret)",
+        "Sailing:", "Sails: battle (battle 4, full 6)", "Heading: 6", "Turning: 2 of 2",
+        "Status:", "Condition: sailing and fighting",
         # the last plot: revealed together, in the order they were sealed
         "  British seals the Victory order.",
         "  [British only] British seals Victory: 1",
