@@ -88,6 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_script = sub.add_parser("script", help="play a file of table commands and print the final state")
     p_script.add_argument("file", type=Path)
     p_script.add_argument("--json", action="store_true", help="print the final state as JSON")
+    p_script.add_argument("--events", action="store_true",
+                          help="print every command's events in words as it is played, each roll with its dice")
     p_script.add_argument("--scenario", help="built-in scenario name, scenario file or \"drafted [SIZE]\" (default: quickstart)")
     p_script.add_argument("--seed", type=int)
     p_script.add_argument("--db", help="a database URL or an SQLite file's path (default: a temporary SQLite file)")
@@ -175,7 +177,7 @@ def _run(args: argparse.Namespace) -> int:
     from cli import play
 
     if args.command == "script":
-        return play.run_script(args.file, args.json, args.scenario, args.seed, sys.stdout, args.db)
+        return play.run_script(args.file, args.json, args.scenario, args.seed, sys.stdout, args.db, args.events)
     if args.command == "demo":
         return run_demo(args.seed, args.games, args.json, sys.stdout, args.images, args.out)
     if args.command == "audit":
