@@ -53,7 +53,11 @@ async def tell_end(service: GameService, game_id: int, url: str, out: TextIO, bo
     print("", file=out)
     print(f"=== Game over: {'player ' + state.winner + ' wins' if state.winner else 'no one wins'} "
           f"({state.result}) ===", file=out)
-    for line in _ending(log):
+    from game.phases.end import ship_total, strike_points  # pure: as the End Phase would count them now
+
+    rules = await service.reading.rules(game_id)
+    standing = [(p, strike_points(state, p, rules), ship_total(state, p)) for p in state.players]
+    for line in _ending(log, standing):
         print("  " + line, file=out)
     if boards is not None:
         path = await boards.final()
@@ -69,24 +73,26 @@ async def tell_end(service: GameService, game_id: int, url: str, out: TextIO, bo
           " `quit` leaves.", file=out)
 
 
-def _ending(log: Sequence[Any]) -> list[str]:
-    """The last attack, what the last End Phase did, the Strike Points and the result, in words."""
+def _ending(log: Sequence[Any], standing: Sequence[tuple[str, int, int]]) -> list[str]:
+    """The last attack, the End Phase the game ended in, the Strike Points (as that End Phase counted
+    them, else `standing`: a game conceded mid-turn) in words; the result heads the block."""
     lines: list[str] = []
     attacks = [e for e in log if isinstance(e, ev.AttackResolved)]
     if attacks:
         lines.append("Last attack: " + plain(account(attacks[-1])))
-    ends = [i for i, e in enumerate(log) if isinstance(e, ev.PhaseBegan) and e.phase is Phase.END]
-    if ends:
-        said = [plain(account(e)) for e in log[ends[-1] + 1:]
-                if not isinstance(e, ev.StrikePointsCounted | ev.GameEnded | ev.PhaseBegan)]
-        lines.append(f"End Phase of turn {log[ends[-1]].turn}: " + (" ".join(t for t in said if t) or "nothing to do."))
-    counted = [e for e in log if isinstance(e, ev.StrikePointsCounted)]
-    if counted:
-        ships = dict(counted[-1].ships)
-        lines.append("Strike Points: " + ", ".join(
-            f"player {p} {n} ({ships.get(p, 0)} ship{'' if ships.get(p, 0) == 1 else 's'} fighting)"
-            for p, n in counted[-1].points) + "; a side whose points pass its ships fighting withdraws.")
-    return lines  # the result and the winner head the block
+    phases = [i for i, e in enumerate(log) if isinstance(e, ev.PhaseBegan)]
+    last = phases[-1] if phases else -1
+    if last >= 0 and log[last].phase is Phase.END:  # the game ended in this End Phase
+        said = [plain(account(e)) for e in log[last + 1:] if not isinstance(e, ev.StrikePointsCounted | ev.GameEnded)]
+        lines.append(f"End Phase of turn {log[last].turn}: " + (" ".join(t for t in said if t) or "nothing to do."))
+        counted = [e for e in log[last:] if isinstance(e, ev.StrikePointsCounted)]
+        if counted:
+            ships = dict(counted[-1].ships)
+            standing = [(p, n, ships.get(p, 0)) for p, n in counted[-1].points]
+    lines.append("Strike Points: " + ", ".join(
+        f"player {p} {n} ({ships_left} ship{'' if ships_left == 1 else 's'} fighting)" for p, n, ships_left in standing)
+        + "; a side whose points pass its ships fighting withdraws.")
+    return lines
 
 
 async def export(service: GameService, game_id: int, file: str, out: TextIO) -> None:

@@ -163,3 +163,32 @@ def test_script_events_shows_the_worked_broadsides_dice(capsys: pytest.CaptureFi
     assert "Galleon's starboard Broadside at Frigate (Musket Shot, aimed at the hull): 4 hits — 2 damage, 1 Fatigue." in text
     assert main(["script", "--events", "--json", str(ROOT / "examples" / "rulebook_broadside.txt")]) == 2
     assert capsys.readouterr().err.startswith("error: --events prints")
+
+
+def test_a_game_the_player_ends_is_told_once_with_its_final_board(tmp_path: Path) -> None:
+    """Conceded in turn 1: no End Phase was played, so the Strike Points are the standing ones."""
+    out = io.StringIO()
+    lines = ["pick A Down!", "concede A", "state", "quit"]
+    assert run_table(None, 1, iter(lines), out, False, vs_ai="B", db=f"sqlite+aiosqlite:///{tmp_path / 't.db'}",
+                     new=True, out_dir=tmp_path / "out") == 0
+    end = out.getvalue()[out.getvalue().index("=== Game over"):]
+    assert end.startswith("=== Game over: player B wins (player A concedes) ===\n  Strike Points: player A 0 "
+                          "(2 ships fighting), player B 0 (2 ships fighting);")
+    assert "End Phase" not in end and "Last attack" not in end and end.count("=== Game over") == 1
+    folder = tmp_path / "out" / "table-game1"
+    assert sorted(p.name for p in folder.glob("*.png")) == ["0000-turn01-setup.png",
+                                                            "0001-turn01-final-player-B-wins.png"]
+
+
+def test_a_resumed_game_numbers_its_boards_on_from_the_last(tmp_path: Path) -> None:
+    commands, seed = _readme_first_game()
+    db, boards = f"sqlite+aiosqlite:///{tmp_path / 't.db'}", tmp_path / "out"
+    first = io.StringIO()
+    run_table(None, seed, iter([*commands[:3], "preview move Kestrel", "quit"]), first, False, vs_ai="B",
+              db=db, new=True, out_dir=boards)
+    assert (boards / "table-game1" / "preview.png").exists(), first.getvalue()[-2000:]
+    out = io.StringIO()
+    run_table(None, None, iter([*commands[3:], "quit"]), out, False, db=db, out_dir=boards)
+    assert "Resuming game #1" in out.getvalue() and "0000-turn01-setup.png" not in out.getvalue()
+    names = sorted(p.name for p in (boards / "table-game1").glob("0*.png"))
+    assert [int(n[:4]) for n in names] == list(range(9)), names  # preview.png is not counted
