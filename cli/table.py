@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
-from cli.boards import Boards
+from cli.boards import Boards as _Images  # the boards the table writes (cli/boards.py)
 from cli.common import HELP, LOCAL, open_service, print_events, print_state, scenario_source
 from cli.drafted import drafted_size, enlist, is_enlist, set_up_prompt, take_sides
 from cli.ending import Ending
@@ -27,8 +27,7 @@ from game.service.game_service import DRAFTED, GameInfo, GameService
 from game.service.referee import is_referee_system
 from game.service.settings import Settings
 
-TABLE_WORDS: tuple[str, ...] = ("state", "json", "log", "help", "quit", "exit", "options", "hand", "preview", "undo", "games")
-TABLE_WORDS = (*TABLE_WORDS, Ending.WORD)  # `export FILE`, answered by cli/first_game.py
+TABLE_WORDS = ("state", "json", "log", "help", "quit", "exit", "options", "hand", "preview", "undo", "games")
 
 
 def run_table(
@@ -74,7 +73,7 @@ async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable
         ai = [s.player for s in (await service.lobby.info(game_id)).seats if s.ai]
         if ai:
             print(f"The computer captain commands player {', '.join(ai)}.", file=out)
-        images = Boards(service, game_id, out_dir / f"table-game{game_id}" if out_dir else None, out)
+        images = _Images(service, game_id, out_dir / f"table-game{game_id}" if out_dir else None, out)
         end = Ending(service, game_id, url, out, images)
         await end.start()
         await _ai_turns(service, game_id, out, images)
@@ -176,7 +175,7 @@ def _describe(g: GameInfo) -> str:
     return f"#{g.id} {g.name} — {where} ({sides})"
 
 
-async def _table_word(service: GameService, game_id: int, line: str, out: TextIO, images: Boards) -> bool:
+async def _table_word(service: GameService, game_id: int, line: str, out: TextIO, images: _Images) -> bool:
     """The table's own commands (not game orders). True when the line was one of them."""
     word, _, rest = line.partition(" ")
     word, rest = word.lower(), rest.strip()
@@ -257,7 +256,7 @@ async def _print_hands(service: GameService, game_id: int, out: TextIO, player: 
         print(f"Player {p}'s hand: {cards}{down}; Fortune {q.fortune}.", file=out)
 
 
-async def _preview(service: GameService, game_id: int, order: str, out: TextIO, images: Boards) -> None:
+async def _preview(service: GameService, game_id: int, order: str, out: TextIO, images: _Images) -> None:
     """What a move would do, changing nothing: where it ends, any collision, and what would then be
     in each broadside path (and the picture, when boards are written)."""
     from render.overlays import preview_move
@@ -279,11 +278,11 @@ def _suggestion(line: str, exc: RulesError) -> str:
     if not isinstance(exc, ParseError) or not exc.message.startswith("Unknown command"):
         return ""
     head = line.split(maxsplit=1)[0].lower()
-    near = difflib.get_close_matches(head, [*VERBS, *TABLE_WORDS], n=2, cutoff=0.6)
+    near = difflib.get_close_matches(head, [*VERBS, *TABLE_WORDS, Ending.WORD], n=2, cutoff=0.6)
     return f" Did you mean {' or '.join(f'`{w}`' for w in near)}?" if near else ""
 
 
-async def _ai_turns(service: GameService, game_id: int, out: TextIO, images: Boards | None = None) -> None:
+async def _ai_turns(service: GameService, game_id: int, out: TextIO, images: _Images | None = None) -> None:
     for outcome in await service.commands.play_ai(game_id):
         # the captain's own view shows its pick: keep it off the shared screen
         shown = [e for e in outcome.events if type(e).__name__ != "CardPicked"]
