@@ -7,16 +7,21 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.codec import from_data, to_data
-from game.errors import IllegalAction, UnknownName, WrongPhase
+from game.dice import FairDice, seed_from_number
+from game.errors import IllegalAction, RulesError, UnknownName, WrongPhase
+from game.model import evolve
 from game.systems import orders as od
 from game.systems.base import replay
 from game.systems.captains_sea import SYSTEM as CAPTAINS_SEA
-from game.systems.common import NextPhase, PhaseEntered, PhaseSkipped, sequence
+from game.systems.common import NextPhase, PhaseEntered, PhaseSkipped, Prompt, Step, sequence
 from game.systems.iron_and_oak import SYSTEM as IRON_AND_OAK
 from game.systems.wsim import SYSTEM
 from game.systems.wsim import events as ev
+from game.systems.wsim.engine import enter, tables
 from game.systems.wsim.model import Broadside, Party, Wind
 from game.systems.wsim.skips import PREDICATES
 from tests.systems.captains_sea.test_game import setup as cs_setup
@@ -72,6 +77,8 @@ def test_a_two_ship_turn_takes_eight_commands() -> None:
     assert (t.state.turn, t.state.phase) == (2, "D")  # turn 2 began with turn 1's last load
     commands, skipped = 0, []
     for line, dice in TURN:
+        if line.startswith("British: load"):
+            assert SYSTEM.deciders(t.state) == {"British", "French"}  # the loads are awaited, not the referee
         events = t.play(line, *dice)
         commands += 1
         skipped += [e.phase for e in events if isinstance(e, PhaseSkipped)]
@@ -240,3 +247,34 @@ def test_the_other_systems_walk_their_phases_one_at_a_time(system: Any, doc: dic
     assert isinstance(err, IllegalAction) and "one at a time" in err.text
     t.play(line.replace(line.split()[-1], sequence(system.name)[0].key))
     assert t.state.phase == sequence(system.name)[0].key
+
+
+PAIR_COMMANDS = {"C": "unfoul", "F": "ungrapple", "I": "melee"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(phase=st.sampled_from("EFGHIK"), fouled=st.booleans(), grappled=st.booleans(), obp=st.booleans(),
+       doom=st.sampled_from(["", "may sink"]), seed=st.integers(0, 10_000))
+def test_a_skipped_phase_would_have_done_nothing(phase: str, fouled: bool, grappled: bool, obp: bool, doom: str,
+                                                 seed: int) -> None:
+    """Property: whatever is fouled, grappled, boarding or doomed, every phase `next` skips would, entered,
+    only have announced itself, and refuses the commands of its rules; replay rebuilds the state."""
+    v = {"fouled": ("Redoutable",) * fouled, "grappled": ("Redoutable",) * grappled,
+         "parties": (Party("OBP", (1,), "Redoutable"),) * obp}
+    r = {"fouled": ("Victory",) * fouled, "grappled": ("Victory",) * grappled, "doom": doom}
+    t = at(Table(SYSTEM, setup()), phase, Victory=v, Redoutable=r)
+    start = t.state
+    events = SYSTEM.decide(start, NextPhase("Umpire"), FairDice(seed_from_number(seed), 0))
+    state = start
+    for e in events:
+        if isinstance(e, PhaseSkipped):
+            before = evolve(state, phase=e.phase, turn=e.turn)
+            step = Step(state, FairDice(seed_from_number(seed), 0), SYSTEM.apply)
+            enter(step, e.phase, e.turn, tables())
+            assert all(isinstance(x, PhaseEntered | Prompt) for x in step.events), (e.phase, step.events)
+            verb = PAIR_COMMANDS.get(e.phase)
+            for a, b in (("Victory", "Redoutable"), ("Redoutable", "Victory")) if verb else ():
+                with pytest.raises(RulesError):
+                    SYSTEM.decide(before, SYSTEM.parse(f"Umpire: {verb} {a} {b}", before), FairDice(seed_from_number(seed), 0))
+        state = SYSTEM.apply(state, e)
+    assert replay(SYSTEM, start, events) == state
