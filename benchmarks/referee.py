@@ -1,8 +1,8 @@
 """The referee service (game/service/referee.py): a WS&IM game played turn after turn on SQLite,
 the latency of a command with the game in memory, and the time to read a game back cold (another
 process, or after a restart: the log is replayed from the start, there are no snapshots), by
-the length of its log. Then the commands a two-ship WS&IM turn takes (issue 24 item 4), today and
-at the commit before the empty phases were skipped (benchmarks/baseline.py gives that code)."""
+the length of its log. Also the commands a two-ship WS&IM turn takes (benchmarks/ceremony.py), and the
+questions an Iron & Oak turn puts to the players, with the scenario's map of Grid Boxes and without it."""
 
 from __future__ import annotations
 
@@ -11,11 +11,17 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-from benchmarks import baseline
+from benchmarks import ceremony
+from game.dice import ScriptedDice
 from game.service.authority import Actor
 from game.service.db import make_engine, upgrade_to_head
 from game.service.game_service import GameService
+from game.service.referee import setup_doc
+from game.systems.iron_and_oak import SYSTEM as IRON_AND_OAK
+from game.systems.iron_and_oak.events import ProcedureChanged
+from game.systems.iron_and_oak.grid import Grid
 
 TURNS = (10, 40)  # measured after this many turns
 PLOTS = {"French": ("p2", "plot Redoutable 0"), "British": ("p1", "plot Victory 0")}
@@ -50,69 +56,60 @@ async def run(url: str) -> list[tuple[int, int, float, float, float]]:
     return out
 
 
-CEREMONY_BASE = "3bc9e87"  # main before issue 24 item 4: the referee's `next` walked every phase
-TURN_TARGET = 8  # issue 24 item 4: a two-ship turn (plots, one broadside each, reload) in at most 8 commands
-TURN = (("British", "plot Victory 1"), ("French", "plot Redoutable 1"),
-        ("British", "fire Victory right Redoutable range 7"), ("French", "fire Redoutable left Victory range 7"),
-        ("British", "load Victory right R"), ("French", "load Redoutable left R"))
+# Hampton Roads' four ships each given Maneuver 1 (the reveal order), and the dice of their turn:
+# every maneuver succeeds, Virginia clears the Middle Ground's shoal, Jamestown passes the mine
+MANEUVERS = (("Monitor", "C3"), ("Virginia", "C3"), ("Minnesota", "D2"), ("Jamestown", "E5"))
+FACES = (6, 1, 3, 7, 4, 5, 2, 3, 5, 4, 8, 2, 6, 7, 2, 3)
 
 
-class _Threes:
-    """Every die shows 3: the wind holds (6 against WSN 5), and the old and the new code, which roll in
-    a different order, see the same faces."""
+def _listed(grid: Grid, box: str) -> str:
+    """What an opponent types for a Grid Box's hazards when the game has no map (`answer shoal 3 mine`)."""
+    b = grid.box(box)
+    words = ([f"shoal {b.depth}"] if b.depth >= 0 else []) + ["hulk"] * b.hulks
+    words += ([b.obstruction] if b.obstruction else []) + ["mine"] * b.mines
+    return " ".join(words) or "none"
 
-    def roll(self, n: int, sides: tuple[str, ...]) -> tuple[str, ...]:
-        return ("3",) * max(0, n)
 
+def _maneuver_turn(doc: dict[str, Any], with_map: bool) -> list[str]:
+    """The questions (their keys) a turn of four Maneuver 1 orders asks, answered as the table would."""
+    grid = IRON_AND_OAK.initial_state(setup_doc("iron_and_oak", "hampton_roads")).grid
+    state = IRON_AND_OAK.initial_state(doc)
+    dice = ScriptedDice(str(f) for f in FACES)  # no fallback: a die more or less than scripted is a fault
+    asked: list[str] = []
+    moves = dict(MANEUVERS)
 
-def turn_commands() -> int:
-    """The commands of turn 2 of the built-in WS&IM setup (each side's plot, one broadside and its reload),
-    counted from the command that begins turn 2 to the one that begins turn 3: the referee's `next` is
-    given whenever a player's line is out of its phase. The referee has entered the Fire Results Table's
-    garbled rows first, so no fire waits for hits. Runs against whichever `game` package is imported."""
-    import tomllib
-
-    from game.errors import RulesError
-    from game.service.referee import builtin_setups
-    from game.systems import SYSTEMS
-
-    wsim = SYSTEMS["wsim"]
-    state = wsim.initial_state(tomllib.loads(builtin_setups("wsim")["trafalgar"]))
-    counts: dict[int, int] = {}
-
-    def play(who: str, line: str) -> bool:
+    def do(line: str) -> None:
         nonlocal state
-        try:
-            events = wsim.decide(state, wsim.parse(f"{who}: {line}", state), _Threes())
-        except RulesError:
-            return False
-        counts[state.turn] = counts.get(state.turn, 0) + 1
-        for e in events:
-            state = wsim.apply(state, e)
-        return True
+        for e in IRON_AND_OAK.decide(state, IRON_AND_OAK.parse(line, state), dice):
+            state = IRON_AND_OAK.apply(state, e)
+            if isinstance(e, ProcedureChanged) and e.procedure is not None and e.procedure.question is not None:
+                asked.append(e.procedure.question.key)
 
-    for row in [str(n) for n in range(8, 57)] + ["57+"]:
-        for column, hits in (("hull", "1H"), ("rigging", "1R")):
-            play("Umpire", f"printed fire_results {row} {column} = {hits}")
-    counts.clear()
-    for turn in (1, 2):
-        for who, line in TURN:
-            while not play(who, line):
-                if not play("Umpire", "next"):
-                    raise RuntimeError(f"neither {line!r} nor `next` is accepted in phase {state.phase}")
-        while state.turn == turn:
-            if not play("Umpire", "next"):
-                raise RuntimeError(f"`next` is refused in phase {state.phase}")
-    return counts[2]
+    do("Umpire: next")
+    do("Umpire: next")
+    for ship, box in MANEUVERS:
+        do(f"{state.ship(ship).player}: order {ship} m1{' ' + box if with_map else ''}")
+    do("Umpire: next")
+    for ship, _ in MANEUVERS:
+        do(f"{state.ship(ship).player}: reveal {ship}")
+        while state.procedure is not None and state.procedure.question is not None:
+            q = state.procedure.question
+            answer = _listed(grid, moves[state.procedure.ship]) if q.key == "hazards" else "d10 drm 0"
+            do(f"{q.who[0]}: answer {answer}")
+    assert dice.remaining == (), f"dice left over: {dice.remaining}"
+    return asked
 
 
-def ceremony() -> None:
-    """Commands per two-ship WS&IM turn, today, beside the code before the empty phases were skipped."""
-    now = turn_commands()
-    before = baseline.run("importlib.import_module('benchmarks.referee').turn_commands()", old=True,
-                          commit=CEREMONY_BASE)
-    was = f"; at {CEREMONY_BASE}, before the empty phases were skipped: {before}" if before is not None else ""
-    print(f"a two-ship WS&IM turn (plots, one broadside each, reload): {now} commands (target <= {TURN_TARGET}){was}")
+def grid_box_questions() -> None:
+    """Issue 24 item 5: a turn of four Maneuver 1 orders on Hampton Roads asks only what the state cannot
+    know (rule 5.1's Response); the baseline is the same turn without the map, the old behaviour."""
+    doc = setup_doc("iron_and_oak", "hampton_roads")
+    bare = {k: v for k, v in doc.items() if k not in ("grid", "box")}
+    bare["ship"] = [{k: v for k, v in s.items() if k != "box"} for s in doc["ship"]]
+    mapped, baseline = _maneuver_turn(doc, True), _maneuver_turn(bare, False)
+    print(f"Iron & Oak, four Maneuver 1 orders on Hampton Roads: {len(mapped)} questions with the map "
+          f"({mapped.count('hazards')} about hazards), {len(baseline)} without it (baseline, "
+          f"{baseline.count('hazards')} about hazards)")
 
 
 def main() -> None:
@@ -122,7 +119,8 @@ def main() -> None:
         for turns, events, p50, p99, cold in asyncio.run(run(url)):
             print(f"after {turns:3d} turns ({events:5d} events): command p50 {p50:6.1f} ms, p99 {p99:6.1f} ms; "
                   f"cold read {cold:6.1f} ms")
-    ceremony()
+    ceremony.report()
+    grid_box_questions()
 
 
 if __name__ == "__main__":

@@ -11,9 +11,27 @@ import sys
 
 from game.service.settings import Settings, SettingsError
 
+USAGE = """usage: python -m bot [--check] [--sync] [-h]
+
+Runs Quarterdeck: the Discord bot with DISCORD_TOKEN set (in the environment or .env), or, without
+one and at a terminal, the offline table against the computer and your friends at one screen.
+
+  --check   whether the token works and the bot may do what it needs in every game channel
+  --sync    sync the slash commands even if they look unchanged
+  -h        this help
+
+The settings are described in .env.example and docs/hosting.md."""
+
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if "-h" in args or "--help" in args:
+        print(USAGE)
+        return 0
+    unknown = [a for a in args if a not in ("--check", "--sync")]
+    if unknown:
+        print(f"{USAGE.splitlines()[0]}\nerror: unknown argument {unknown[0][:40]!r}", file=sys.stderr)
+        return 2
     try:
         settings = Settings.from_env()
         settings.shards()
@@ -25,6 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations report problems, not progress
     if not settings.discord_token:
+        if not sys.stdin.isatty():  # a service manager's start: a table nobody can type at would end at once
+            print("Quarterdeck cannot start: no DISCORD_TOKEN is set (see .env.example and docs/hosting.md), and "
+                  "without a terminal there is no offline table to open. Set DISCORD_TOKEN to run the bot; "
+                  "`quarterdeck table` plays offline (also from a script).", file=sys.stderr)
+            return 2
         print("No DISCORD_TOKEN is set (see .env.example), so Quarterdeck opens the offline table instead.")
         from cli.table import run_table
 

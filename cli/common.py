@@ -4,11 +4,13 @@ actor (one person at one screen), the service on a database, and how a game is p
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from game.account import account
+from game.errors import UnknownName
+from game.fairness import new_seed
 from game.names import plain
 from game.report import describe, summary
 from game.rules_data import DataError
@@ -36,6 +38,10 @@ HELP = """Commands (docs/notation.md):
   reroll N [N …] | fortune | keep      answer a failed Skill Test
   pass SHIP                            Attack Phase activation without an attack
   dice FACE …                          test scenarios only: fix the next dice
+Drafted set-up (docs/setup.md), each line begun with the side, e.g. `A: role attacker`:
+  role attacker|defender | draft CARD | terrain KIND | place PIECE X Y [rot DEG] | finish
+  deploy SHIP X Y [heading H]
+  enlist PLAYER FILE                   table and scripts: a side brings a squadron file (not an order)
 Table only: options [SHIP] (what you can do now), hand [PLAYER], preview ORDER (what a move would do),
             undo, games, state, json, log, help, quit"""
 
@@ -48,6 +54,9 @@ def scenario_source(scenario: str | None, base: Path | None = None) -> tuple[str
     path = Path(scenario)
     if base is not None and not path.is_absolute() and not path.exists():
         path = base / path
+    if not path.exists():
+        raise UnknownName(f"There is no built-in scenario or scenario file {scenario[:80]!r}.",
+                          f"Built-in scenarios: {', '.join(sorted(builtin_scenarios()))}; or a scenario file's path.")
     # one byte over the upload limit is enough for the schema to refuse the file by its size
     text = read_text_file(path, MAX_SCENARIO_BYTES + 1, lambda problem: DataError(str(path), "(file)", "(file)", problem))
     return text, path.name
@@ -65,10 +74,10 @@ def _directive_scenario(lines: Sequence[str]) -> str | None:
     return None
 
 
-async def open_service(url: str) -> tuple[Any, GameService]:
+async def open_service(url: str, seeds: Callable[[], str] = new_seed) -> tuple[Any, GameService]:
     await upgrade_to_head(url)
     engine = make_engine(url)
-    return engine, GameService(engine)
+    return engine, GameService(engine, seeds=seeds)
 
 
 async def seat_everyone(service: GameService, game_id: int, ai: str | None = None) -> None:

@@ -1,4 +1,4 @@
-"""`quarterdeck` command line: table, script, demo, audit, verify."""
+"""`quarterdeck` command line: table, ref, script, demo, audit, verify, replay."""
 
 from __future__ import annotations
 
@@ -90,15 +90,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_script.add_argument("--json", action="store_true", help="print the final state as JSON")
     p_script.add_argument("--scenario", help="built-in scenario name, scenario file or \"drafted [SIZE]\" (default: quickstart)")
     p_script.add_argument("--seed", type=int)
-    p_script.add_argument("--db", help="database URL (default: a temporary SQLite file)")
-    p_table = sub.add_parser("table", help="the offline hot-seat table, saved in the embedded database")
-    p_table.add_argument("--scenario")
-    p_table.add_argument("--seed", type=int)
+    p_script.add_argument("--db", help="a database URL or an SQLite file's path (default: a temporary SQLite file)")
+    from game.scenario import builtin_scenarios
+
+    built_in = ", ".join(sorted(builtin_scenarios()))
+    p_table = sub.add_parser(
+        "table", help="the offline hot-seat table, saved in the embedded database",
+        description="The offline table: both sides at one screen (or one side against the computer captain), "
+                    "saved in a database so a game can be left and resumed. Type `help` at the table for the "
+                    "commands.",
+        epilog=f"Built-in scenarios: {built_in}; or \"drafted [SIZE]\" for chapter 7's set-up. A game in progress "
+               "is resumed unless --new is given.")
+    p_table.add_argument("--scenario", help=f"a built-in scenario ({built_in}), a scenario file's path or "
+                                            "\"drafted [SIZE]\", for a new game (default: quickstart)")
+    p_table.add_argument("--size", choices=("patrol", "skirmish", "engagement"),
+                         help="a drafted game's size (with --scenario drafted; default: skirmish)")
+    p_table.add_argument("--seed", type=int, help="the dice seed of a new game, to replay the same dice "
+                                                  "(default: a fresh secret seed)")
     p_table.add_argument("--vs-ai", metavar="PLAYER", help="the computer captain plays this side (A or B)")
     p_table.add_argument("--new", action="store_true", help="start a new game (with --scenario, --vs-ai, --seed)")
     p_table.add_argument("--game", type=int, help="open this stored offline game (they are listed at the start)")
-    p_table.add_argument("--db", help="database URL (default: DATABASE_URL or sqlite quarterdeck.db)")
-    p_table.add_argument("--out", type=Path, default=Path("out"), help="folder for the PNG after each activation")
+    p_table.add_argument("--db", help="a database URL or an SQLite file's path (default: DATABASE_URL, or "
+                                      "quarterdeck.db here)")
+    p_table.add_argument("--out", type=Path, default=Path("out"),
+                         help="folder for the PNG after each activation (default: out/)")
+    p_ref = sub.add_parser("ref", help="a referee-assistant game (WS&IM, Iron & Oak, Captain's Sea) at one terminal")
+    p_ref.add_argument("--system", required=True, metavar="SYSTEM", help="wsim, iron_and_oak or captains_sea")
+    p_ref.add_argument("--setup", metavar="NAME", help="a built-in setup of the system (default: its first)")
+    p_ref.add_argument("--file", type=Path, help="a setup file of your own (TOML, docs/systems/<system>.md)")
+    p_ref.add_argument("--new", action="store_true", help="start a new game rather than resume the last one")
+    p_ref.add_argument("--db", help="a database URL or an SQLite file's path (default: DATABASE_URL, or "
+                                    "quarterdeck.db here)")
     p_demo = sub.add_parser("demo", help="computer captains play the quick start against each other")
     p_demo.add_argument("--seed", type=int, default=1)
     p_demo.add_argument("--games", type=int, default=1)
@@ -107,23 +129,43 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="write a PNG per activation for the first game (default), every game, or none")
     p_demo.add_argument("--out", type=Path, default=Path("out"), help="folder for the PNGs (default: out/)")
     p_audit = sub.add_parser("audit", help="replay every game's log and report any mismatch")
-    p_audit.add_argument("games", nargs="*", type=int)
-    p_audit.add_argument("--db")
+    p_audit.add_argument("games", nargs="*", type=int, help="the games to check (default: every game)")
+    p_audit.add_argument("--db", help="a database URL or an SQLite file's path, read as it is and never changed "
+                                      "(default: DATABASE_URL, or quarterdeck.db here)")
     p_verify = sub.add_parser("verify", help="recompute every roll of a finished game from its revealed seed")
     p_verify.add_argument("game", nargs="?", type=int, help="a game in the database")
     p_verify.add_argument("--file", type=Path, help="a log file attached by /game verify")
-    p_verify.add_argument("--db")
+    p_verify.add_argument("--db", help="a database URL or an SQLite file's path, read as it is and never changed "
+                                       "(default: DATABASE_URL, or quarterdeck.db here)")
     p_replay = sub.add_parser("replay", help="play back a game's log file and draw its boards into a folder")
     p_replay.add_argument("file", type=Path, help="a log file attached by /game replay or /game verify")
     p_replay.add_argument("--out", type=Path, default=Path("replay"), help="folder for the PNGs (default: replay/)")
     p_replay.add_argument("--delay", type=float, default=0.0, help="seconds between moments in the terminal")
     p_replay.add_argument("--no-images", action="store_true", help="only the terminal playback")
     args = parser.parse_args(argv)
+    if getattr(args, "db", None):
+        from cli.stored import as_url
+
+        args.db = as_url(args.db)
     with terminal_streams():
         try:
             return _run(args)
         except ServiceError as exc:  # refusals are answered where they are met; a fault ends the command
             return refuse(exc.text if isinstance(exc, RulesError) else service_fault(exc))
+        except KeyboardInterrupt:  # what was committed stays: each command is its own transaction
+            print("\ninterrupted: every command given before it is saved.", file=sys.stderr)
+            return 130
+        except BrokenPipeError:  # the reader went away (`| head`): nothing more to say to it
+            quiet_stdout()
+            return 1
+
+
+def quiet_stdout() -> None:
+    """After a broken pipe, the interpreter's last flush of stdout would fail again: point it at nothing."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)  # the process's stdout, whatever wrapper sys.stdout is now
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -143,10 +185,15 @@ def _run(args: argparse.Namespace) -> int:
         from cli.replay import run_replay
 
         return run_replay(args.file, args.out, max(0.0, min(args.delay, 10.0)), sys.stdout, not args.no_images)
+    if args.command == "ref":
+        from cli.referee import run_referee
+
+        return run_referee(args.system, args.setup, args.file, sys.stdin, sys.stdout, sys.stdin.isatty(),
+                           new=args.new, db=args.db)
     from cli.table import run_table
 
     return run_table(args.scenario, args.seed, sys.stdin, sys.stdout, sys.stdin.isatty(), args.vs_ai,
-                     new=args.new, db=args.db, out_dir=args.out, game=args.game)
+                     new=args.new, db=args.db, out_dir=args.out, game=args.game, size=args.size)
 
 
 if __name__ == "__main__":

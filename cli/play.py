@@ -10,16 +10,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from cli.common import LOCAL, _directive_scenario, open_service, print_state, scenario_source, seat_everyone
+from cli.common import LOCAL, _directive_scenario, open_service, print_state, scenario_source
+from cli.drafted import drafted_size, enlist, is_enlist, take_sides
+from cli.stored import NotReadable, open_stored
 from cli.terminal import refuse
 from game.errors import RulesError
 from game.rules_data import DataError
 from game.schema.common import read_text_file
-from game.schema.squadron import MAX_FILE_BYTES as MAX_SQUADRON_BYTES
-from game.service.game_service import GameService
+from game.service.errors import GameNotFound
 from game.service.lobby import DRAFTED
 from game.service.settings import Settings
-from game.squadron import SIZES
 
 MAX_SCRIPT_BYTES = 1_000_000  # a script is typed by hand: a whole game's orders are a few kilobytes
 
@@ -29,37 +29,13 @@ def run_script(path: Path, as_json: bool, scenario: str | None, seed: int | None
     try:
         lines = read_text_file(path, MAX_SCRIPT_BYTES, RulesError).splitlines()
         chosen = scenario or _directive_scenario(lines)
-        size = _drafted_size(chosen)
+        size = drafted_size(chosen)
         text, name = ("", DRAFTED) if size else scenario_source(chosen, path.parent)
     except RulesError as exc:
         return refuse(exc.text)
     with tempfile.TemporaryDirectory() as tmp:
         url = db or f"sqlite+aiosqlite:///{Path(tmp) / 'script.db'}"
         return asyncio.run(_script(url, path, lines, text, name, size, seed, as_json, out))
-
-
-def _drafted_size(scenario: str | None) -> str | None:
-    """The game size of `drafted [SIZE]` (skirmish unless named), or None for any other scenario."""
-    words = (scenario or "").split()
-    if not words or words[0].lower() != DRAFTED:
-        return None
-    if len(words) > 2 or (len(words) == 2 and words[1].lower() not in SIZES):
-        raise RulesError(f"A drafted game is `scenario drafted [SIZE]`, not {scenario!r}.",
-                         f"Sizes: {', '.join(SIZES)}.")
-    return words[1].lower() if len(words) == 2 else "skirmish"
-
-
-async def _enlist(service: GameService, game_id: int, line: str, base: Path) -> None:
-    """`enlist PLAYER FILE`: the side takes its seat with the squadron list in FILE (relative to the
-    script's folder), checked against every building rule and the game's size as /game join does."""
-    words = line.split(None, 2)
-    if len(words) < 3:
-        raise RulesError(f"{line!r}: an enlist line is `enlist PLAYER FILE`.")
-    player, file = words[1], Path(words[2].strip().strip('"'))
-    sq_path = file if file.is_absolute() else base / file
-    text = read_text_file(sq_path, MAX_SQUADRON_BYTES, RulesError)
-    saved = await service.squadrons.save(LOCAL, text)
-    await service.lobby.join(LOCAL, game_id, player, "local", squadron=saved.name)
 
 
 async def _script(url: str, path: Path, lines: Sequence[str], text: str, name: str, size: str | None,
@@ -73,15 +49,14 @@ async def _script(url: str, path: Path, lines: Sequence[str], text: str, name: s
                 seed=seed, scenario_seed=seed is None, size=size or "skirmish")
         except DataError as exc:
             return refuse(exc.text)
-        if not size:  # a drafted game's sides are taken by its enlist lines
-            await seat_everyone(service, info.id)
+        await take_sides(service, info.id)  # a drafted game's sides are taken by its enlist lines
         for number, raw in enumerate(lines, start=1):
             body = raw.split("#", 1)[0].strip()
             if not body or body.lower().startswith("scenario "):
                 continue
-            if body.split(None, 1)[0].lower() == "enlist":
+            if is_enlist(body):
                 try:
-                    await _enlist(service, info.id, body, path.parent)
+                    await enlist(service, info.id, body, path.parent)
                 except RulesError as exc:
                     return refuse(f"{path}:{number}: {exc.text}")
                 continue
@@ -115,15 +90,25 @@ def run_audit(games: Sequence[int], db: str | None, out: TextIO) -> int:
 
 
 async def _audit(url: str, games: Sequence[int], out: TextIO) -> int:
-    engine, service = await open_service(url)
+    """Every game (or the ones named) replayed and compared with its snapshots; the database is read
+    as it is (cli/stored.py): an audit of a backup never changes it."""
+    try:
+        engine, service = await open_stored(url)
+    except NotReadable as exc:
+        return refuse(exc.text)
     try:
         ids = list(games) or await service.store.repo.all_game_ids()
         bad = 0
         for gid in ids:
-            report = await service.audit.check(gid)
+            try:
+                report = await service.audit.check(gid)
+            except GameNotFound:
+                return refuse(f"There is no game #{gid} in that database. `quarterdeck audit` without a number "
+                              "checks every game in it.")
             status = "ok" if report.ok else "MISMATCH: " + "; ".join(report.mismatches)
             print(f"game #{gid}: {report.events} events, {status}", file=out)
             bad += not report.ok
+        print(f"{len(ids)} game(s) checked, {bad} with a mismatch.", file=out)
         return 1 if bad else 0
     finally:
         await engine.dispose()

@@ -7,18 +7,23 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import signal
 import sys
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from cli.common import HELP, LOCAL, open_service, print_events, print_state, scenario_source, seat_everyone
+from cli.common import HELP, LOCAL, open_service, print_events, print_state, scenario_source
+from cli.drafted import drafted_size, enlist, is_enlist, set_up_prompt, take_sides
 from cli.terminal import refuse
+from game import events as ev
 from game.errors import ParseError, RulesError
 from game.model import Phase
 from game.notation import VERBS, parse
 from game.phases.common import owes_pick
-from game.service.game_service import GameInfo, GameService
+from game.service.game_service import DRAFTED, GameInfo, GameService
+from game.service.referee import is_referee_system
 from game.service.settings import Settings
 
 TABLE_WORDS = ("state", "json", "log", "help", "quit", "exit", "options", "hand", "preview", "undo", "games")
@@ -35,16 +40,27 @@ def run_table(
     db: str | None = None,
     out_dir: Path | None = None,
     game: int | None = None,
+    size: str | None = None,
 ) -> int:
+    """`scenario` is a built-in name, a scenario file or `drafted [SIZE]` (or `drafted` with `size`)."""
     url = db or Settings.from_env().database_url
-    return asyncio.run(_table(url, scenario, seed, inp, out, interactive, vs_ai, new, out_dir, game))
+    try:
+        drafted = drafted_size(scenario, size)
+    except RulesError as exc:
+        return refuse(exc.text)
+    return asyncio.run(_table(url, scenario, seed, inp, out, interactive, vs_ai, new, out_dir, game, drafted))
 
 
 async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable[str], out: TextIO,
-                 interactive: bool, vs_ai: str | None, new: bool, out_dir: Path | None, game: int | None) -> int:
+                 interactive: bool, vs_ai: str | None, new: bool, out_dir: Path | None, game: int | None,
+                 drafted: str | None) -> int:
+    if interactive and threading.current_thread() is threading.main_thread():
+        # asyncio.run's own handler ignores a first Ctrl-C while `input` blocks the loop, and makes the
+        # second a traceback: one press at the prompt leaves the table (every command is already saved)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     engine, service = await open_service(url)
     try:
-        game_id = await _choose_game(service, scenario, seed, vs_ai, new, game, out)
+        game_id = await _choose_game(service, scenario, seed, vs_ai, new, game, out, drafted)
         if game_id is None:
             return 2
         print(f"Quarterdeck offline table, saved in {url}. Type `help` for the commands, `quit` to leave.",
@@ -64,6 +80,17 @@ async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable
                 break
             if await _table_word(service, game_id, line, out, images):
                 continue
+            if is_enlist(line):  # seats a side of a drafted game, as the same line does in a script
+                try:
+                    await enlist(service, game_id, line, Path())  # from where the table was started
+                except RulesError as exc:
+                    print(f"refused: {exc.text}", file=out)
+                    continue
+                print(f"  Player {line.split()[1]} enlists the squadron in {line.split(None, 2)[2]}.", file=out)
+                await _ai_turns(service, game_id, out, images)
+                await print_state(service, game_id, False, out)
+                await _print_options(service, game_id, out)
+                continue
             try:
                 outcome = await service.commands.submit(LOCAL, game_id, line)
             except RulesError as exc:
@@ -80,10 +107,10 @@ async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable
 
 
 async def _choose_game(service: GameService, scenario: str | None, seed: int | None, vs_ai: str | None,
-                       new: bool, game: int | None, out: TextIO) -> int | None:
+                       new: bool, game: int | None, out: TextIO, drafted: str | None = None) -> int | None:
     """The game to open: `--game N`, else a new one with `--new` (or when there is none), else the
     newest unfinished one. The stored games are listed first."""
-    games = await service.lobby.list_games(LOCAL.guild_id)
+    games = await _table_games(service)
     if games and not new:
         print("Offline games:", file=out)
         for g in games:
@@ -108,18 +135,23 @@ async def _choose_game(service: GameService, scenario: str | None, seed: int | N
               file=out)
         return chosen.id
     try:
-        text, name = scenario_source(scenario)
+        text, name = (None, DRAFTED) if drafted else scenario_source(scenario)
         info = await service.lobby.create_game(LOCAL, f"table-{len(games) + 1}", scenario=name.removesuffix(".toml"),
-                                         scenario_text=text, seed=seed)
+                                               scenario_text=text, seed=seed, size=drafted or "skirmish")
     except RulesError as exc:  # a DataError too
         refuse(exc.text)
         return None
     if vs_ai is not None and info.seat(vs_ai) is None:
         print(f"error: --vs-ai names a player of the game: {', '.join(s.player for s in info.seats)}", file=sys.stderr)
         return None
-    await seat_everyone(service, info.id, vs_ai)
+    await take_sides(service, info.id, vs_ai)  # a drafted game's other sides enlist at the table
     print(f"New game #{info.id} ({info.name}).", file=out)
     return info.id
+
+
+async def _table_games(service: GameService) -> list[GameInfo]:
+    """The offline Oak & Iron games: the referee systems' offline games are `quarterdeck ref`'s."""
+    return [g for g in await service.lobby.list_games(LOCAL.guild_id) if not is_referee_system(g.system)]
 
 
 def _describe(g: GameInfo) -> str:
@@ -139,7 +171,7 @@ async def _table_word(service: GameService, game_id: int, line: str, out: TextIO
     elif word == "log":
         print_events(await service.reading.log(LOCAL, game_id), out)
     elif word == "games":
-        for g in await service.lobby.list_games(LOCAL.guild_id):
+        for g in await _table_games(service):
             print("  " + _describe(g), file=out)
     elif word == "options":
         await _print_options(service, game_id, out, rest or None, always=True)
@@ -173,6 +205,10 @@ async def _print_options(service: GameService, game_id: int, out: TextIO, ship: 
     listed at a pick; at a shared screen it is not (`hand A` shows it while the other looks away)."""
     from game.options import options_for, public_options
 
+    setup = await set_up_prompt(service, game_id)  # the chapter-7 set-up: one line for the whole table
+    if setup:
+        print(setup, file=out)
+        return
     humans = await _humans(service, game_id)
     rules = await service.reading.rules(game_id)
     printed = False
@@ -237,12 +273,19 @@ class _Images:
     def __init__(self, service: GameService, game_id: int, folder: Path | None, out: TextIO) -> None:
         self.service, self.game_id, self.folder, self.out = service, game_id, folder, out
         self.count = len(list(folder.glob("*.png"))) if folder and folder.exists() else 0
+        # an activation given over several commands (one broadside, then the other) is drawn whole
+        self.activation: list[Any] = []
 
     async def after(self, events: Sequence[Any]) -> None:
         from render.files import ends_an_activation, write_activation
 
+        restored = [i for i, e in enumerate(events) if isinstance(e, ev.StateRestored)]
+        if restored:  # an undo: what was taken back is not drawn
+            self.activation, events = [], events[restored[-1] + 1:]
+        self.activation.extend(events)
         if self.folder is None or not ends_an_activation(events):
             return
+        events, self.activation = self.activation, []
         self.count += 1
         view = await self.service.reading.view(LOCAL, self.game_id)
         path = await asyncio.to_thread(write_activation, self.folder, self.count, view, events)
@@ -283,4 +326,7 @@ def _prompted(inp: Iterable[str], out: TextIO, interactive: bool) -> Iterator[st
             yield input("> ")
         except EOFError:
             print(file=out)
+            return
+        except KeyboardInterrupt:
+            print("\nLeft the table: every command given is saved; `quarterdeck table` resumes the game.", file=out)
             return

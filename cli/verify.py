@@ -34,15 +34,17 @@ def verify_file(path: Path) -> tuple[Verification, str]:
 
 
 async def _from_db(game_id: int, db: str | None) -> tuple[Verification, str]:
-    from game.service.db import make_engine, upgrade_to_head
-    from game.service.game_service import GameService
+    """The database read as it is (cli/stored.py): a verification never changes what it checks."""
+    from cli.stored import open_stored
+    from game.service.errors import GameNotFound
     from game.service.settings import Settings
 
-    url = db or Settings.from_env().database_url
-    await upgrade_to_head(url)
-    engine = make_engine(url)
+    engine, service = await open_stored(db or Settings.from_env().database_url)
     try:
-        check = await GameService(engine).audit.verify(None, game_id)
+        check = await service.audit.verify(None, game_id)
         return check.verification, check.seed
+    except GameNotFound:
+        raise RulesError(f"There is no game #{game_id} in that database.",
+                         "`quarterdeck audit` lists the games it holds, with their numbers.") from None
     finally:
         await engine.dispose()

@@ -282,8 +282,10 @@ def _setup_command(t: _Tokens, verb: str, player: str) -> Command:
             heading = t.take_number("the heading")
         t.end()
         return Deploy(player, ship, x, y, heading)
-    raise ParseError("A squadron joins a drafted game from a saved list, not by a line of notation.",
-                     "Save the list (/squadron save or the builder), then /game join with it.")
+    # `enlist` is the one set-up verb that is no command of the game: it seats a side (docs/notation.md)
+    raise ParseError("`enlist` is not an order in the game: a squadron joins a drafted game from a list.",
+                     "In Discord: save the list (/squadron save or the builder), then /game join with it; at the "
+                     "offline table or in a script: the line `enlist PLAYER FILE`.")
 
 
 def _attack_part(t: _Tokens, verb: str, ship: str, player: str, free: bool = False) -> Attack:

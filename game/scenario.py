@@ -10,12 +10,14 @@ from typing import Any
 from shapely.geometry import Polygon
 
 from game.errors import DataError
+from game.fleet import fleet_problem
 from game.geometry import OVERLAP, Hull, Pose, off_table
 from game.model import Game, Sail, Ship, ShipSide, Squadron, Status, Table, Terrain, TerrainKind
 from game.notation import fold
 from game.rules_data import RulesData, load_rules
 from game.schema import scenario as schema
 from game.schema.common import read_toml, validate
+from game.squadron import ShipEntry, ship_points
 
 DEFAULT_EDITION = "oak-and-iron-online-rules"
 
@@ -24,6 +26,12 @@ class ScenarioError(DataError):
     """A scenario file is refused: a rules error naming the file, the entry and the field."""
 
     code = "scenario"
+
+
+class FleetError(ScenarioError):
+    """A fleet battle's fleets break chapter 9's fleet building (game/fleet.py)."""
+
+    code = "fleet"
 
 
 def builtin_scenarios(system: str = "oak_and_iron") -> dict[str, str]:
@@ -60,7 +68,10 @@ def load_scenario_text(text: str, file: str = "scenario.toml", rules: RulesData 
 
 def scenario_from_doc(doc: Mapping[str, Any], file: str, rules: RulesData | None = None) -> Game:
     """A starting state from a parsed scenario: the schema (game/schema/scenario.py) bounds every
-    field, then the game data and the table are checked here."""
+    field, then the game data and the table are checked here. A file with `drafted = SIZE` is a
+    drafted game of that size, waiting for its squadron lists."""
+    if "drafted" in doc:
+        return _drafted(doc, file)
     sc = validate(schema.ScenarioDoc, doc, file, "(scenario)", schema.label, ScenarioError)
     if rules is None:
         try:
@@ -84,6 +95,8 @@ def scenario_from_doc(doc: Mapping[str, Any], file: str, rules: RulesData | None
     if len(teams) != 2:
         raise ScenarioError(file, "squadron", "team", f"a battle has two sides; the squadrons form {len(teams)}: "
                                                       "give every squadron of a fleet battle a `team`")
+    if len(teams) != len(squadrons):  # a fleet battle: the sides' fleets are assembled here
+        _check_fleets(sc.squadron, file, rules)
     names = [fold(s.id) for s in ships]
     for s in ships:
         if names.count(fold(s.id)) > 1:
@@ -116,6 +129,29 @@ def scenario_from_doc(doc: Mapping[str, Any], file: str, rules: RulesData | None
         objective=objective,
         scrolling_sea=sc.scrolling_sea,
     )
+
+
+def _drafted(doc: Mapping[str, Any], file: str) -> Game:
+    from game.phases.preparation import drafted_game  # the set-up's module reads scenarios' neighbours
+
+    sd = validate(schema.DraftedDoc, doc, file, "(scenario)", schema.label, ScenarioError)
+    return drafted_game(sd.drafted, sd.seed, name=sd.name or f"Drafted {sd.drafted}")
+
+
+def _check_fleets(docs: list[schema.SquadronDoc], file: str, rules: RulesData) -> None:
+    sides: dict[str, list[int]] = {}
+    for sd in docs:
+        sides.setdefault(sd.team or sd.player, []).append(_squadron_points(sd, rules))
+    problem = fleet_problem(sides)
+    if problem is not None:
+        raise FleetError(file, f"team {problem.side}" if problem.side else "(scenario)", "team", problem.message)
+
+
+def _squadron_points(sd: schema.SquadronDoc, rules: RulesData) -> int:
+    """A scenario squadron's points, counted as a squadron list's are (game/squadron.py)."""
+    entries = [ShipEntry(d.name, d.cls, d.skill, tuple(d.upgrades), d.captain, tuple(d.cards)) for d in sd.ship]
+    admiral = rules.admirals.get(sd.admiral)
+    return sum(ship_points(e, sd.faction, rules) for e in entries) + (admiral.points if admiral else 0)
 
 
 def _entanglements(ships: list[Ship], file: str) -> list[Ship]:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from game.replay import Frame
 from game.service.workers import default
+from game.systems.sheet import Sheet
 from game.views import View
 from render.options import RenderOptions
 
@@ -24,6 +25,12 @@ def replay_job(frames: Sequence[Frame], limit_bytes: int, rules: object) -> list
     return replay_gifs(frames, limit_bytes, rules)
 
 
+def sheet_job(sheet: Sheet) -> tuple[bytes, str]:
+    from render.ship_sheet import render_sheet
+
+    return render_sheet(sheet)
+
+
 async def render_board_async(view: View, options: RenderOptions | None = None) -> bytes:
     """render_board in a worker process (with WORKERS=0, in a thread)."""
     return await default().run(render_job, view, options, thread=True)
@@ -32,3 +39,8 @@ async def render_board_async(view: View, options: RenderOptions | None = None) -
 async def replay_gifs_async(frames: Sequence[Frame], limit_bytes: int, rules: object = None) -> list[bytes]:
     """replay_gifs in a worker process (with WORKERS=0, in a thread)."""
     return await default().run(replay_job, list(frames), limit_bytes, rules, thread=True)
+
+
+async def render_sheet_async(sheet: Sheet) -> tuple[bytes, str]:
+    """A ship's sheet as PNG bytes and its alt text, in a worker process (with WORKERS=0, in a thread)."""
+    return await default().run(sheet_job, sheet, thread=True)

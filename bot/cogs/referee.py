@@ -4,9 +4,10 @@ privately, the channel reads only what a spectator may (a sealed order shows as 
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -33,6 +34,9 @@ from game.service.errors import GameNotFound, SeatTaken, ServiceError
 from game.service.posts import Notice
 from game.service.referee import RefereeService, RefInfo, RefOutcome, builtin_setups
 from game.systems import REFEREE_SYSTEMS, system
+from game.systems.sheet import Sheet
+from game.systems.table_entry import MAX_ENTRY_BYTES
+from render.pooled import render_sheet_async
 
 log = logging.getLogger(__name__)
 MAX_SETUP_BYTES = 100_000
@@ -124,6 +128,20 @@ async def publish(interaction: discord.Interaction, outcome: RefOutcome) -> None
 Call = Callable[[RefereeService, Actor, int], Awaitable[Any]]
 
 
+async def send_sheet(interaction: discord.Interaction, sheet: Sheet) -> None:
+    """A ship's sheet, privately (a player's own loads are secret from everyone else): the text and
+    the image drawn in a worker, the alt text as the attachment's description. Should the drawing
+    fail, the text alone still answers."""
+    try:
+        png, alt = await render_sheet_async(sheet)
+    except Exception:
+        log.exception("could not draw the sheet of %s", sheet.ship)
+        await reply(interaction, sheet.text())
+        return
+    await reply(interaction, sheet.text(),
+                file=discord.File(io.BytesIO(png), filename="ship.png", description=alt))
+
+
 async def _run(interaction: discord.Interaction, call: Call, include_over: bool = False) -> Any:
     """Defer, find the channel's game, make the one service call; None after a refusal was answered."""
     if not await defer(interaction):
@@ -208,7 +226,7 @@ async def lookup(interaction: discord.Interaction, table: str, row: str, column:
                 gid = await ref_game_here(interaction, include_over=True)  # says there is none
             system_name = (await ref.info(gid)).system
         # the channel's game's referee may have entered cells from the printed copy
-        text = await ref.lookup(system_name, table, row, column, gid)
+        text = await ref.lookup(system_name, table, row, column, gid, str(interaction.guild_id))
     except RulesError as exc:
         await reply(interaction, refusal(exc, " Name the game system with `system:` outside a game's channel."
                                         if isinstance(exc, GameNotFound) else ""))
@@ -239,7 +257,7 @@ class RefereeCog(commands.GroupCog, name="ref",
         await _submit(interaction, line, secret=False)
 
     @app_commands.command(description="A secret order: only you read it until it is revealed")
-    @app_commands.describe(line="e.g. `plot Victory L1R1`, `order Monitor m1`, `maneuver Constitution turn-port`")
+    @app_commands.describe(line="e.g. `plot Victory L1R1`, `order Monitor m1 C3`, `maneuver Constitution turn-port`")
     async def order(self, interaction: discord.Interaction, line: app_commands.Range[str, 1, 500]) -> None:
         await _submit(interaction, line, secret=True)
 
@@ -258,12 +276,12 @@ class RefereeCog(commands.GroupCog, name="ref",
     @app_commands.describe(ship="The ship")
     @app_commands.autocomplete(ship=ship_names)
     async def ship(self, interaction: discord.Interaction, ship: app_commands.Range[str, 1, 100]) -> None:
-        async def read(ref: RefereeService, actor: Actor, gid: int) -> str:
-            return await ref.ship_log(actor, gid, ship)
+        async def read(ref: RefereeService, actor: Actor, gid: int) -> Sheet:
+            return await ref.ship_sheet(actor, gid, ship)
 
-        text: str | None = await _run(interaction, read, include_over=True)
-        if text is not None:
-            await reply(interaction, text)
+        sheet: Sheet | None = await _run(interaction, read, include_over=True)
+        if sheet is not None:
+            await send_sheet(interaction, sheet)
 
     @app_commands.command(description="The phase, who the game waits for, and the seats")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -297,6 +315,56 @@ class RefereeCog(commands.GroupCog, name="ref",
         if outcome is not None:
             await publish(interaction, outcome)
             await reply(interaction, "✅ Taken back.")
+
+
+    @app_commands.command(name="table-entry",
+                          description="Enter a whole printed table from a file, or show the tables this server entered")
+    @app_commands.describe(file="A table file (docs/systems/README.md); leave out to see what the server entered",
+                           system="The game system (default: this channel's game's)",
+                           server="Enter it for every new game of this server (GM), not this channel's game")
+    async def table_entry(self, interaction: discord.Interaction, file: discord.Attachment | None = None,
+                          system: Literal["wsim", "iron_and_oak", "captains_sea"] | None = None,
+                          server: bool = False) -> None:
+        await enter_table(interaction, file, system, server)
+
+
+async def enter_table(interaction: discord.Interaction, file: discord.Attachment | None, system_name: str | None,
+                      server: bool) -> None:
+    """In a game's channel a file enters the table for that game (its referee); with `server:` or outside a
+    game, for every new game of the server (a GM). Without a file: what the server has entered."""
+    if not await defer(interaction):
+        return
+    ref = referee_of(interaction)
+    try:
+        actor = await actor_of(interaction)
+        gid = await ref.game_in_channel(actor.guild_id, channel_key(interaction))
+        here = (await ref.info(gid)).system if gid is not None else None
+        system_name = system_name or here
+        if system_name is None:
+            raise GameNotFound("There is no referee-assistant game in this channel.", "Name the game system with `system:`.")
+        if file is None:
+            await reply(interaction, await ref.server_tables(actor.guild_id, system_name))
+            return
+        if file.size > MAX_ENTRY_BYTES:  # refused before a byte is read
+            raise RulesError("That table file is too large.", f"Keep it under {MAX_ENTRY_BYTES // 1000} KB.")
+        if not server and here is not None and here != system_name:
+            raise RulesError(f"This channel's game is {system(here).title}, not {system(system_name).title}.",
+                             "Add `server: True` to enter the table for the server's new games.")
+        text = (await file.read()).decode("utf-8", errors="replace")
+        if server or gid is None:
+            await reply(interaction, "✅ " + await ref.enter_server_table(actor, system_name, text,
+                                                                         interaction.user.display_name))
+            return
+        outcome = await ref.enter_game_table(actor, gid, text)
+    except (RulesError, ServiceError) as exc:
+        await reply(interaction, answer(exc))
+        return
+    except Exception:
+        log.exception("unexpected error in /ref table-entry")
+        await reply(interaction, UNEXPECTED)
+        return
+    await publish(interaction, outcome)
+    await reply(interaction, "✅ Entered for this game.")
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -98,6 +98,16 @@ class ScenarioDoc(Schema):
     scrolling_sea: bool = False
 
 
+class DraftedDoc(Schema):
+    """A built-in or uploaded drafted game: no table or squadrons, only the size the chapter-7 set-up
+    (docs/setup.md) builds from the squadron lists the sides bring."""
+
+    system: Literal["oak_and_iron"] = "oak_and_iron"
+    name: Name | None = None
+    drafted: Literal["patrol", "skirmish", "engagement"]
+    seed: Annotated[int, Field(ge=0, le=MAX_SEED)] = 0
+
+
 def label(keys: tuple[str, ...], step: str | int, child: Any, parent: str) -> str | None:
     """Entries as the loader names them: `table`, `squadron A`, a ship by its name, a terrain piece
     by its id (or `terrain #2`)."""

@@ -218,7 +218,7 @@ class Lobby:
             phase = Phase.OVER.value if ref.status == "over" else ref.phase  # what the channel lookup reads
             return GameInfo(ref.id, ref.name, ref.guild_id, ref.channel_id, ref.status,
                             tuple(SeatInfo(p, u, n, False) for p, u, n in ref.seats), ref.turn, phase,
-                            ref.dice_commitment)
+                            ref.dice_commitment, ref.system)
         return info_of(loaded)
 
     async def my_games(self, user_id: str) -> list[MyGame]:

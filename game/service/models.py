@@ -29,6 +29,28 @@ class GuildSettings(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
 
+class ServerTableEntry(SQLModel, table=True):
+    """One cell of a referee system's play-aid table as a server's GM entered it from the printed copy
+    (docs/systems/README.md): a new game of the server starts with these as its printed entries. A row
+    per cell, so each keeps who entered it, and entering a table again replaces just its cells."""
+
+    __tablename__ = "server_table_entries"
+    __table_args__ = (UniqueConstraint("guild_id", "system", "table_name", "row_key", "column_key",
+                                       name="uq_server_table_entry"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: str = Field(max_length=32, index=True)
+    system: str = Field(max_length=50)
+    table_name: str = Field(max_length=100)
+    row_key: str = Field(max_length=100)
+    column_key: str = Field(max_length=100)
+    value: str = Field(max_length=200)
+    override: bool = Field(default=False)  # in place of a legible cell of the play aid's text
+    entered_by: str = Field(max_length=32)
+    entered_by_name: str = Field(max_length=100)
+    entered_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
 class GameRecord(SQLModel, table=True):
     __tablename__ = "games"
     __table_args__ = (Index("ix_games_guild_channel", "guild_id", "channel_id"),)

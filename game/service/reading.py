@@ -32,7 +32,7 @@ def info_of(loaded: Loaded) -> GameInfo:
     return GameInfo(r.id, r.name, r.guild_id, r.channel_id, r.status,
                     tuple(SeatInfo(s.player, s.user_id, s.display_name, s.is_ai)
                           for s in sorted(loaded.seats, key=lambda s: s.player)),
-                    st.turn, st.phase.value, commitment(r.dice_seed) if r.dice_seed else "")
+                    st.turn, st.phase.value, commitment(r.dice_seed) if r.dice_seed else "", r.system)
 
 
 class Reading:

@@ -33,11 +33,15 @@ from game.service.outbox import Post
 from game.service.repository import Stored, VersionConflict, encode_state
 from game.service.sides import seat_keys
 from game.service.store import GameStore
+from game.service.table_entries import ServerTables
 from game.service.undo import Undo
-from game.systems import REFEREE_SYSTEMS, referee_system, system
+from game.systems import REFEREE_SYSTEMS, referee_system, ship_sheet, system
 from game.systems.base import GameSystem
+from game.systems.common import EnterTable
 from game.systems.setup import SetupError
-from game.systems.tables import Cell
+from game.systems.sheet import Sheet
+from game.systems.table_entry import read_entry
+from game.systems.tables import Cell, PrintedEntry
 
 MAX_SETUP_BYTES = 100_000
 RETRIES = 3
@@ -123,6 +127,7 @@ class RefereeService:
         self._new_seed = seeds
         self._announcement = announcement  # the outbox rows that announce a new game (none without a bot)
         self._on_create = on_create  # told (guild, channel) of each game made, for a channel cache elsewhere
+        self.tables = ServerTables(store.repo)
 
     # ------------------------------------------------------------------ creating and joining
 
@@ -137,6 +142,11 @@ class RefereeService:
         sysm = referee_system(system_name)
         doc = setup_doc(system_name, setup, text)
         state = sysm.initial_state(doc)
+        # the server's printed tables, in the initial state: replay rebuilds the game exactly, and a table
+        # the server enters later leaves a game under way as it started
+        server = await self.tables.entries(actor.guild_id, system_name)
+        if server:
+            state = replace(state, printed=(*server, *state.printed))
         busy = await self.store.repo.game_in_channel(actor.guild_id, thread_id or channel_id)
         if busy is not None:
             raise ChannelBusy(f"This channel already has a game in progress ({busy.name}, #{busy.id}).",
@@ -261,22 +271,30 @@ class RefereeService:
         events = [e for _, _, e in await self.store.repo.events(game_id, first, game.record.last_seq, game.system)]
         return _lines(game.system, events, _viewer(game, actor))
 
-    async def ship_log(self, actor: Actor, game_id: int, ship: str) -> str:
-        """One ship's log as the actor may read it (another player's secrets removed)."""
-        seen = await self.view(actor, game_id)
-        return ship_text(seen, ship)
+    async def ship_sheet(self, actor: Actor, game_id: int, ship: str) -> Sheet:
+        """One ship's sheet as the actor may read it (game/systems/sheet.py): built from the actor's
+        view, so another player's secrets are not in it."""
+        game = await self._load(game_id, actor)
+        return ship_sheet(game.record.system, game.system.view(game.state, _viewer(game, actor)), ship)
 
-    async def lookup(self, system_name: str, table: str, row: str, column: str = "", game_id: int | None = None) -> str:
+    async def ship_log(self, actor: Actor, game_id: int, ship: str) -> str:
+        """One ship's log as the actor may read it, as text (another player's secrets removed)."""
+        return (await self.ship_sheet(actor, game_id, ship)).text()
+
+    async def lookup(self, system_name: str, table: str, row: str, column: str = "", game_id: int | None = None,
+                     guild_id: str = "") -> str:
         """A `/rules` look-up: the cell, or where to read it on the printed table. In a game, the
-        values its referee entered from the printed copy answer too."""
+        values its referee entered from the printed copy answer too (and the server's it started with);
+        outside a game of the system, the server's entries."""
         from game.systems.common import as_int
 
         t = referee_system(system_name).tables().find(table)
-        printed = ()
-        if game_id is not None:
-            game = await self._load(game_id)
-            if game.record.system == system_name:
-                printed = game.state.printed
+        printed: tuple[PrintedEntry, ...] = ()
+        game = await self._load(game_id) if game_id is not None else None
+        if game is not None and game.record.system == system_name:
+            printed = game.state.printed
+        elif guild_id:
+            printed = await self.tables.entries(guild_id, system_name)
 
         def value(text: str) -> int | str:
             try:
@@ -288,9 +306,36 @@ class RefereeService:
         if isinstance(found, Cell):
             where = f"{t.rows.name} {found.row}" + (f", {t.columns.name} {found.column}" if found.column != "value" else "")
             shown = "blank (no entry)" if found.blank else str(found.value)
-            mark = f" ({found.provenance})" if found.provenance else ""
+            mark = f" ({names.text(found.provenance)})" if found.provenance else ""  # it may name a member
             return f"**{t.title}**, {where}: {shown}{mark}"
         return found.text()
+
+    # ------------------------------------------------------------------ printed tables
+
+    async def enter_server_table(self, actor: Actor, system_name: str, text: str, display_name: str = "") -> str:
+        """A GM enters a whole printed table (a table file) once for every new game of the server."""
+        referee_system(system_name)
+        return await self.tables.enter(actor, system_name, text, display_name)
+
+    async def server_tables(self, guild_id: str, system_name: str) -> str:
+        return await self.tables.summary(guild_id, system_name)
+
+    async def enter_game_table(self, actor: Actor, game_id: int, text: str) -> RefOutcome:
+        """The game's referee enters a whole printed table for this game only (before the server's)."""
+
+        async def decided(game: Stored[Any]) -> list[Any]:
+            viewer = _viewer(game, actor)
+            if viewer is None or viewer != game.state.referee:
+                raise NotYourShip(f"Only the referee ({game.state.referee}) enters a printed table for this game.",
+                                  "A GM enters one for the server's new games with `/ref table-entry server: True`.")
+            table, entries = read_entry(game.system.tables(), text)
+            dice = FairDice(game.record.dice_seed, game.state.log_position)
+            return game.system.decide(game.state, EnterTable(table.name, entries, viewer), dice)
+
+        game, events = await self._commit(actor, game_id, decided)
+        sysm, viewer = game.system, _viewer(game, actor)
+        return RefOutcome(game_id, tuple(_lines(sysm, events, None)), tuple(_lines(sysm, events, viewer)),
+                          self.info_of(game))
 
     # ------------------------------------------------------------------ acting
 
@@ -395,32 +440,3 @@ def _game_name(system_name: str, doc: dict[str, Any], setup: str) -> str:
 def _lines(sysm: GameSystem[Any, Any, Any], events: Sequence[Any], viewer: str | None) -> list[str]:
     out = (sysm.account(sysm.event_for(e, viewer)) for e in events)
     return [line for line in out if line]
-
-
-def ship_text(view: Any, name: str) -> str:
-    """A ship's log from a view: each field the system keeps, as the view shows it."""
-    ships = getattr(view, "ships", ())
-    wanted = name.strip().lower()
-    ship = next((s for s in ships if s.id.lower() == wanted), None)
-    if ship is None:
-        ship = next((s for s in ships if s.id.lower().startswith(wanted)), None) if wanted else None
-    if ship is None:
-        raise UnknownName(f"There is no ship called {name[:40]!r}.", f"Ships: {', '.join(s.id for s in ships)}.")
-    lines = [f"**{names.text(ship.id)}** ({names.text(ship.player)})"]
-    for f in fields(ship):
-        if f.name in ("id", "player"):
-            continue
-        value = getattr(ship, f.name)
-        if value in ((), "", None, False):
-            continue
-        lines.append(f"{f.name.replace('_', ' ')}: {names.text(_shown(value))}")
-    return "\n".join(lines)
-
-
-def _shown(value: Any) -> str:
-    if is_dataclass(value) and not isinstance(value, type):
-        parts = (f"{f.name}={_shown(getattr(value, f.name))}" for f in fields(value))
-        return "(" + ", ".join(parts) + ")"
-    if isinstance(value, tuple):
-        return ", ".join(_shown(v) for v in value)
-    return str(value)

@@ -36,6 +36,7 @@ from game.service.models import (
     SavedSquadron,
     ScheduledJob,
     Seat,
+    ServerTableEntry,
     Snapshot,
     utcnow,
 )
@@ -492,6 +493,21 @@ class Repository:
                 s.add(BotState(key=key, value=value))
             else:
                 row.value, row.updated_at = value, utcnow()
+
+    async def table_entries(self, guild_id: str, system: str) -> list[ServerTableEntry]:
+        async with self.session() as s:
+            q = select(ServerTableEntry).where(col(ServerTableEntry.guild_id) == guild_id,
+                                               col(ServerTableEntry.system) == system).order_by(col(ServerTableEntry.id))
+            return list((await s.execute(q)).scalars())
+
+    async def replace_table_entries(self, guild_id: str, system: str, table: str,
+                                    rows: Sequence[ServerTableEntry]) -> None:
+        """A table entered again replaces all its cells (one transaction: no reader sees half a table)."""
+        async with self.session() as s, s.begin():
+            await s.execute(delete(ServerTableEntry).where(
+                col(ServerTableEntry.guild_id) == guild_id, col(ServerTableEntry.system) == system,
+                col(ServerTableEntry.table_name) == table))
+            s.add_all(rows)
 
     async def data_version(self, version: str) -> DataVersion | None:
         async with self.session() as s:

@@ -71,6 +71,7 @@ class GameInfo:
     turn: int
     phase: str
     dice_commitment: str = ""  # SHA-256 of the secret dice seed, published when the game begins
+    system: str = "oak_and_iron"  # a referee system's games are listed with the rest, played with /ref
 
     def seat(self, player: str) -> SeatInfo | None:
         return next((s for s in self.seats if s.player == player), None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from typing import Any, Generic, Protocol, TypeVar
@@ -18,7 +18,8 @@ from game.model import evolve
 from game.notation import fold, resolve
 from game.systems import orders as od
 from game.systems.dice import DiceRolled, DiceSpec, Opposed, parse_spec, roll, roll_coloured
-from game.systems.tables import PrintedEntry, TableSet, cell_value
+from game.systems.table_entry import check_entries
+from game.systems.tables import PrintedEntry, TableSet
 from game.tokens import Tokens, quote, read_words
 
 # ---------------------------------------------------------------- state
@@ -77,6 +78,15 @@ class PhaseSkipped:
 @dataclass(frozen=True)
 class PrintedEntered:
     entry: PrintedEntry
+
+
+@dataclass(frozen=True)
+class TableEntered:
+    """A printed table entered whole (game/systems/table_entry.py): the cells it keeps, one event."""
+
+    table: str
+    title: str
+    entries: tuple[PrintedEntry, ...]
 
 
 @dataclass(frozen=True)
@@ -140,8 +150,8 @@ class Assistant:
         return ""
 
 
-SHARED_EVENTS: tuple[type, ...] = (DiceRolled, PhaseEntered, PhaseSkipped, PrintedEntered, Prompt, GameEnded, OpposedRolled,
-                                   *od.ORDER_EVENTS)
+SHARED_EVENTS: tuple[type, ...] = (DiceRolled, PhaseEntered, PhaseSkipped, PrintedEntered, TableEntered, Prompt,
+                                   GameEnded, OpposedRolled, *od.ORDER_EVENTS)
 
 
 def registry(*types: type) -> TaggedRegistry:
@@ -162,6 +172,10 @@ def apply_common(state: S, event: Any) -> S | None:
             p for p in state.printed if (p.table, p.row, p.column) != (event.entry.table, event.entry.row, event.entry.column)
         )
         return evolve(state, printed=(*kept, event.entry))
+    if isinstance(event, TableEntered):
+        cells = {(e.table, e.row, e.column) for e in event.entries}
+        return evolve(state, printed=(*(p for p in state.printed if (p.table, p.row, p.column) not in cells),
+                                      *event.entries))
     if isinstance(event, GameEnded):
         return evolve(state, result=event.result)
     if isinstance(event, DiceRolled | Prompt | OpposedRolled):
@@ -196,6 +210,15 @@ class EnterPrinted:
 
 
 @dataclass(frozen=True)
+class EnterTable:
+    """A printed table entered whole by the game's referee (read from a file by game/systems/table_entry.py)."""
+
+    table: str
+    entries: tuple[PrintedEntry, ...]
+    player: str = ""
+
+
+@dataclass(frozen=True)
 class NextPhase:
     """`next [PHASE]`: leave the phase; with PHASE, stop there even if it has nothing to do."""
 
@@ -209,7 +232,7 @@ class EndGame:
     player: str = ""
 
 
-SHARED_COMMANDS: tuple[type, ...] = (RollDice, EnterPrinted, NextPhase, EndGame)
+SHARED_COMMANDS: tuple[type, ...] = (RollDice, EnterPrinted, EnterTable, NextPhase, EndGame)
 
 
 # ---------------------------------------------------------------- the decision context
@@ -289,7 +312,14 @@ def decide_shared(step: Step[S], command: Any, tables: TableSet) -> bool:
         value = command.value.strip()
         if not value:
             raise ParseError("printed needs a value after `=`.")
-        step.emit(PrintedEntered(PrintedEntry(table.name, row, column, str(cell_value(value)))))
+        step.emit(PrintedEntered(PrintedEntry(table.name, row, column, table.checked_value(row, column, value))))
+        return True
+    if isinstance(command, EnterTable):
+        require_referee(state, command.player)
+        table = tables.find(command.table)
+        check_entries(table, command.entries)
+        entries = tuple(replace(e, by="") for e in command.entries)  # the game's referee's, whoever wrote the file
+        step.emit(TableEntered(table.name, table.title, entries))
         return True
     if isinstance(command, EndGame):
         require_referee(state, command.player)
@@ -557,7 +587,12 @@ def account_shared(event: Any) -> str | None:
     if isinstance(event, PrintedEntered):
         e = event.entry
         col = f", {e.column}" if e.column != "value" else ""
-        return f"The referee enters from the printed table: {e.table} {e.row}{col} = {e.value}."
+        return f"The referee enters from the printed table: {e.table} {e.row}{col} = {e.value or 'blank'}."
+    if isinstance(event, TableEntered):
+        overrides = sum(e.override for e in event.entries)
+        extra = f", {overrides} of them in place of the play aid's text" if overrides else ""
+        return (f"The referee enters the printed {event.title}: {len(event.entries)} cell(s){extra}. "
+                f"`/rules table: {event.table}` shows them.")
     if isinstance(event, Prompt):
         return event.text
     if isinstance(event, GameEnded):

@@ -22,6 +22,9 @@ unless the referee has entered what the group's printed copy says (a `PrintedEnt
     columns = ["4"]
     line = 22                         # the seed's line that prints them: the answer shows it as its source
     reason = "…"                      # why the value is worth a second look on the printed copy
+    values = { hull = "hits" }        # optional: the value syntax per column (or one for every column):
+                                      # number, hits, yes-no or text; unsaid, a column whose legible cells
+                                      # are all numbers takes numbers, any other takes text
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from game.errors import IllegalAction, UnknownName
+from game.errors import IllegalAction, ParseError, UnknownName
 from game.notation import fold
 
 Value = int | str
@@ -168,12 +171,18 @@ class Cell:
     entered: bool = False
     source: str = ""
     note: str = ""
+    by: str = ""  # an entry of the server's, by this member ("": the game's referee)
+    overrides: bool = False  # an entry in place of a legible cell of the play aid's text
+    replaces: str = ""  # that cell as the text prints it ("": blank)
 
     @property
     def provenance(self) -> str:
         """Where the value comes from, for an answer that shows it ("" for a plain cell of the seed)."""
         if self.entered:
-            return "entered by the referee from the printed copy"
+            who = f"this server's entry by {self.by}" if self.by else "entered by the referee from the printed copy"
+            if self.overrides:
+                who += f", in place of the play aid's text, which reads {self.replaces or 'blank'}"
+            return who
         if self.source:
             return f"as printed on {self.source}: {self.note}"
         return ""
@@ -200,12 +209,32 @@ class ReadPrinted:
 
 @dataclass(frozen=True)
 class PrintedEntry:
-    """What the referee read from the group's printed copy for one unverified cell."""
+    """What a referee read from the group's printed copy for one cell: a withheld cell, a cell answered as
+    printed with a note, or (`override`, said so by whoever entered it) a legible cell the group reads otherwise.
+    `by` names the member who entered it for the whole server; "" is the game's own referee."""
 
     table: str
     row: str
     column: str
     value: str
+    by: str = ""
+    override: bool = False
+
+
+# The value syntaxes a table's cells take (`values` in a table file): what an entry is checked against.
+KINDS: dict[str, tuple[re.Pattern[str], str]] = {
+    "number": (re.compile(r"[+-]?\d{1,6}"), "a whole number, e.g. 3"),
+    "hits": (re.compile(r"(?i)0|none|(?!.*([HCR]).*\1)(?:\d{1,3}[HCR])+"), "hits as 2H1C1R (hull, crew, rigging; each once), or 0"),
+    "yes-no": (re.compile(r"(?i)yes|no"), "yes or no"),
+    "text": (re.compile(r"[^\n]{1,200}"), "text of at most 200 characters"),
+}
+BLANKS = ("", "-", "–")  # a cell the printed table leaves empty
+
+
+class BadValue(ParseError):
+    """A value that is not in the syntax of the table's column."""
+
+    code = "bad-value"
 
 
 def cell_value(text: str) -> Value:
@@ -228,6 +257,46 @@ class Table:
     note: str = ""
     file: str = ""
     provisional: str = ""  # why the whole file is the project's reading, not a proof-read printed table
+    values: tuple[tuple[str, str], ...] = ()  # (column, kind): the syntax of its cells, where the file says
+
+    def kind(self, column: str) -> str:
+        """The value syntax of a column: as the file says, else numbers where every legible cell is one (in the
+        column, or in the table when the column has none)."""
+        said = dict(self.values)
+        if column in said or "" in said:
+            return said.get(column, said.get("", "text"))
+        def legible(columns: Iterable[int]) -> list[Value]:
+            return [row[c] for r, row in zip(self.rows.keys, self.cells, strict=True) for c in columns
+                    if row[c] != "" and not self.enterable(r.text, self.columns.keys[c].text)]
+
+        c = next(i for i, k in enumerate(self.columns.keys) if k.text == column)
+        seen = legible([c]) or legible(range(len(self.columns.keys)))  # a column all blank: as the table
+        return "number" if seen and all(isinstance(v, int) for v in seen) else "text"
+
+    def checked_value(self, row: str, column: str, text: str) -> str:
+        """An entry's value in the column's syntax, normalised ("" for a blank); BadValue names the cell."""
+        t = text.strip()
+        kind = self.kind(column)
+        pattern, says = KINDS[kind]
+        where = f"row {row}" + (f", column {column}" if column != "value" else "")
+        if t in BLANKS:
+            c = next(i for i, k in enumerate(self.columns.keys) if k.text == column)
+            if kind == "number" and not any(r[c] == "" for r in self.cells):
+                raise BadValue(f"{self.title}, {where}: the column has no blank cell.", f"Its cells take {says}.")
+            return ""
+        if not pattern.fullmatch(t):
+            raise BadValue(f"{self.title}, {where}: {t[:40]!r} is not {says}.", f"Its cells take {says}.")
+        if kind == "hits":  # no hits is a blank on the printed table
+            return "" if t.lower() in ("0", "none") else t.upper()
+        if kind == "number":
+            return str(int(t))
+        return t.lower() if kind == "yes-no" else t  # text as printed: "+1" stays "+1", as the seed has it
+
+    def seed_text(self, row: str, column: str) -> str:
+        """A cell as the play aid's text prints it ("" for a blank)."""
+        r = next(i for i, k in enumerate(self.rows.keys) if k.text == row)
+        c = next(i for i, k in enumerate(self.columns.keys) if k.text == column)
+        return str(self.cells[r][c])
 
     def flag_for(self, row: str, column: str) -> Flag | None:
         if not self.verified:
@@ -263,14 +332,20 @@ class Table:
         return r, c
 
     def lookup(self, row: Value, column: Value | None = None, printed: Iterable[PrintedEntry] = ()) -> Cell | ReadPrinted:
+        """The cell: a game's own entry first, then the server's, then the play aid's text (an entry for a
+        legible cell counts only when it says it overrides it)."""
         r, c = self.locate(row, column)
         rk, ck = self.rows.keys[r].text, self.columns.keys[c].text
         flag, reading = self.flag_for(rk, ck), self.reading_for(rk, ck)
-        if flag is None and reading is None:
+        legible = flag is None and reading is None
+        entries = [p for p in printed if p.table == self.name and p.row == rk and p.column == ck
+                   and (p.override or not legible)]
+        if entries:
+            p = min(entries, key=lambda e: bool(e.by))  # the game's own before the server's
+            return Cell(self.name, rk, ck, cell_value(p.value), entered=True, by=p.by, overrides=legible,
+                        replaces=str(self.cells[r][c]) if legible else "")
+        if legible:
             return Cell(self.name, rk, ck, self.cells[r][c])
-        for p in printed:
-            if p.table == self.name and p.row == rk and p.column == ck:
-                return Cell(self.name, rk, ck, cell_value(p.value), entered=True)
         if flag is None and reading is not None:
             return Cell(self.name, rk, ck, self.cells[r][c], source=f"line {reading.line} of the play aid's text", note=reading.reason)
         assert flag is not None
@@ -283,14 +358,15 @@ class Table:
     def render(self, printed: Iterable[PrintedEntry] = ()) -> str:
         """The table as text, unverified cells shown as `?` (or as the referee entered them, with `*`), cells
         answered as printed with a note marked `†`."""
-        entered = {(p.row, p.column): p.value for p in printed if p.table == self.name}
+        entered = {(p.row, p.column): p.value for p in sorted(printed, key=lambda e: not e.by)
+                   if p.table == self.name and (p.override or self.enterable(p.row, p.column))}
         head = [self.rows.name] + [k.text for k in self.columns.keys]
         lines = [f"{self.title} (seed {self.seed}{'' if self.verified else ', unverified'})", " | ".join(head)]
         for r, rk in enumerate(self.rows.keys):
             row = [rk.text]
             for c, ck in enumerate(self.columns.keys):
-                if (rk.text, ck.text) in entered and self.enterable(rk.text, ck.text):
-                    row.append(entered[(rk.text, ck.text)] + "*")
+                if (rk.text, ck.text) in entered:
+                    row.append((entered[(rk.text, ck.text)] or "–") + "*")
                 elif self.cell_verified(rk.text, ck.text):
                     v = self.cells[r][c]
                     mark = "†" if self.reading_for(rk.text, ck.text) else ""
@@ -484,4 +560,21 @@ def _table(file: str, raw: Any) -> Table:
         readings=tuple(readings),
         note=raw.get("note", ""),
         file=file,
+        values=_values(raw.get("values"), col_names, file, name),
     )
+
+
+def _values(raw: Any, columns: set[str], file: str, table: str) -> tuple[tuple[str, str], ...]:
+    if raw is None:
+        return ()
+    said = {"": raw} if isinstance(raw, str) else raw
+    if not isinstance(said, dict):
+        raise TableError(file, table, "values", "must be a syntax, or a table of column = syntax")
+    out: list[tuple[str, str]] = []
+    for column, kind in said.items():
+        if column and column not in columns:
+            raise TableError(file, table, "values", f"names an unknown column {column!r}")
+        if kind not in KINDS:
+            raise TableError(file, table, "values", f"{kind!r} is not a syntax ({', '.join(KINDS)})")
+        out.append((column, kind))
+    return tuple(out)

@@ -2,7 +2,7 @@
 
 Everything is read off the requests the bot made: channel posts and edits, the answers to the person's
 own interactions (ephemeral or not), their DMs, autocomplete choices, the files attached (a board image
-is read as the text the renderer drew into it, a JSON, TOML or zip file as its text). The whole JSON
+is read as the text the renderer drew into it (a ship sheet's too), a JSON, TOML or zip file as its text). The whole JSON
 payload is searched, so a name in a select option or a component label counts as much as one in the
 content."""
 
@@ -385,6 +385,20 @@ def spy_renderer(drawn: Drawn) -> Callable[..., bytes]:
         return png
 
     return render_board
+
+
+def spy_sheets(drawn: Drawn) -> Callable[..., tuple[bytes, str]]:
+    """render.ship_sheet.render_sheet, recording the texts drawn into each ship sheet's image."""
+    from render import ship_sheet
+
+    real = ship_sheet.render_sheet
+
+    def render_sheet(sheet: Any) -> tuple[bytes, str]:
+        png, alt = real(sheet)
+        drawn.texts[png] = ship_sheet.texts(ship_sheet.sheet_figure(sheet))
+        return png, alt
+
+    return render_sheet
 
 
 def discord_role(role_id: int, name: str) -> dict[str, Any]:

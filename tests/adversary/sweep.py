@@ -48,7 +48,7 @@ ACTING = {"order", "plan", "move", "attack", "game create", "game join", "game c
           "game undo", "data import", "game handover", "league create", "league join", "league start", "league round",
           "league result", "league forfeit", "league drop", "orders move", "orders attack", "orders discretion",
           "clock settings", "clock pause", "clock resume", "clock extend",
-          "ref join", "ref do", "ref order", "ref undo", "ref handover"}
+          "ref join", "ref do", "ref order", "ref undo", "ref handover", "ref table-entry"}
 LEAGUE = "Cup"  # a league the sweep names but that no one has created: joining it is refused too
 
 
@@ -132,7 +132,11 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
     out += [Request("ref join", {}), Request("ref join", {"seat": "B"}), Request("ref do", {"line": "next"}),
             Request("ref order", {"line": f'plot "{ob}" 1'}), Request("ref undo", {}), Request("ref log", {}),
             Request("ref ship", {"ship": ob}), Request("ref status", {}),
-            Request("ref handover", {"members": {"member": (4242, "mallory")}, "seat": "B"})]
+            Request("ref handover", {"members": {"member": (4242, "mallory")}, "seat": "B"}),
+            Request("ref table-entry", {"system": "wsim"}, lookup=True)]  # what the server entered: anyone may read
+    if not gm:  # entering a table for the whole server is a GM's power
+        out.append(Request("ref table-entry", {"system": "wsim", "file": (
+            "fire.toml", b'table = "fire_results"\n[cells]\n"8" = { hull = "1H" }\n')}))
     out += [Request("league show", {}), Request("league show", {"name": LEAGUE}),
             Request("league standings", {"name": LEAGUE}), Request("league join", {"name": LEAGUE})]
     # standing orders name B's ships (refused); the rest edit the sender's own orders, if any

@@ -42,12 +42,13 @@ async def test_iron_and_oak_an_order_card_stands_once_the_action_phase_reveals(t
     await ok(t, UMA, "next")  # the Order Phase
     await ok(t, ANN, "order Monitor anchor", secret=True)
     await ok(t, BOB, "order Virginia anchor", secret=True)
+    await ok(t, ANN, "order Minnesota anchor", secret=True)
+    await ok(t, BOB, "order Jamestown anchor", secret=True)
     await ok(t, UMA, "next")  # the Action Phase: the reveal begins
     await refused(t, ANN, "order Monitor weigh")  # not even before the first card is turned
-    await ok(t, BOB, "reveal Virginia")
-    await ok(t, BOB, "answer 3")  # Virginia anchors: its order is resolved
+    await ok(t, BOB, "reveal Virginia")  # its order is resolved (the map gives the depth)
     await refused(t, ANN, "order Monitor weigh")
-    await refused(t, ANN, "order Monitor m1")
+    await refused(t, ANN, "order Monitor m1 C3")
     mark = t.mark()
     await ok(t, ANN, "reveal Monitor")
     revealed = [i.text for i in t.public(mark) if "Revealed:" in i.text]

@@ -84,8 +84,19 @@ async def test_wsim_two_turns_with_plots_revealed_together(harness: Any) -> None
             await t.ok(EVE, "do", line="next")
     info = await bot.service.referee.info(1)
     assert (info.turn, info.phase) == (2, "E")
-    ship = await t.ok(BOB, "ship", ship="Redoutable")
-    assert "hull lost: 1" in ship.content, ship.content
+    ship = await t.ok(BOB, "ship", ship="Redoutable")  # privately (t.ok): the owner's loads are in it
+    assert "Hull: 19 of 20 left" in ship.content.splitlines(), ship.content
+    assert "Left broadside: roundshot, initial broadside" in ship.content.splitlines()
+    [(name, png)] = ship.files
+    assert name == "ship.png" and png.startswith(b"\x89PNG")
+    [attached] = ship.payload["attachments"]
+    assert attached["description"].startswith("Ship sheet of Redoutable (French)")
+    assert "Hull: 19 of 20 left" in attached["description"] and "roundshot" in attached["description"]
+    # the same ship for its opponent: the loads read "?" in the text, the description and the image
+    seen = await t.ok(ANN, "ship", ship="Redoutable")
+    assert "Left broadside: ? (secret)" in seen.content.splitlines() and "roundshot" not in seen.content
+    assert "roundshot" not in seen.payload["attachments"][0]["description"]
+    assert seen.files and seen.files[0][1] != png
     assert "Turn 2, phase E" in (await t.ok(EVE, "status")).content
 
 
@@ -100,6 +111,8 @@ async def test_iron_and_oak_two_turns_with_hidden_order_cards(harness: Any) -> N
         sealed = await t.ok(ANN, "order", line=f"order Monitor {order}")
         assert f"Monitor: {order}" in sealed.content
         await t.ok(BOB, "order", line=f"order Virginia {order}")
+        await t.ok(ANN, "order", line=f"order Minnesota {order}")
+        await t.ok(BOB, "order", line=f"order Jamestown {order}")
         public = [r.content for r in fake.requests[mark:] if r.in_channel]
         assert "Union seals the Monitor order." in "\n".join(public) and order not in "\n".join(public)
         await t.ok(EVE, "do", line="next")
@@ -108,12 +121,10 @@ async def test_iron_and_oak_two_turns_with_hidden_order_cards(harness: Any) -> N
         assert refused.ephemeral and "belongs to Confederate" in refused.content
         await t.ok(BOB, "do", line="reveal Virginia")
         assert f"Revealed: Virginia: {order}" in t.public() and f"Revealed: Monitor: {order}" not in t.public()
-        if order == "anchor":
-            await t.ok(BOB, "do", line="answer 3")
-        await t.ok(ANN, "do", line="reveal Monitor")
-        if order == "anchor":
-            await t.ok(ANN, "do", line="answer 2")
+        await t.ok(ANN, "do", line="reveal Monitor")  # the map knows each Grid Box's depth: nothing is asked
         assert f"Revealed: Monitor: {order}" in t.public()
+        await t.ok(ANN, "do", line="reveal Minnesota")
+        await t.ok(BOB, "do", line="reveal Jamestown")
         await t.ok(EVE, "do", line="next")
         assert f"Turn {turn}: Replace Card Phase" in t.public()
     # a garbled table answers "read the printed table" until the referee enters what the copy says
@@ -214,3 +225,64 @@ async def test_a_seat_is_handed_over_with_a_member_option(harness: Any) -> None:
     assert done.ephemeral and "Handed over" in done.content and "British: <@4444>" in done.content
     assert "The seat of British is handed to dan." in t.public()
     assert "You hold no seat" in (await t.send(ANN, "ref", "do", line="roll 2d6")).content
+
+
+async def test_a_sheet_whose_image_fails_still_answers_with_its_text(harness: Any, monkeypatch: Any) -> None:
+    """The drawing is a worker's job: should it fail, the private answer is the sheet's text alone."""
+    import importlib
+
+    # the module discord.py loaded as the extension (it replaces the one a plain import made)
+    cog = importlib.import_module("bot.cogs.referee")
+
+    async def broken(sheet: Any) -> tuple[bytes, str]:
+        raise RuntimeError("the worker died")
+
+    bot, fake = harness
+    t = Table(bot, fake)
+    await t.start("wsim", {ANN: "British", BOB: "French", EVE: "Umpire"})
+    monkeypatch.setattr(cog, "render_sheet_async", broken)
+    ship = await t.ok(ANN, "ship", ship="Victory")
+    assert "Left broadside: roundshot, initial broadside" in ship.content.splitlines() and not ship.files
+
+
+async def test_a_printed_table_uploaded_once_for_the_server(harness: Any) -> None:
+    """`/ref table-entry file:` as a GM enters WS&IM's Fire Results Table for the server (a member who is not a GM
+    is refused), `/ref table-entry` shows it, `/rules` answers with it naming who entered it, and a file that
+    disagrees with a legible cell of the play aid's text is refused naming the cell and both values."""
+    import discord
+
+    bot, fake = harness
+    t = Table(bot, fake)
+    body = 'table = "fire_results"\n[cells]\n"20" = { hull = "2H1C", rigging = "1R" }\n"21" = ["2H", "1R1C", 3]\n'
+    gm = {"permissions": discord.Permissions(manage_guild=True).value}
+    refused = await t.send(BOB, "ref", "table-entry", attachments={"file": fake.attach("frt.toml", body.encode())},
+                           system="wsim")
+    assert refused.ephemeral and refused.content.startswith("❌") and "Only a GM" in refused.content
+    entered = await t.send(ANN, "ref", "table-entry", attachments={"file": fake.attach("frt.toml", body.encode())},
+                           system="wsim", **gm)
+    assert entered.ephemeral and entered.content.startswith("✅ Entered for this server: the Fire Results Table, "
+                                                            "4 cell(s)"), entered.content
+    shown = await t.send(BOB, "ref", "table-entry", system="wsim")
+    assert "Fire Results Table (`fire_results`): 4 cell(s), by Ann" in shown.content
+    looked = await t.send(BOB, "rules", None, table="fire_results", row="21", column="rigging", system="wsim")
+    assert looked.content == "**Fire Results Table**, FFN 21, column rigging: 1R1C (this server's entry by Ann)"
+    wrong = body.replace("1R1C\", 3]", "1R1C\", 4]")
+    bad = await t.send(ANN, "ref", "table-entry", attachments={"file": fake.attach("frt.toml", wrong.encode())},
+                       system="wsim", **gm)
+    assert bad.content.startswith("❌") and "row 21, column critical: the play aid's text reads 3, the file 4" in bad.content
+    big = fake.attach("frt.toml", b"#" * 60_000)
+    too_big = await t.send(ANN, "ref", "table-entry", attachments={"file": big}, system="wsim", **gm)
+    assert too_big.content.startswith("❌") and "too large" in too_big.content
+    # a game started afterwards answers with the server's entries
+    await t.start("wsim", {ANN: "British", BOB: "French", EVE: "Umpire"})
+    looked = await t.send(EVE, "rules", None, table="fire_results", row="20", column="hull")
+    assert looked.content.endswith("2H1C (this server's entry by Ann)"), looked.content
+    # in the game's channel its referee enters a table for this game alone, and everyone reads the account
+    mine = 'table = "fire_results"\n[cells]\n"20" = { hull = "3H" }\n'
+    not_referee = await t.send(ANN, "ref", "table-entry", attachments={"file": fake.attach("frt.toml", mine.encode())})
+    assert not_referee.content.startswith("❌") and "Only the referee" in not_referee.content
+    done = await t.send(EVE, "ref", "table-entry", attachments={"file": fake.attach("frt.toml", mine.encode())})
+    assert done.content == "✅ Entered for this game."
+    assert "The referee enters the printed Fire Results Table: 1 cell(s)." in t.public()
+    looked = await t.send(BOB, "rules", None, table="fire_results", row="20", column="hull")
+    assert looked.content.endswith("3H (entered by the referee from the printed copy)"), looked.content

@@ -244,16 +244,44 @@ def test_undo_at_the_table_against_the_computer_and_at_a_shared_screen(tmp_path:
 
 
 def test_python_m_bot_without_a_token_opens_the_offline_table(tmp_path: Path) -> None:
-    """`make run` with no DISCORD_TOKEN (README, docs/hosting.md): the offline table, in the database
-    the settings name, left with `quit`."""
+    """`make run` with no DISCORD_TOKEN (README, docs/hosting.md), at a terminal (a pseudo-terminal
+    here): the offline table, in the database the settings name, left with `quit`."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "SHARD_COUNT", "SHARD_IDS")}
+    env["DATABASE_URL"] = f"sqlite+aiosqlite:///{tmp_path / 'table.db'}"
+    typed, terminal = pty.openpty()
+    try:
+        os.write(typed, b"pick A Down!\nquit\n")
+        done = subprocess.run([sys.executable, "-m", "bot"], stdin=terminal, capture_output=True, text=True,
+                              cwd=tmp_path, env=env, timeout=120)
+    finally:
+        os.close(typed)
+        os.close(terminal)
+    assert done.returncode == 0, done.stderr
+    assert "opens the offline table" in done.stdout and "New game #1 (Quick start)" in done.stdout
+    assert (tmp_path / "table.db").exists()
+
+
+def test_python_m_bot_without_a_token_or_a_terminal_fails_so_a_service_manager_sees_it(tmp_path: Path) -> None:
+    """Issue 25, item 4: under systemd (stdin is /dev/null) the bot used to open the table, read the end
+    of its input and exit 0, so `Restart=on-failure` never fired. It now stops with what to set."""
     import os
     import subprocess
     import sys
 
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "SHARD_COUNT", "SHARD_IDS")}
     env["DATABASE_URL"] = f"sqlite+aiosqlite:///{tmp_path / 'table.db'}"
-    done = subprocess.run([sys.executable, "-m", "bot"], input="pick A Down!\nquit\n", capture_output=True,
-                          text=True, cwd=tmp_path, env=env, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert "opens the offline table" in done.stdout and "New game #1 (Quick start)" in done.stdout
-    assert (tmp_path / "table.db").exists()
+    done = subprocess.run([sys.executable, "-m", "bot"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          cwd=tmp_path, env=env, timeout=120)
+    assert done.returncode == 2 and "DISCORD_TOKEN" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "table.db").exists()  # nothing was opened
+    helped = subprocess.run([sys.executable, "-m", "bot", "--help"], stdin=subprocess.DEVNULL, capture_output=True,
+                            text=True, cwd=tmp_path, env=env, timeout=120)
+    assert helped.returncode == 0 and helped.stdout.startswith("usage: python -m bot") and "--check" in helped.stdout
+    odd = subprocess.run([sys.executable, "-m", "bot", "--frobnicate"], stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert odd.returncode == 2 and "unknown argument '--frobnicate'" in odd.stderr

@@ -55,7 +55,7 @@ def test_a_whole_squadron_activates_then_the_other_side() -> None:
 
 def test_a_squadron_wholly_out_of_action_plays_no_card() -> None:
     text = FLEET.replace('name = "Neptune"\nclass = "Fourth Rate"', 'name = "Neptune"\nclass = "Fourth Rate"\ndamage = 7\nfatigue = 7')
-    text = text.replace('name = "Dolphin"\nclass = "Sixth Rate"', 'name = "Dolphin"\nclass = "Sixth Rate"\ndamage = 7\nfatigue = 7')
+    text = text.replace('name = "Dolphin"\nclass = "Brigantine"', 'name = "Dolphin"\nclass = "Brigantine"\ndamage = 7\nfatigue = 7')
     t = fleet(text)
     for line in ("pick A1 Effective Fire", "pick A2 Take Courage", "pick B1 Lee Gauge Fire"):
         t.submit_line(line)

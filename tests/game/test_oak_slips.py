@@ -243,10 +243,24 @@ fortune = 0
 hand = ["Down!", "Careful Aim"]
 [[squadron.ship]]
 name = "Galleon"
-class = "Light Galleon"
+class = "Corvette"
 x = 30
 y = 30
 heading = 0
+[[squadron]]
+# fleet building wants 2-4 squadrons a side of equal points (14 each): A2 is out of the fight
+player = "A2"
+team = "Allies"
+fortune = 0
+hand = ["Down!", "Careful Aim"]
+[[squadron.ship]]
+name = "Hulk"
+class = "Sloop"
+x = 30
+y = 5
+heading = 0
+damage = 7
+fatigue = 7
 [[squadron]]
 player = "B1"
 team = "Crown"

@@ -47,3 +47,20 @@ async def test_a_wrong_list_frees_the_seat_and_computer_captains_set_the_game_up
     assert state.phase is not Phase.PREPARATION and state.prep.step == "done"  # the set-up is over
     assert state.table.terrain or state.prep.removed
     assert (await service.audit.check(info.id)).ok
+
+
+async def test_the_built_in_drafted_skirmish_is_a_drafted_game_picked_by_name(service: GameService) -> None:
+    """`/game create scenario: drafted_skirmish` is the same game as `scenario: drafted size: skirmish`:
+    it waits for saved lists, and a league made from it is a drafted skirmish league."""
+    info = await service.lobby.create_game(ANN, "chan2", scenario="drafted_skirmish")
+    assert info.name == "Drafted skirmish" and info.phase == Phase.PREPARATION.value
+    with pytest.raises(RulesError, match="This is a drafted skirmish: join with one of your saved squadrons"):
+        await service.lobby.join(ANN, info.id, "A")
+    await service.squadrons.save(ANN, DUTCH)
+    await service.lobby.join(ANN, info.id, "A", squadron="Zeeland Admiralty")
+    state = await service.reading.state_for_audit(info.id)
+    assert state.prep is not None and state.prep.size == "skirmish" and state.squadron("A").name
+    from tests.service.test_leagues import GM
+
+    league = await service.leagues.create(GM, "c", "Drafted cup", scenario="drafted_skirmish")
+    assert (league.scenario, league.size) == ("drafted", "skirmish")

@@ -14,7 +14,7 @@ from game.errors import NotYourShip, RulesError
 from game.service.authority import Actor
 from game.service.errors import OtherSystem, SeatTaken, UndoRefused
 from game.service.game_service import GameService
-from game.service.referee import RefereeService, builtin_setups, ship_text
+from game.service.referee import RefereeService, builtin_setups
 from game.systems import REFEREE_SYSTEMS
 from game.systems.base import replay
 from game.systems.dice import parse_spec, roll
@@ -70,10 +70,24 @@ async def test_sealed_orders_per_viewer_and_revealed_together(service: GameServi
     assert (await ref.view(UMPIRE, gid)).orders.order("Redoutable").text == "L1R1"  # a referee who does not play
     assert not any("L1R1" in x for x in await ref.log(BRIT, gid))
     assert any("L1R1" in x for x in await ref.log(FRENCH, gid))
-    assert "L1R1" not in ship_text(await ref.view(BRIT, gid), "redou")
+    assert "L1R1" not in await ref.ship_log(BRIT, gid, "redou")
     out = await ref.submit(BRIT, gid, "plot Victory 1")
     assert "Revealed: Redoutable: L1R1; Victory: 1" in out.public  # in the order they were sealed
     assert out.info.phase == "E" and out.info.waiting == ("Umpire",)
+
+
+async def test_a_ship_sheet_is_read_from_the_askers_view(service: GameService) -> None:
+    ref, gid = await wsim_game(service)
+    own = await ref.ship_sheet(BRIT, gid, "victory")
+    assert own.rows()["Left broadside"] == "roundshot, initial broadside"
+    for actor in (FRENCH, STRANGER):  # the opponent; a member without a seat reads as a spectator
+        seen = await ref.ship_sheet(actor, gid, "Victory")
+        assert seen.rows()["Left broadside"] == seen.rows()["Right broadside"] == "? (secret)"
+        assert "roundshot" not in await ref.ship_log(actor, gid, "Victory")
+    assert (await ref.ship_sheet(UMPIRE, gid, "Victory")).rows() == own.rows()  # a referee who does not play
+    assert (await ref.ship_log(BRIT, gid, "Victory")) == own.text()
+    with pytest.raises(RulesError, match="Ships: Victory, Redoutable"):
+        await ref.ship_sheet(BRIT, gid, "Bucentaure")
 
 
 async def test_dice_come_from_the_secret_seed_and_the_log_reads_back(db_url: str, service: GameService) -> None:

@@ -119,12 +119,22 @@ def iron_tables_absent() -> Cells:
     return every_cell("iron_and_oak", "drifting") | every_cell("iron_and_oak", "torpedo_damage")
 
 
+def rule_11_absent() -> Cells:
+    """The PAC names Firing High and Firing Low only over their morale modifiers: the base each aim adds to the
+    two white dice is in rule 11, which it does not print (no line gives a number for an aim)."""
+    quote(__file__, CAPTAINS_TEXT, 48, "Firing High")
+    quote(__file__, CAPTAINS_TEXT, 54, "Firing Low")
+    assert not any(re.search(r"rule 11|base row", line, re.IGNORECASE) for line in CAPTAINS)
+    return every_cell("captains_sea", "base_rows")
+
+
 def test_every_withheld_cell_is_garbled_or_absent_in_the_seed_text() -> None:
-    expected = rake_misaligned() | fire_results_misaligned() | acceleration_garbled() | red_print_absent() | iron_tables_absent()
+    expected = (rake_misaligned() | fire_results_misaligned() | acceleration_garbled() | red_print_absent()
+                | iron_tables_absent() | rule_11_absent())
     found = withheld()
     assert found - expected == set(), "withheld though clean in the seed's text"
     assert expected - found == set(), "garbled or absent in the seed's text, yet answered"
-    assert len(found) == 12 + 100 + 2 + 24 + 34
+    assert len(found) == 12 + 100 + 2 + 24 + 34 + 2
 
 
 def test_the_clean_cells_once_withheld_now_answer() -> None:

@@ -60,6 +60,22 @@ def _value(t: TableSet, name: str, row: Any, column: Any, state: CSGame) -> Cell
     return t[name].lookup(row, column, state.printed)
 
 
+def _base(state: CSGame, aim: str, t: TableSet) -> tuple[int, str]:
+    """Rule 11's base row for an aim and whose value it is: the game's (`offset`, or its setup's), else an
+    entry of the base_rows table (the game referee's, else the server's), never an invented one."""
+    base = state.offset(aim)
+    if base is not None:
+        return base, f"{state.offset_source(aim)}'s base {base:+d}"
+    cell = _value(t, "base_rows", aim, None, state)
+    if isinstance(cell, Cell) and not cell.blank:
+        return int(cell.value), f"base {int(cell.value):+d}, {cell.provenance}"
+    raise IllegalAction(
+        f"The base row for Firing {aim.title()} is not entered: it is in rule 11, which the PAC does not hold.",
+        f"The referee enters the number added to the two dice with `offset {aim} N` (this game), or a GM for the "
+        "server's games with `/ref table-entry` (table base_rows).",
+    )
+
+
 # ---------------------------------------------------------------- the sequence of play
 
 
@@ -246,15 +262,10 @@ def fire(step: Step[CSGame], cmd: c.FireAt, t: TableSet) -> None:
     if cmd.hits <= 0:
         step.prompt(f"{ship.id} achieves no hits on {target.id}: no damage.")
         return
-    base = state.offset(cmd.aim)
-    if base is None:
-        raise IllegalAction(
-            f"The base row for Firing {cmd.aim.title()} is not entered: it is in rule 11, which the PAC does not hold.",
-            f"The referee enters the number added to the two dice with `offset {cmd.aim} N`.",
-        )
+    base, whose = _base(state, cmd.aim, t)
     t["damage_effects"].locate(0, cmd.hits)  # the table stops at 12 hits achieved: refuse before rolling
     drms = t["damage_drms"].rows.keys
-    parts = [f"{state.offset_source(cmd.aim)}'s base {base:+d}"]  # not the rulebook's: the PAC lacks rule 11
+    parts = [whose]  # never the rulebook's: the PAC lacks rule 11
     total = base
     if cmd.wind:
         v = int(_value(t, "damage_drms", drms[0 if cmd.wind == "leeward" else 1].text, None, state).value)  # type: ignore[union-attr]

@@ -19,6 +19,8 @@ def account(e: Any) -> str:
             return f"{' or '.join(p.question.who)}: {p.question.ask}? (`answer …`)"
         case ev.ProcedureChanged(procedure=p) if p is not None and p.step == "start" and not p.facts:
             return f"{p.ship} carries out its order: {p.order}."
+        case ev.BoxChanged(box=box, what=what) if what:
+            return f"{box.id}: {what}."
         case ev.PositionsChanged(what=what) if what:
             return f"{what}."
     return ""

@@ -22,6 +22,8 @@ def apply(state: IOGame, event: Any) -> IOGame:
         new = evolve(state, procedure=event.procedure)
     elif isinstance(event, ev.PositionsChanged):
         new = evolve(state, positions=event.positions)
+    elif isinstance(event, ev.BoxChanged):
+        new = evolve(state, grid=state.grid.with_box(event.box))
     elif isinstance(event, ev.DriftChecked):
         new = evolve(state, drift_checked=event.ships)
     else:

@@ -69,3 +69,23 @@ class TakeHits:
     hits: int
     shield: int = 0
     player: str = ""
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class Place:
+    """The referee puts a ship in a Grid Box ("": off the map), to correct the map by the table."""
+
+    ship: str
+    box: str
+    player: str = ""
+
+
+@COMMANDS.register
+@dataclass(frozen=True)
+class SetBox:
+    """The referee corrects a Grid Box on the map: depth (a number or `deep`), hulks, obstruction, mines."""
+
+    box: str
+    fields: tuple[tuple[str, str], ...]
+    player: str = ""

@@ -24,10 +24,12 @@ from game.systems.common import (
 from game.systems.iron_and_oak import commands as c
 from game.systems.iron_and_oak import events as ev
 from game.systems.iron_and_oak.apply import apply
+from game.systems.iron_and_oak.grid import OBSTRUCTIONS
 from game.systems.iron_and_oak.model import CRITICALS, MAX_SHIELD, OBSTACLES, IOGame, Procedure
 from game.systems.iron_and_oak.notation import parse_order
 from game.systems.iron_and_oak.procedures import run_procedure
 from game.systems.iron_and_oak.run import normalise
+from game.systems.iron_and_oak.whereabouts import check_order
 from game.systems.tables import TableSet, load_tables
 
 SYSTEM = "iron_and_oak"
@@ -59,6 +61,10 @@ def decide(state: IOGame, command: Any, dice: DiceSource) -> list[Any]:
         set_marker(step, command)
     elif isinstance(command, c.TakeHits):
         take_hits(step, command)
+    elif isinstance(command, c.Place):
+        place(step, command)
+    elif isinstance(command, c.SetBox):
+        set_box(step, command)
     else:
         raise IllegalAction(f"{type(command).__name__} is not an Iron & Oak command.")
     return step.events
@@ -133,6 +139,7 @@ def give_order(step: Step[IOGame], cmd: c.GiveOrder) -> None:
             raise IllegalAction(f"{ship.id} may not {what} {target.id} this turn (its attempt last turn).")
         if kind and any(p.ship == target.id and p.of == ship.id and p.aspect == "stern" for p in state.positions):
             raise IllegalAction(f"{target.id} lies across {ship.id}'s stern: {ship.id} cannot T, Spar or Ram it.")
+    check_order(state, ship, tuple(words))
     step.emit(od.OrderSubmitted(owner, cmd.ship, text))
 
 
@@ -233,6 +240,48 @@ def take_hits(step: Step[IOGame], cmd: c.TakeHits) -> None:
     shield = min(MAX_SHIELD, ship.shield + cmd.shield)
     step.emit(ev.ShipChanged(evolve(ship, hits=ship.hits + cmd.hits, shield=shield),
                              f"takes {cmd.hits} hit(s)" + (f"; WL Shield -{shield}" if cmd.shield else "")))
+
+
+def place(step: Step[IOGame], cmd: c.Place) -> None:
+    """The referee corrects the map: a ship's Grid Box, or off the map."""
+    state = step.state
+    require_referee(state, cmd.player)
+    if not state.grid.on:
+        raise IllegalAction("This game has no map: the ships' Grid Boxes are kept on your table.",
+                            "A setup with a `[grid]` keeps them (docs/systems/iron_and_oak.md).")
+    if cmd.box and state.grid.name(cmd.box) != cmd.box:
+        raise IllegalAction(f"{cmd.box[:20]!r} is not a Grid Box of this map ({state.grid.extent}).")
+    ship = state.ship(cmd.ship)
+    if ship.box == cmd.box:
+        raise IllegalAction(f"{ship.id} is already {'in ' + cmd.box if cmd.box else 'off the map'}.")
+    step.emit(ev.ShipChanged(evolve(ship, box=cmd.box), f"is placed in {cmd.box}" if cmd.box else "is taken off the map"))
+
+
+def set_box(step: Step[IOGame], cmd: c.SetBox) -> None:
+    """The referee corrects what lies in a Grid Box (a ship sunk into a hulk, a marker the scenario adds)."""
+    state = step.state
+    require_referee(state, cmd.player)
+    if not state.grid.on:
+        raise IllegalAction("This game has no map: the Grid Boxes' hazards are listed when a ship meets them.")
+    if state.grid.name(cmd.box) != cmd.box:
+        raise IllegalAction(f"{cmd.box[:20]!r} is not a Grid Box of this map ({state.grid.extent}).")
+    box = state.grid.box(cmd.box)
+    for key, value in cmd.fields:
+        if key == "obstruction":
+            if value not in ("none", *OBSTRUCTIONS[1:]):
+                raise IllegalAction(f"obstruction is none, obstruction or heavy, not {value[:20]!r}.")
+            box = evolve(box, obstruction="" if value == "none" else value)
+        elif key == "depth" and value == "deep":
+            box = evolve(box, depth=-1)
+        elif key in ("depth", "hulks", "mines"):
+            top = 20 if key == "depth" else 9
+            if not value.isdigit() or int(value) > top:
+                raise IllegalAction(f"{key} is a whole number from 0 to {top}" + (" or `deep`" if key == "depth" else "")
+                                    + f", not {value[:20]!r}.")
+            box = evolve(box, **{key: int(value)})
+        else:
+            raise IllegalAction(f"{key[:20]!r} is not a field of a Grid Box.", "Fields: depth, hulks, obstruction, mines.")
+    step.emit(ev.BoxChanged(box, "the referee sets " + ", ".join(f"{k} {v}" for k, v in cmd.fields)))
 
 
 def deciders(state: IOGame) -> set[str]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from game.systems import common
 from game.systems.common import registry
+from game.systems.iron_and_oak.grid import GridBox
 from game.systems.iron_and_oak.model import IOGame, IOShip, Position, Procedure
 
 EVENTS = registry()
@@ -43,3 +44,12 @@ class PositionsChanged:
 @dataclass(frozen=True)
 class DriftChecked:
     ships: tuple[str, ...]  # every ship whose fouled group has checked for drift this turn
+
+
+@EVENTS.register
+@dataclass(frozen=True)
+class BoxChanged:
+    """A Grid Box's markers changed (a Torpedo-Mine exploded and was removed, or the referee corrected it)."""
+
+    box: GridBox
+    what: str = ""

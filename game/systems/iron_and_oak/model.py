@@ -1,6 +1,7 @@
 """The state of an Iron & Oak game as the assistant keeps it: ship cards' dice (as the players enter
-them), status markers, critical hits and WL Shield damage, the hidden order cards, and the order
-procedure under way with its question, if it waits for one."""
+them), status markers, critical hits and WL Shield damage, the map and each ship's Grid Box (when the
+scenario gives a map), the hidden order cards, and the order procedure under way with its question,
+if it waits for one."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import shlex
 from dataclasses import dataclass
 
 from game.model import evolve
+from game.systems.iron_and_oak.grid import Grid
 from game.systems.orders import OrderBook
 from game.systems.tables import PrintedEntry
 
@@ -49,6 +51,7 @@ class IOShip:
     lockouts: tuple[tuple[str, str, int], ...] = ()  # (kind, target, turn): no Ram/Spar or T on target that turn
     bow_on_target: str = ""  # fires with Bow-On dice at this ship next Gunnery Segment
     point_blank: str = ""  # fires at Point Blank at this ship next Gunnery Segment (after Maneuver 0)
+    box: str = ""  # its Grid Box on the map; "": off the map (or the game has no map)
 
     @property
     def unpowered(self) -> bool:
@@ -72,6 +75,7 @@ class Question:
     kind: str  # int | yesno | dice | response | text | hazards | sunk | cards
     ask: str
     who: tuple[str, ...]  # the players who may answer
+    choices: tuple[str, ...] = ()  # kind "order": the words to put in order
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,7 @@ class IOGame:
     orders: OrderBook = OrderBook()
     procedure: Procedure | None = None
     positions: tuple[Position, ...] = ()  # crossed Ts: counters butted together
+    grid: Grid = Grid()  # the scenario's map; no columns: the players say what lies where
     drift_checked: tuple[str, ...] = ()  # ships whose fouled group checked for drift this turn
     printed: tuple[PrintedEntry, ...] = ()
     result: str = ""

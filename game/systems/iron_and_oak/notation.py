@@ -1,10 +1,12 @@
 """Iron & Oak command lines <-> commands (docs/systems/iron_and_oak.md).
 
-    order Monitor m1 | order Monitor cross Virginia bow | order Monitor ram Virginia | order Monitor m0 hold
+    order Monitor m1 | order Monitor m1 C3 | order Monitor m1 off | order Monitor cross Virginia bow
+    order Monitor ram Virginia | order Monitor m0 hold | order Minnesota tow Monitor B2
     reveal Monitor          answer 3 | answer yes | answer d10 drm -1 | answer shoal 2 mine | answer none
     card Monitor maneuver=d10d8 ram=d8 wl=d10d6 bowon=d10 draft=3 hits=8 powered=yes
     marker Monitor +Smoke | marker Monitor -Fouled Virginia | marker Monitor +Engine-Damaged
-    hits Monitor 2 [shield 1]
+    hits Monitor 2 [shield 1]                         place Monitor C3 | place Monitor off
+    box C3 depth=2 hulks=1 obstruction=heavy mines=0 | box C3 depth=deep obstruction=none
     roll d10d8 vs d10d4 [drm -2] [rdrm 1] [for …]     printed drifting 7 = "1 GB downstream"    next    end
 """
 
@@ -16,11 +18,14 @@ from game.errors import ParseError
 from game.systems.common import fold_choice, format_line, read_line, resolve_name
 from game.systems.dice import parse_spec
 from game.systems.iron_and_oak import commands as c
+from game.systems.iron_and_oak.grid import OFF
 from game.systems.iron_and_oak.model import CRITICALS, MARKERS, OBSTACLES, IOGame
 from game.tokens import quote
 
-VERBS = ("order", "reveal", "answer", "card", "marker", "hits", "roll", "printed", "next", "end")
-SIMPLE_ORDERS = ("anchor", "weigh", "unfoul", "drift", "refloat", "m1", "m2")
+VERBS = ("order", "reveal", "answer", "card", "marker", "hits", "place", "box", "roll", "printed", "next", "end")
+BOX_FIELDS = ("depth", "hulks", "obstruction", "mines")
+SIMPLE_ORDERS = ("anchor", "weigh", "unfoul", "drift", "refloat")
+MOVES = ("m1", "m2")  # with a map they name the Grid Box they go to
 TARGET_ORDERS = ("oppose", "spar", "ram", "tow", "cross")
 M0_KINDS = ("escape", "screen", "hold")
 CARD_FIELDS = ("maneuver", "ram", "wl", "bowon", "draft", "hits", "powered")
@@ -44,14 +49,18 @@ def parse_order(words: list[str], state: IOGame | None, ship: str = "") -> str:
         if rest:
             raise ParseError(f"{ORDER_NAMES[kind]} takes nothing more, got {' '.join(rest)!r}.")
         return kind
+    if kind in MOVES:
+        if len(rest) > 1:
+            raise ParseError(f"{ORDER_NAMES[kind]} is written `{kind}` or, on a map, `{kind} BOX` (or `{kind} off`).")
+        return " ".join((kind, *(destination(w, state) for w in rest)))
     if kind == "m0":
         if len(rest) != 1 or rest[0].lower() not in M0_KINDS:
             raise ParseError("Maneuver 0 says why: escape (a Bow-On or Stern-On position), screen or hold.")
         return f"m0 {rest[0].lower()}"
     if kind in TARGET_ORDERS:
-        want = 2 if kind == "cross" else 1
-        if len(rest) != want:
-            hint = "cross TARGET bow|stern" if kind == "cross" else f"{kind} TARGET"
+        want = (2,) if kind == "cross" else ((1, 2) if kind == "tow" else (1,))
+        if len(rest) not in want:
+            hint = {"cross": "cross TARGET bow|stern", "tow": "tow SHIP [BOX]"}.get(kind, f"{kind} TARGET")
             raise ParseError(f"{ORDER_NAMES[kind]} is written `{hint}`.")
         target = rest[0]
         if state is not None:
@@ -61,8 +70,25 @@ def parse_order(words: list[str], state: IOGame | None, ship: str = "") -> str:
         out = f"{kind} {quote(target)}"
         if kind == "cross":
             out += " " + fold_choice(rest[1], ("bow", "stern"), "the aspect")
+        elif kind == "tow" and len(rest) == 2:
+            out += " " + destination(rest[1], state)
         return out
     raise ParseError(f"{words[0]!r} is not an order.", f"Orders: {', '.join(ORDER_NAMES)}.")
+
+
+def destination(word: str, state: IOGame | None) -> str:
+    """A Grid Box an order goes to (`C3`), or `off` the map; checked against the map when the state is known."""
+    if word.lower() == OFF:
+        return OFF
+    if state is None:
+        return word.upper()
+    if not state.grid.on:
+        raise ParseError(f"This game has no map: {word!r} cannot be a Grid Box.",
+                         "Give the order without a box; the players move the counters on their table.")
+    name = state.grid.name(word)
+    if name is None:
+        raise ParseError(f"{word!r} is not a Grid Box of this map ({state.grid.extent}).")
+    return name
 
 
 def parse(line: str, state: IOGame | None = None) -> Any:
@@ -121,6 +147,19 @@ def parse(line: str, state: IOGame | None = None) -> Any:
             shield = t.take_int("the WL Shield damage")
         t.end()
         return c.TakeHits(name, n, shield, p)
+    if verb == "place":
+        name = ship()
+        where = destination(t.take("the Grid Box (or `off`)"), state)
+        t.end()
+        return c.Place(name, "" if where == OFF else where, p)
+    if verb == "box":
+        where = destination(t.take("the Grid Box"), state)
+        if where == OFF:
+            raise ParseError("`box` names a Grid Box of the map.")
+        changes = tuple((k, v.lower()) for k, v in t.options(BOX_FIELDS).items())
+        if not changes:
+            raise ParseError("box needs at least one field.", f"Fields: {', '.join(f'{f}=…' for f in BOX_FIELDS)}.")
+        return c.SetBox(where, changes, p)
     raise ParseError(f"Unknown command {verb!r}.", f"Commands: {', '.join(VERBS)}.")
 
 
@@ -161,4 +200,8 @@ def _format(cmd: Any) -> str:
             return f"marker {quote(cmd.ship)} {'+' if cmd.present else '-'}{cmd.name}{other}"
         case c.TakeHits():
             return f"hits {quote(cmd.ship)} {cmd.hits}" + (f" shield {cmd.shield}" if cmd.shield else "")
+        case c.SetBox():
+            return f"box {cmd.box} " + " ".join(f"{k}={v}" for k, v in cmd.fields)
+        case c.Place():
+            return f"place {quote(cmd.ship)} {cmd.box or OFF}"
     raise TypeError(f"not an Iron & Oak command: {cmd!r}")

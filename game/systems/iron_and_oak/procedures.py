@@ -15,6 +15,7 @@ from collections.abc import Callable
 from game.model import evolve
 from game.systems.common import Step
 from game.systems.iron_and_oak import events as ev
+from game.systems.iron_and_oak.grid import OFF
 from game.systems.iron_and_oak.model import (
     HELPER_BARRED,
     MAX_SHIELD,
@@ -24,7 +25,15 @@ from game.systems.iron_and_oak.model import (
     Position,
 )
 from game.systems.iron_and_oak.run import Pause, Run
-from game.systems.iron_and_oak.subprocedures import COMMON, dice_question, dice_ship, immobile, maneuver_drm
+from game.systems.iron_and_oak.subprocedures import (
+    COMMON,
+    dice_question,
+    dice_ship,
+    immobile,
+    maneuver_drm,
+    move_group,
+)
+from game.systems.iron_and_oak.whereabouts import refusal
 from game.systems.tables import TableSet
 
 # ---------------------------------------------------------------- the orders
@@ -40,8 +49,17 @@ def must_drift(run: Run) -> bool:
 
 def o_anchor(run: Run) -> None:
     if run.proc.step == "start":
-        depth = int(run.need("depth", "int", f"the Shoal Depth of {run.ship.id}'s Grid Box", (run.ship.player,)))
-        if depth > 4:
+        grid, box = run.step.state.grid, run.ship.box
+        if grid.on and not box:
+            run.say(f"{run.ship.id} is off the map: the order has no effect.")
+            run.goto("end")
+            return
+        depth = grid.box(box).depth if grid.on else int(
+            run.need("depth", "int", f"the Shoal Depth of {run.ship.id}'s Grid Box", (run.ship.player,)))
+        if depth < 0:
+            run.say(f"{box} is deep water (no Shoal Depth on the map): a ship anchors only where the depth is 4 or "
+                    "less; the order has no effect.")
+        elif depth > 4:
             run.say(f"Shoal depth {depth}: a ship anchors only where the depth is 4 or less; the order has no effect.")
         else:
             run.change(run.ship.with_marker("Anchored"), "drops anchor: no movement, no drift check")
@@ -87,7 +105,10 @@ def o_oppose(run: Run) -> None:
         barred.append("towing or under tow")
     if any(p.ship == s.id for p in run.step.state.positions):
         barred.append("across the bow or stern of a ship")
-    if barred:
+    apart = refusal(run.step.state, s, run.proc.words, revealed=True)
+    if apart:
+        run.say(f"{s.id} cannot oppose {target.id}'s maneuver: {apart}.")
+    elif barred:
         run.say(f"{s.id} cannot oppose a maneuver: it is {', '.join(barred)}.")
     else:
         run.change(evolve(target, opposed_by=s.id),
@@ -124,8 +145,12 @@ def o_maneuver(run: Run) -> None:
     if step == "start":
         if not _begins(run, "end"):
             return
+        out_of_reach = refusal(run.step.state, run.ship, kind, revealed=True)
         if kind[0] == "m2" and run.ship.grappled_with:
             run.say(f"{run.ship.id} is grappled: it may not be given a Maneuver 2; the order has no effect.")
+            run.goto("end")
+        elif out_of_reach:
+            run.say(f"{run.ship.id}'s order cannot be carried out from where it is now: {out_of_reach}; it has no effect.")
             run.goto("end")
         elif kind[0] == "m0" and kind[1] != "escape":
             why = "plays a Screen Action card" if kind[1] == "screen" else "holds its position"
@@ -141,6 +166,13 @@ def o_maneuver(run: Run) -> None:
             if kind[0] in ("m1", "m2") and run.ship.has("Smoke"):
                 # 003 lines 43 and 49: Maneuver 1 and 2 "If successful, remove Smoke"; Maneuver 0 stays in its Grid Box
                 run.change(run.ship.with_marker("Smoke", False), "leaves its Smoke behind")
+            if kind[0] in ("m1", "m2") and len(kind) > 1:
+                move_group(run, "" if kind[1] == OFF else kind[1])
+                if kind[1] == OFF:
+                    run.goto("end")
+                else:
+                    run.call("hazards", "end")
+                return
             where = {"m1": "into an adjacent Grid Box (or on or off the map)",
                      "m2": "two Grid Boxes away (one diagonal step at most, not diagonally between two enemy ships)",
                      "m0": "within its Grid Box"}[kind[0]]
@@ -172,6 +204,11 @@ def o_tow(run: Run) -> None:
             run.say(f"{s.id} cannot tow {towed.id}: the tower must be friendly, powered and not immobile, the tow friendly and not immobile.")
             run.goto("end")
             return
+        apart = refusal(run.step.state, s, run.proc.words, revealed=True)
+        if apart:
+            run.say(f"{s.id} cannot tow {towed.id}: {apart}; the order has no effect.")
+            run.goto("end")
+            return
         run.remember("tow", towed.id)
         if towed.id not in s.grappled_with:
             run.change(evolve(run.ship, grappled_with=(*s.grappled_with, towed.id)).with_marker("Grappled"),
@@ -184,8 +221,15 @@ def o_tow(run: Run) -> None:
         run.call("maneuver", "moved")
     elif step == "moved":
         if run.fact("maneuver") == "success":
-            run.say(f"{run.ship.id} and {towed.id} move together into an adjacent Grid Box (or off the play area).")
-            run.call("hazards", "end")
+            dest = run.proc.words[2] if len(run.proc.words) > 2 else None
+            if dest is None:
+                run.say(f"{run.ship.id} and {towed.id} move together into an adjacent Grid Box (or off the play area).")
+            else:
+                move_group(run, "" if dest == OFF else dest)
+            if dest == OFF:
+                run.goto("end")
+            else:
+                run.call("hazards", "end")
         else:
             run.say(f"{run.ship.id} fails to tow {towed.id}: both stay.")
             run.goto("end")

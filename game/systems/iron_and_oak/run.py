@@ -10,6 +10,7 @@ from game.model import evolve
 from game.systems.common import Step
 from game.systems.dice import Opposed, parse_spec
 from game.systems.iron_and_oak import events as ev
+from game.systems.iron_and_oak.grid import OFF
 from game.systems.iron_and_oak.model import (
     IOGame,
     IOShip,
@@ -56,11 +57,11 @@ class Run:
         facts = tuple((k, v) for k, v in self.proc.facts if k != key) + ((key, value),)
         self.step.emit(ev.ProcedureChanged(evolve(self.proc, facts=facts)))
 
-    def need(self, key: str, kind: str, ask: str, who: tuple[str, ...]) -> str:
+    def need(self, key: str, kind: str, ask: str, who: tuple[str, ...], choices: tuple[str, ...] = ()) -> str:
         value = self.fact(key)
         if value is not None:
             return value
-        self.step.emit(ev.ProcedureChanged(evolve(self.proc, question=Question(key, kind, ask, who))))
+        self.step.emit(ev.ProcedureChanged(evolve(self.proc, question=Question(key, kind, ask, who, choices))))
         raise Pause
 
     def goto(self, name: str) -> None:
@@ -128,6 +129,18 @@ def normalise(q: Question, text: str, state: IOGame) -> str:
         return f"{a} {b}"
     if q.kind == "hazards":
         return _hazards(words)
+    if q.kind == "order":
+        if sorted(w.lower() for w in words) != sorted(q.choices):
+            raise IllegalAction(f"Put these in the order you choose, each once: {' '.join(q.choices)}.")
+        return " ".join(w.lower() for w in words)
+    if q.kind == "box":
+        if low in ("stay", OFF, "aground"):
+            return low
+        name = state.grid.name(t)
+        if name is None:
+            raise IllegalAction(f"{t!r} is not a Grid Box of this map ({state.grid.extent}).",
+                                "Answer a Grid Box, `stay`, `off` (it leaves the map) or `aground` (on a marked bank).")
+        return name
     if q.kind == "sunk":
         if low == "none":
             return "none"

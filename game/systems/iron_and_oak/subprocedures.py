@@ -124,7 +124,39 @@ def _hits_diff(tower: IOShip, towed: IOShip) -> str:
     return str(tower.hits_value - towed.hits_value)
 
 
+def move_group(run: Run, dest: str) -> None:
+    """The ship and every ship fouled or grappled with it go to `dest` ("": off the map) together."""
+    for name in _group(run.step.state, run.ship.id):
+        s = run.other(name)
+        run.change(evolve(s, box=dest), f"enters {dest}" if dest else "leaves the map")
+
+
+def _hazards_from_map(run: Run) -> None:
+    """The hazards of the ship's Grid Box, read from the map (003 lines 199-205); only their order, when
+    there is more than one kind, is the opponent's to choose (line 209)."""
+    ship = run.ship
+    if not ship.box:
+        run.remember("hazards", "none")
+        return
+    box = run.step.state.grid.box(ship.box)
+    group = [run.other(n) for n in _group(run.step.state, ship.id)]
+    if box.depth >= 0:
+        for s in group:
+            if s.draft < 0:
+                run.need(f"draft:{s.id}", "int", f"{s.id}'s current Draft (from its ship card)", (s.player,))
+    kinds = box.hazards(max(_draft(run, s) for s in group))
+    if len(kinds) > 1:
+        chosen = run.need("hazard_order", "order", f"the order in which {ship.id} meets the hazards of {box.id} "
+                          f"({', '.join(kinds)}), e.g. `{' '.join(kinds)}`", run.opponents(), kinds)
+        kinds = tuple(chosen.split())
+    run.remember("hazards", " ".join(t for k in kinds for t in box.tokens(k)) or "none")
+
+
 def s_hazards_ask(run: Run) -> None:
+    if run.step.state.grid.on:
+        _hazards_from_map(run)
+        run.goto("hazards_roll")
+        return
     run.need("hazards", "hazards", f"the hazards in {run.ship.id}'s Grid Box, in the order you choose to resolve "
              "them (shoal N, hulk, obstruction, heavy, mine), or none", run.opponents())
     shoals = [h for h in (run.fact("hazards") or "").split() if h.startswith("shoal:")]
@@ -212,6 +244,10 @@ def s_hazards_mines(run: Run) -> None:
         if run.fact(f"mine_done:{i}") is None:
             run.change(evolve(ship, hits=ship.hits + int(hits), shield=MAX_SHIELD),
                        f"a mine explodes: {hits} hit(s), WL Shield -4, its movement ends; remove the mine marker")
+            box = run.step.state.grid.box(ship.box) if ship.box else None
+            if box is not None and box.mines:
+                # 003 line 251: "End its movement, and remove the Mine marker."
+                run.step.emit(ev.BoxChanged(evolve(box, mines=box.mines - 1), "a Torpedo-Mine marker is removed"))
             run.remember(f"mine_done:{i}", "yes")
     run.back("hazards")
 
@@ -243,9 +279,34 @@ def s_drift_read(run: Run) -> None:
         "drift_result", "text", f"the result on your Drifting Table for d10 = {roll}", (run.ship.player,))
     group = _group(run.step.state, run.ship.id)
     together = f" ({', '.join(group)} drift together)" if len(group) > 1 else ""
+    if run.step.state.grid.on and run.ship.box:
+        run.need("drift_to", "box", f"where {' and '.join(group)} drift to from {run.ship.box} on the Drifting "
+                 f"Table's result ({result}): a Grid Box, stay, off (it leaves the map) or aground (on a marked bank)",
+                 (run.ship.player,))
+        run.goto("drift_move")
+        return
     run.say(f"Drift{together}: {result}. A ship drifting off the board exits or runs aground on a marked bank "
             "(`marker SHIP +Grounded`).")
     run.call("hazards", "drift_done")
+
+
+def s_drift_move(run: Run) -> None:
+    """003 line 55: the group drifts together; off the board it exits, or runs aground on a marked bank
+    "in the same Grid Box"; hazards only in a new Grid Box (line 201)."""
+    to = run.fact("drift_to") or "stay"
+    if to in ("stay", run.ship.box):
+        run.say(f"{run.ship.id} drifts but stays in {run.ship.box}.")
+        run.back("drift")
+    elif to == "aground":
+        for name in _group(run.step.state, run.ship.id):
+            run.change(run.other(name).with_marker("Grounded"), f"drifts aground on the bank in {run.ship.box}: Grounded")
+        run.back("drift")
+    elif to == "off":
+        move_group(run, "")
+        run.back("drift")
+    else:
+        move_group(run, to)
+        run.call("hazards", "drift_done")
 
 
 def s_drift_done(run: Run) -> None:
@@ -261,5 +322,6 @@ COMMON: dict[str, Callable[[Run], None]] = {
     "hazards_mine_roll": s_hazards_mine_roll,
     "drift": s_drift_roll,
     "drift_read": s_drift_read,
+    "drift_move": s_drift_move,
     "drift_done": s_drift_done,
 }

@@ -43,6 +43,8 @@ def account(e: Any) -> str:
             return f"{ship}: {format_parties(parties)}."
         case ev.LoadChanged(ship=ship, side=side, load="?"):
             return f"{ship} works its {side} broadside."
+        case ev.LoadChanged(load="", ds_loading=False):  # another player's double shot completed (views.py)
+            return ""
         case ev.LoadChanged(ship=ship, side=side, load="", ds_loading=True):
             return f"{ship} starts loading double shot on the {side} (two turns)."
         case ev.LoadChanged(ship=ship, side=side, load=load):
@@ -55,6 +57,8 @@ def account(e: Any) -> str:
             return f"{ship} sets {sails} sails."
         case ev.FireResolved(fire=f, calculation=calc) if f.blast:
             hits = f.hits if f.hits is not None else "read from the printed table"
+            if f.hits is not None and f.hits_source:
+                hits += f" ({f.hits_source})"
             return f"Blast {f.number}: {f.ship} on {f.target}: MFN {f.mfn}, FFN {f.ffn}, rigging hits {hits}."
         case ev.FireResolved(fire=f, calculation=calc):
             rake = f", raking ({f.rake})" if f.rake else ""
@@ -62,6 +66,8 @@ def account(e: Any) -> str:
                 return (f"Fire {f.number}: {f.ship} {f.side} at {f.target}, range {f.range}, grape shot: "
                         f"MFN {f.mfn} = {calc}; Critical Number {f.critical_number} = {f.hits} crew hit(s).")
             hits = f.hits if f.hits is not None else "read from the printed table"
+            if f.hits is not None and f.hits_source:
+                hits += f" ({f.hits_source})"
             return (f"Fire {f.number}: {f.ship} {f.side} at {f.target}'s {f.aim}, range {f.range}{rake}, "
                     f"{AMMO_NAMES.get(f.ammo, f.ammo)}: MFN {f.mfn} = {calc}; FFN {f.ffn}; "
                     f"hits {hits}; Critical Number {f.critical_number}, critical roll {f.critical_roll}: {f.critical}.")

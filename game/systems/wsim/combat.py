@@ -35,6 +35,12 @@ def hits_at(tables: TableSet, ffn: int, aim: str, state: WsimGame) -> str | None
     return parse_hits(str(cell.value)).text() if cell.value != "" else "0"
 
 
+def hits_source(tables: TableSet, ffn: int, aim: str, state: WsimGame) -> str:
+    """Whose entry the hits are: the account never passes a referee's reading off as the play aid's."""
+    cell = _frt(tables, ffn, aim, state)
+    return cell.provenance if isinstance(cell, Cell) and cell.entered else ""
+
+
 def next_number(state: WsimGame) -> int:
     return max((f.number for f in state.fires), default=0) + 1
 
@@ -72,7 +78,7 @@ def fire(step: Step[WsimGame], cmd: c.FireBroadside, tables: TableSet) -> None:
     if isinstance(effect, ReadPrinted):
         raise needs(effect)
     f = Fire(number, ship.id, cmd.side, target.id, cmd.range, aim, b.load, cmd.rake, mfn, ffn, cn, hits, crit_roll,
-             str(effect.value))
+             str(effect.value), hits_source=hits_source(tables, ffn, aim, state))
     step.emit(ev.FireResolved(f, calc.text()))
     if hits is None:
         step.prompt(
@@ -399,7 +405,8 @@ def blast(step: Step[WsimGame], cmd: c.Blast, tables: TableSet) -> None:
         ffn = mfn + r.kept
         hits = hits_at(tables, ffn, "rigging", step.state)
         f = Fire(number, ship.id, "", name, 1, "rigging", "", "", mfn, ffn,
-                 critical_number(tables, ffn, step.state), hits, 0, "Fire Breaks Out", blast=True)
+                 critical_number(tables, ffn, step.state), hits, 0, "Fire Breaks Out", blast=True,
+                 hits_source=hits_source(tables, ffn, "rigging", step.state))
         step.emit(ev.FireResolved(f, f"blast: twice the Fire Base of {ship.guns} guns at range 1, no modifiers"))
         if hits is None:
             step.prompt(f"Referee: read the printed Fire Results Table, FFN {ffn}, rigging column, and enter `hits {number} …`.")

@@ -151,6 +151,7 @@ class Fire:
     critical_roll: int = 0  # d6 + Critical Number; 0: no critical roll (grape shot, an explosion)
     critical: str = ""
     blast: bool = False  # an exploding ship's blast (optional rule X), marked at once
+    hits_source: str = ""  # whose entry of the printed table the hits come from ("": the play aid's text)
 
 
 @dataclass(frozen=True)

@@ -209,3 +209,35 @@ def test_the_built_in_setup_invents_no_rule_11_base_and_the_account_names_whose_
     volley = next(e.volley for e in events if isinstance(e, ev.VolleyResolved))
     assert (volley.damage_roll, volley.parts) == (11, "referee's base +2, crew handy -1")
     assert not any("rule 11" in line for line in t.lines(events))
+
+
+def test_rule_11s_base_entered_once_for_a_server_is_shown_as_the_servers() -> None:
+    """A server's GM enters the base rows once (table base_rows, absent from the PAC: 004 lines 48 and 54 name Firing
+    High and Low only over their morale modifiers); a new game starts with them, the volley names whose they are,
+    and the game's own `offset` comes first."""
+    from dataclasses import replace
+
+    from game.systems.table_entry import read_entry
+
+    quote(__file__, "seed_004_tables.txt", 54, "Firing Low")
+    root = Path(__file__).parents[3]
+    t = Table(SYSTEM, tomllib.loads((root / "game/data/captains_sea/setups/frigate_duel.toml").read_text(encoding="utf-8")))
+    _, server = read_entry(SYSTEM.tables(), 'table = "base_rows"\n[cells]\nlow = 2\n', "Ann")
+    t.state = t.initial = replace(t.state, printed=server)  # as the service starts a game of that server
+    _to_movement(t)
+    t.play("US: bearing Constitution A")
+    t.play("US: impulses Constitution 1")
+    t.play("British: impulses Guerriere 2")
+    t.play("Umpire: next")
+    t.play("US: maneuver Constitution hold")
+    t.play("British: maneuver Guerriere hold")
+    t.play("Umpire: next")
+    assert "offset high N" in t.refused("US: fire Constitution Guerriere hits 3 high").allowed  # only low was entered
+    events = t.play("US: fire Constitution Guerriere hits 3 low", 5, 5, 6)
+    volley = next(e.volley for e in events if isinstance(e, ev.VolleyResolved))
+    assert (volley.damage_roll, volley.parts) == (11, "base +2, this server's entry by Ann, crew handy -1")
+    assert not any("rule 11" in line or "rulebook" in line for line in t.lines(events))
+    t.play("Umpire: offset low 3")  # the game's own value first
+    events = t.play("US: fire Constitution Guerriere hits 3 low", 5, 5, 6)
+    volley = next(e.volley for e in events if isinstance(e, ev.VolleyResolved))
+    assert (volley.damage_roll, volley.parts) == (12, "referee's base +3, crew handy -1")

@@ -112,6 +112,10 @@ def test_double_shot_rake_and_a_cell_read_from_the_printed_table() -> None:
     entered = t.play("Umpire: next")  # the Load Phase: the double shot is complete and is this turn's load
     assert ev.LoadChanged("Victory", "left", "DS", False, "British", initial_used=True) in entered
     assert t.state.ship("Victory").loaded_this_turn
+    # the owner gave no order: told to the others, it would say the broadside had been half loaded
+    assert "Victory loads double shot on the left." in t.lines(entered, "British")
+    assert not any("Victory" in line for line in t.lines(entered, "French") + t.lines(entered, None))
+    assert not SYSTEM.view(t.state, "French").ship("Victory").loaded_this_turn
     at(t, "H", turn=3, Redoutable={"sails": "full"})
     err = t.refused("British: fire Victory left Redoutable range 1 rake stern")
     assert isinstance(err, NeedsPrinted) and "printed rake Stern 1 = N" in err.allowed
