@@ -421,6 +421,13 @@ def phase_named(system: str, word: str) -> str:
                       f"Phases: {', '.join(p.key + ' (' + p.name + ')' for p in phases)}.")
 
 
+def require_next_is(system: str, to: str, key: str) -> None:
+    """`next PHASE` in a system whose sequence skips nothing: PHASE must be the phase `next` enters."""
+    if to and phase_named(system, to) != key:
+        raise IllegalAction(f"`next` goes to {phase_spec(system, key).name}: this system walks its phases one at a time.",
+                            "`next` alone, or `next` with the phase that follows.")
+
+
 def next_phase_key(system: str, key: str) -> tuple[str, bool]:
     """The phase after `key`, and whether a new turn begins with it."""
     keys = [p.key for p in sequence(system)]
@@ -614,10 +621,3 @@ def fold_choice(word: str, choices: tuple[str, ...], what: str) -> str:
         if fold(c) == f:
             return c
     raise ParseError(f"Expected {what} ({' | '.join(choices)}), got {word!r}.")
-
-
-def require_next_is(system: str, to: str, key: str) -> None:
-    """`next PHASE` in a system whose sequence skips nothing: PHASE must be the phase `next` enters."""
-    if to and phase_named(system, to) != key:
-        raise IllegalAction(f"`next` goes to {phase_spec(system, key).name}: this system walks its phases one at a time.",
-                            "`next` alone, or `next` with the phase that follows.")
