@@ -81,7 +81,9 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                     raise RulesError("That scenario file is too large.", f"Keep it under {MAX_SCENARIO_BYTES // 1000} KB.")
                 text = (await file.read()).decode("utf-8", errors="replace")
             # the scenario is checked before anything is made for the game: a typo leaves no empty thread
-            name = await service.lobby.check_scenario(actor, scenario, text, size)
+            checked = await service.lobby.check_scenario(actor, scenario, text, size)
+            name = checked.name
+            thread = thread or checked.tutorial  # a tutorial's hints and boards get a thread of their own
             channel_id = channel_key(interaction)
             thread_id = None
             if thread and isinstance(interaction.channel, discord.TextChannel):
@@ -89,7 +91,8 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                                                                type=discord.ChannelType.public_thread)
                 thread_id = str(made.id)
             info = await service.lobby.create_game(actor, channel_id, scenario=scenario, scenario_text=text,
-                                             thread_id=thread_id, size=size)
+                                                   thread_id=thread_id, size=size,
+                                                   display_name=interaction.user.display_name)
         except RulesError as exc:
             hint = "" if thread else " You can start it in its own thread with `thread: True`."
             await self._unmake(made)
@@ -108,6 +111,12 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         # the announcement, with the dice commitment, for everyone there
         told = await deliver(interaction, info.id)
         where = f"in <#{info.channel_id}>" if thread_id else "here"
+        if checked.tutorial:
+            await after_command(interaction, info.id, None)  # every side is taken: the board and the first pick
+            await reply(interaction, f"✅ **{names.text(info.name)}** (game #{info.id}) is set up {where}: you are "
+                                     "player A against the computer captain. Each step of the first turn comes "
+                                     "with a hint under the board.")
+            return
         await reply(interaction, f"✅ **{names.text(info.name)}** (game #{info.id}) is set up"
                                  + (f" and announced {where}." if told else f" {where}." + ANNOUNCE_LATER))
 
