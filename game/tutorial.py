@@ -19,7 +19,7 @@ from game.rules_data import RulesData
 
 LAST_TURN = 1  # the turn the hints guide; from the next one the learner plays alone
 ON_YOUR_OWN = "💡 You're on your own now — `/options` shows what you can do, `/rules` explains a term."
-PATH = "a broadside path is the strip beside a ship's side where its guns can hit"
+PATH = "A broadside path is the strip beside a ship's side where its guns can hit."
 
 
 def learner(game: Game) -> str:
@@ -55,7 +55,7 @@ def hint(seen: Game, options: Sequence[Options], events: Sequence[Any], rules: R
 
 def _card(name: str, rules: RulesData) -> str:
     card = rules.cards.get(name)
-    return f"**{name}** ({card.value}: {card.text.rstrip('.')})" if card else f"**{name}**"
+    return f"{name} ({card.value}: {card.text.rstrip('.')})" if card else f"{name}"
 
 
 def _pick_hint(seen: Game, me: str, rules: RulesData) -> str:
@@ -65,7 +65,7 @@ def _pick_hint(seen: Game, me: str, rules: RulesData) -> str:
         what = ("💡 Tutorial, step 1: choose an initiative card face down. The higher card takes the initiative: "
                 "its side moves and fires first this turn. The card's effect lasts the turn.")
     else:
-        what = ("💡 Tutorial: before the turn is played, each side already chooses its card for the *next* turn, "
+        what = ("💡 Tutorial: before the turn is played, each side already chooses its card for the next turn, "
                 "face down.")
     return f"{what} Your hand: {cards}."
 
@@ -87,15 +87,19 @@ def _movement_hint(seen: Game, me: str, mine: Options, rules: RulesData) -> str:
         return f"💡 Tutorial: {pick.ship}'s activation is under way: {why} with `/order line: {pick.order}`."
     if closing is not None:
         pick = closing
-        why = f"it turns toward the enemy and brings a broadside to bear ({_bearing(closing.text)})"
+        why = f"it turns and brings a loaded broadside to bear ({_bearing(closing.text)})"
     else:
         pick = _best_plain(moves)
         why = f"{_plain_words(pick)}"
     others = [s for s in ships if s != pick.ship]
+    if others:
+        what = (f"💡 Tutorial: move one ship at a time, taking turns with the computer captain; ships still to "
+                f"move: {', '.join(ships)}. Suggested: {pick.ship} first")
+    else:
+        what = f"💡 Tutorial: your last ship to move is {pick.ship}"
     rest = f" Then move {', '.join(others)}." if others else ""
-    return (f"💡 Tutorial: move one ship at a time, taking turns with the computer captain; ships still to move: "
-            f"{', '.join(ships)}. Suggested: **{pick.ship}** first, `/order line: {pick.order}` (or pick it in the "
-            f"menu below): {why}.{rest} ({PATH}.){_your_card(seen, me, rules)}")
+    return (f"{what}, `/order line: {pick.order}` (or pick it in the menu below): {why}.{rest} "
+            f"{PATH}{_your_card(seen, me, rules)}")
 
 
 def _bearing(text: str) -> str:
@@ -123,7 +127,7 @@ def _attack_hint(mine: Options) -> str:
         return (f"💡 Tutorial: {idle.ship} has no enemy in a broadside path within range: pass with "
                 f"`/order line: {idle.order}`.")
     best = shots[0]  # the options list the most dice first
-    return (f"💡 Tutorial: fire! **{best.ship}**: {best.text}. Give it with `/order line: {best.order}` or "
+    return (f"💡 Tutorial: fire! {best.ship}: {best.text}. Give it with `/order line: {best.order}` or "
             "`/attack`. At Cannon Shot only 💥 cannon and 💀 skull faces hit; a side that fires must reload "
             "before it fires again.")
 
@@ -132,6 +136,6 @@ def _roll_hint(seen: Game, me: str) -> str:
     left = seen.squadron(me).fortune
     pending = seen.pending
     if pending is None or pending.fortune_used or left <= 0:
-        return "💡 Tutorial: keep the roll with the **Keep the roll** button: play goes on."
+        return "💡 Tutorial: keep the roll with the Keep the roll button: play goes on."
     return (f"💡 Tutorial: keep the roll, or spend a Fortune Point to re-roll every die once (you have {left} for "
-            "the whole game). Few hits out of many dice is worth a re-roll.")
+            "the whole game): worth it when most dice missed.")
