@@ -2,8 +2,9 @@
 with `tutorial = true`, docs/first-game.md), posted under the board.
 
 A hint is read from the learner's own view and from the options the board post already shows for
-them (game/options.py), with what their cards do from the card data: it can tell nothing the learner
-could not see, so never the computer captain's hidden card. After turn 1 the hints stop.
+them (game/options.py): it can tell nothing the learner could not see, so never the computer captain's
+hidden card. The board post is public, so what the learner's cards do (from the card data) is told
+with the private menu of their hand instead (`hand_hint`). After turn 1 the hints stop.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def hint(seen: Game, options: Sequence[Options], events: Sequence[Any], rules: R
     if seen.offer is not None or seen.choices:
         return ""  # a rare decision: its own prompt says what to do
     if owes_pick(seen, me):
-        return _pick_hint(seen, me, rules)
+        return _pick_hint(seen)
     if seen.phase is Phase.MOVEMENT:
         return _movement_hint(seen, me, mine, rules)
     if seen.phase is Phase.ATTACK:
@@ -58,16 +59,24 @@ def _card(name: str, rules: RulesData) -> str:
     return f"{name} ({card.value}: {card.text.rstrip('.')})" if card else f"{name}"
 
 
-def _pick_hint(seen: Game, me: str, rules: RulesData) -> str:
-    q = seen.squadron(me)
-    cards = "; ".join(_card(c, rules) for c in q.hand)
+def _pick_hint(seen: Game) -> str:
+    # the hand stays private even here (a spectator may not learn it): the menu's answer lists it
     if seen.phase is Phase.SETUP:
-        what = ("💡 Tutorial, step 1: choose an initiative card face down. The higher card takes the initiative: "
-                "its side moves and fires first this turn. The card's effect lasts the turn.")
-    else:
-        what = ("💡 Tutorial: before the turn is played, each side already chooses its card for the next turn, "
-                "face down.")
-    return f"{what} Your hand: {cards}."
+        return ("💡 Tutorial, step 1: press Choose initiative card; the menu only you see lists your cards and "
+                "what each does. Choose one face down. The higher card takes the initiative: its side moves "
+                "and fires first this turn, and the card's effect lasts the turn.")
+    return ("💡 Tutorial: before the turn is played, each side already chooses its card for the next turn, face "
+            "down: press Choose initiative card again.")
+
+
+def hand_hint(seen: Game, player: str, rules: RulesData) -> str:
+    """For the learner alone, with the menu of their hand: what each card does, from the card data."""
+    if not seen.tutorial or player != learner(seen) or seen.turn > LAST_TURN or not owes_pick(seen, player):
+        return ""
+    cards = "; ".join(_card(c, rules) for c in seen.squadron(player).hand)
+    soon = "this turn" if seen.phase is Phase.SETUP else "next turn"
+    return (f"💡 Tutorial: your cards, for {soon}: {cards}. A high value wins the initiative; a low one may "
+            "have the better effect.")
 
 
 def _your_card(seen: Game, me: str, rules: RulesData) -> str:

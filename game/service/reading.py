@@ -23,8 +23,8 @@ from game.service.proxies import stand_ins
 from game.service.repository import Loaded
 from game.service.results import BoardRead, GameInfo, HandRead, SeatInfo
 from game.service.store import GameStore
+from game.tutorial import hand_hint, learner
 from game.tutorial import hint as tutorial_hint
-from game.tutorial import learner
 from game.views import View, event_for, redact, view_of
 
 
@@ -59,7 +59,9 @@ class Reading:
         first = view_of(loaded.state, players[0] if players else None, also=players)
         owed = [p for p in players if owes_pick(first.game, p)]  # the member's own view shows their hands
         view = view_of(loaded.state, owed[0], also=players) if owed else first
-        return HandRead(tuple(players), tuple(owed), view, await self.store.rules_for(loaded.record))
+        rules = await self.store.rules_for(loaded.record)
+        hint = hand_hint(view.game, owed[0], rules) if owed else ""  # from the member's own view
+        return HandRead(tuple(players), tuple(owed), view, rules, hint)
 
     async def sides(self, loaded: Loaded, actor: Actor) -> list[str]:
         players = self.store.players_of(loaded, actor)

@@ -180,3 +180,4 @@ class HandRead:
     owed: tuple[str, ...]
     view: View
     rules: RulesData
+    hint: str = ""  # a tutorial's learner: what each card of the hand does (game/tutorial.py)

@@ -15,6 +15,7 @@ from game.tutorial import ON_YOUR_OWN
 from tests.bot.fake_discord import FakeDiscord, Sent, command, component, dispatch
 from tests.bot.test_bot import ANN, EVE, last_followup
 
+A_HAND = ("Down!", "Careful Aim", "Rolling Broadsides", "Effective Fire", "Adjust Position")
 B_HAND = ("Fire as She Bears", "Take Courage", "Fleet Maneuver", "Reload!", "Favorable Wind")
 ORDER = re.compile(r"`/order line: ([^`]+)`")
 
@@ -35,13 +36,17 @@ async def create_tutorial(bot: Any, fake: FakeDiscord) -> int:
     return int(thread["id"])
 
 
-async def pick_in(bot: Any, fake: FakeDiscord, tid: int, user: tuple[int, str], card: str) -> list[Sent]:
+async def pick_in(bot: Any, fake: FakeDiscord, tid: int, user: tuple[int, str], card: str) -> tuple[str, list[Sent]]:
+    """Choose a card through the private menu: the menu's own words (the learner's card hint) and what
+    the choice sent."""
     opened = await dispatch(bot, component(user, "qd:pick:1", message_id="1", channel_id=tid), fake)
     callback = next(r for r in opened if "/callback" in r.path)
-    menu = last_followup(opened).payload["components"][0]["components"][0]
+    private = last_followup(opened)
+    assert private.ephemeral
+    menu = private.payload["components"][0]["components"][0]
     assert card in [o["value"] for o in menu["options"]]
-    return await dispatch(bot, component(user, menu["custom_id"], callback.response_message_id, component_type=3,
-                                         values=[card], channel_id=tid), fake)
+    return private.content, await dispatch(bot, component(user, menu["custom_id"], callback.response_message_id,
+                                                          component_type=3, values=[card], channel_id=tid), fake)
 
 
 async def order_in(bot: Any, fake: FakeDiscord, tid: int, line: str) -> str:
@@ -57,16 +62,19 @@ async def test_the_tutorial_is_played_through_its_first_turn(harness: Any) -> No
     assert state.tutorial and info.channel_id == str(tid)
     assert info.seat("A").user_id == str(ANN[0]) and info.seat("B").ai  # type: ignore[union-attr]
 
-    # step 1: the pick, with what each of Ann's cards does; only Ann is pinged
+    # step 1: the pick; what each of Ann's cards does comes with her private menu (a hand is secret,
+    # the thread is not); only Ann is pinged
     first = thread_posts(fake, tid)[-1]
     assert first.files and "step 1" in hint_of(first), first.content
-    assert "Effective Fire (3: +1 Broadside value for each ship this turn)" in hint_of(first)
+    assert not any(card in hint_of(first) for card in A_HAND)
     assert [str(u) for u in first.payload["allowed_mentions"]["users"]] == [str(ANN[0])]
-    await pick_in(bot, fake, tid, ANN, "Effective Fire")
+    private, _ = await pick_in(bot, fake, tid, ANN, "Effective Fire")
+    assert "Effective Fire (3: +1 Broadside value for each ship this turn)" in private, private
     post = thread_posts(fake, tid)[-1]
     assert "Revealed: A: Effective Fire, B: " in "\n".join(fake.public_texts())
-    assert "next turn" in hint_of(post) and "Effective Fire" not in hint_of(post)  # played: not in the hand
-    await pick_in(bot, fake, tid, ANN, "Careful Aim")
+    assert "next turn" in hint_of(post)
+    private, _ = await pick_in(bot, fake, tid, ANN, "Careful Aim")
+    assert "for next turn" in private and "Effective Fire" not in private  # played: no longer in the hand
 
     # movement and attack: each hint names one of Ann's ships and an order the game accepts as given
     moved, fired, kept = [], [], 0
@@ -101,6 +109,9 @@ async def test_the_tutorial_is_played_through_its_first_turn(harness: Any) -> No
     # no hint ever named a card of the computer captain's (it was never in the learner's view)
     hints = [hint_of(p) for p in posts if hint_of(p)]
     assert len(hints) >= 6 and not any(card in h for h in hints for card in B_HAND)
+    # the hand hints stop with turn 1 too
+    private, _ = await pick_in(bot, fake, tid, ANN, "Down!")
+    assert "💡" not in private
 
 
 async def test_no_hint_tells_the_computers_face_down_card(harness: Any) -> None:
@@ -114,7 +125,8 @@ async def test_no_hint_tells_the_computers_face_down_card(harness: Any) -> None:
     hidden = (await bot.service.reading.state_for_audit(1)).squadron("B").face_down
     assert hidden in B_HAND
     assert not any(hidden in text for text in fake.public_texts())
-    await pick_in(bot, fake, tid, ANN, "Down!")
+    _, sent = await pick_in(bot, fake, tid, ANN, "Down!")
+    assert "face down" in last_followup(sent).content
     texts = "\n".join(fake.public_texts())
     assert texts.index(hidden) > texts.index("Revealed:")
 
