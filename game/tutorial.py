@@ -147,4 +147,4 @@ def _roll_hint(seen: Game, me: str) -> str:
     if pending is None or pending.fortune_used or left <= 0:
         return "💡 Tutorial: keep the roll with the Keep the roll button: play goes on."
     return (f"💡 Tutorial: keep the roll, or spend a Fortune Point to re-roll every die once (you have {left} for "
-            "the whole game): worth it when most dice missed.")
+            "the whole game: save them for the rolls that matter most).")
