@@ -20,11 +20,11 @@ from typing import Any
 
 from bot.publish import account_text, options_text, waiting_text
 from game.ai.captain import Captain
+from game.names import prose
 from game.options import public_options
 from game.phases.flow import deciders
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.service.results import SeatInfo
-from game.names import prose
 from game.table_session import TableSession
 from game.tutorial import hint, learner
 from game.views import event_for, view_of
