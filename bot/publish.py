@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 MAX_ACCOUNT = 1800
 MAX_OPTIONS = 700  # what the player to act can do: the rest is one /options away
-MAX_HINT = 1000  # a tutorial's hint (five cards and their effects at the pick); the account gets the rest
+MAX_HINT = 700  # a tutorial's hint (the movement one is the longest, ~560): the account gets the rest
 
 
 def account_text(events: Sequence[Any], limit: int = MAX_ACCOUNT) -> str:
