@@ -9,6 +9,7 @@ with the private menu of their hand instead (`hand_hint`). After turn 1 the hint
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,7 +57,7 @@ def hint(seen: Game, options: Sequence[Options], events: Sequence[Any], rules: R
 
 def _card(name: str, rules: RulesData) -> str:
     card = rules.cards.get(name)
-    return f"{name} ({card.value}: {card.text.rstrip('.')})" if card else f"{name}"
+    return f"{name} ({card.value}: {card.text.rstrip('.')})" if card else name
 
 
 def _pick_hint(seen: Game) -> str:
@@ -122,6 +123,8 @@ def _best_plain(moves: list[Option]) -> Option:
 
 
 def _plain_words(option: Option) -> str:
+    if option.order.split() != ["move", option.ship] and option.order != f'move "{option.ship}"':
+        return option.text  # held in the wind's eye, anchored, entangled: the option says what it may do
     if "path:" in option.text:
         return f"it sails straight on; {option.text.split('; ', 1)[-1]}"
     return f"it sails straight on ({option.text})"
@@ -135,10 +138,16 @@ def _attack_hint(mine: Options) -> str:
             return ""
         return (f"💡 Tutorial: {idle.ship} has no enemy in a broadside path within range: pass with "
                 f"`/order line: {idle.order}`.")
-    best = shots[0]  # the options list the most dice first
+    best = max(shots, key=_dice)  # the first of the most dice: each ship's shots come best first
+    cannon = " At Cannon Shot only 💥 cannon and 💀 skull faces hit." if "Cannon Shot" in best.text else ""
+    reload = " A side that fires a Broadside must reload before it fires again." if "Broadside" in best.text else ""
     return (f"💡 Tutorial: fire! {best.ship}: {best.text}. Give it with `/order line: {best.order}` or "
-            "`/attack`. At Cannon Shot only 💥 cannon and 💀 skull faces hit; a side that fires must reload "
-            "before it fires again.")
+            f"`/attack`.{cannon}{reload}")
+
+
+def _dice(option: Option) -> int:
+    found = re.search(r"(\d+) dic?e$", option.text)
+    return int(found[1]) if found else 0
 
 
 def _roll_hint(seen: Game, me: str) -> str:

@@ -10,7 +10,7 @@ import pytest
 from game.errors import RulesError
 from game.events import PhaseBegan
 from game.model import Phase
-from game.options import Options
+from game.options import Option, Options
 from game.rules_data import load_rules
 from game.scenario import quickstart
 from game.service.authority import LOCAL_GUILD
@@ -53,3 +53,21 @@ def test_hints_speak_only_in_a_tutorial_and_only_in_turn_1() -> None:
     later = replace(taught, turn=2, phase=Phase.INITIATIVE)
     assert hint(later, waiting, [], rules) == "" and hand_hint(later, "A", rules) == ""
     assert hint(later, waiting, [PhaseBegan(Phase.INITIATIVE, 2)], rules) == ON_YOUR_OWN
+
+
+def test_the_attack_hint_names_the_shot_with_most_dice_and_only_its_range() -> None:
+    seen = replace(quickstart(), tutorial=True, turn=1, phase=Phase.ATTACK)
+    shots = Options("A", "Attack Phase, turn 1.", (
+        Option("Kestrel", "port Broadside at Otter, Cannon Shot, 3 dice", "fire Kestrel port Otter"),
+        Option("Amazone", "port Broadside at Hoorn, Musket Shot, 5 dice", "fire Amazone port Hoorn")))
+    said = hint(seen, [shots], [], load_rules())
+    assert "`/order line: fire Amazone port Hoorn`" in said and "At Cannon Shot" not in said
+
+
+def test_a_held_ship_is_not_told_to_sail_straight_on() -> None:
+    seen = replace(quickstart(), tutorial=True, turn=1, phase=Phase.MOVEMENT)
+    held = Options("A", "Movement Phase, turn 1.", (
+        Option("Kestrel", "In the Wind's Eye: hold, or turn up to 30° in place", "move Kestrel hold turn start port 30"),))
+    said = hint(seen, [held], [], load_rules())
+    assert "In the Wind's Eye: hold" in said and "sails straight on" not in said
+    assert "`/order line: move Kestrel hold turn start port 30`" in said
