@@ -12,7 +12,7 @@ from game.phases.flow import deciders
 from game.rules_data import load_rules
 from game.scenario import builtin_scenarios, load_scenario_text
 from game.tutorial import ON_YOUR_OWN
-from tests.bot.fake_discord import FakeDiscord, Sent, command, component, dispatch
+from tests.bot.fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, Sent, command, component, dispatch
 from tests.bot.test_bot import ANN, EVE, last_followup
 
 A_HAND = ("Down!", "Careful Aim", "Rolling Broadsides", "Effective Fire", "Adjust Position")
@@ -152,3 +152,12 @@ def test_the_tutorial_is_the_quick_start_marked() -> None:
     quick = load_scenario_text(builtin_scenarios()["quickstart"], "quickstart.toml", rules)
     assert tutorial.tutorial and not quick.tutorial
     assert (tutorial.table, tutorial.squadrons, tutorial.ships) == (quick.table, quick.squadrons, quick.ships)
+
+
+async def test_without_the_thread_permission_the_tutorial_says_where_it_can_play(harness: Any) -> None:
+    bot, fake = harness
+    fake.forbid(CHANNEL_ID)  # Discord refuses the thread (403 50013)
+    sent = await dispatch(bot, command(ANN, "game", "create", scenario="tutorial"), fake)
+    answer = last_followup(sent)
+    assert answer.ephemeral and "tutorial always gets a thread" in answer.content, answer.content
+    assert not fake.threads() and await bot.service.lobby.game_in_channel(str(GUILD_ID), str(CHANNEL_ID)) is None
