@@ -119,7 +119,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             await after_command(interaction, info.id, None)  # every side is taken: the board and the first pick
             await reply(interaction, f"✅ **{names.text(info.name)}** (game #{info.id}) is set up {where}: you are "
                                      "player A against the computer captain. Each step of the first turn comes "
-                                     "with a hint under the board.")
+                                     "with a hint under the board." + ("" if told else ANNOUNCE_LATER))
             return
         await reply(interaction, f"✅ **{names.text(info.name)}** (game #{info.id}) is set up"
                                  + (f" and announced {where}." if told else f" {where}." + ANNOUNCE_LATER))
