@@ -8,7 +8,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 # the packages, then the migrations: the bot upgrades the database from /app/migrations at start-up
-COPY pyproject.toml README.md alembic.ini ./
+COPY pyproject.toml README.md alembic.ini constraints.txt ./
 COPY game game
 COPY render render
 COPY bot bot
@@ -16,7 +16,7 @@ COPY cli cli
 COPY migrations migrations
 # editable: every entry point (`python -m bot`, `quarterdeck audit`) runs the code in /app, which finds
 # alembic.ini and migrations/ beside it
-RUN pip install --no-cache-dir -e . \
+RUN pip install --no-cache-dir -c constraints.txt -e . \
     && useradd --system --no-create-home quarterdeck
 
 USER quarterdeck

@@ -28,12 +28,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @cache
-def old_tree(path: str = "game") -> Path | None:
-    """A directory holding START's `path` (a package by default `game`), or None when git cannot give it."""
+def old_tree(path: str = "game", commit: str = START) -> Path | None:
+    """A directory holding `path` (a package by default `game`) as it was at `commit` (START unless a
+    benchmark names its own), or None when git cannot give it."""
     where = Path(tempfile.mkdtemp(prefix="qd-baseline-"))
     atexit.register(shutil.rmtree, where, ignore_errors=True)
     try:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", START, path], capture_output=True,
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, path], capture_output=True,
                                  check=True, timeout=60).stdout
         subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True, timeout=60)
     except (OSError, subprocess.SubprocessError):
@@ -72,12 +73,12 @@ def old_package(package: str, name: str) -> ModuleType | None:
     return importlib.import_module(name)
 
 
-def run(call: str, old: bool) -> object:
+def run(call: str, old: bool, commit: str = START) -> object:
     """`call` (a Python expression over this checkout's benchmarks, giving a JSON-able value)
-    evaluated in a child process, with START's game package (old) or today's."""
+    evaluated in a child process, with the game package of `commit` (old) or today's."""
     path = [str(ROOT)]
     if old:
-        tree = old_tree()
+        tree = old_tree("game", commit)
         if tree is None:
             return None
         path.insert(0, str(tree))

@@ -1,8 +1,8 @@
 """The referee service (game/service/referee.py): a WS&IM game played turn after turn on SQLite,
 the latency of a command with the game in memory, and the time to read a game back cold (another
 process, or after a restart: the log is replayed from the start, there are no snapshots), by
-the length of its log. Also the questions an Iron & Oak turn puts to the players, with the
-scenario's map of Grid Boxes and without it."""
+the length of its log. Also the commands a two-ship WS&IM turn takes (benchmarks/ceremony.py), and the
+questions an Iron & Oak turn puts to the players, with the scenario's map of Grid Boxes and without it."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks import ceremony
 from game.dice import ScriptedDice
 from game.service.authority import Actor
 from game.service.db import make_engine, upgrade_to_head
@@ -118,6 +119,7 @@ def main() -> None:
         for turns, events, p50, p99, cold in asyncio.run(run(url)):
             print(f"after {turns:3d} turns ({events:5d} events): command p50 {p50:6.1f} ms, p99 {p99:6.1f} ms; "
                   f"cold read {cold:6.1f} ms")
+    ceremony.report()
     grid_box_questions()
 
 

@@ -43,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         return check(settings)
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations report problems, not progress
+    logging.getLogger("bot").info("settings: %s", settings.described())
     if not settings.discord_token:
         if not sys.stdin.isatty():  # a service manager's start: a table nobody can type at would end at once
             print("Quarterdeck cannot start: no DISCORD_TOKEN is set (see .env.example and docs/hosting.md), and "

@@ -94,7 +94,9 @@ class QuarterdeckBot(commands.AutoShardedBot):
         """Sync the slash commands only when they differ from what was last synced (Discord rate-limits
         the sync endpoint hard, and a crash loop would hit it every start). A failed sync is logged:
         the commands Discord already has keep working, so the bot starts anyway."""
-        guild = discord.Object(int(self.dev_guild_id)) if self.dev_guild_id.isdigit() else None
+        if self.dev_guild_id and not self.dev_guild_id.isdigit():  # Settings refuses it; never sync globally instead
+            raise ValueError(f"DEV_GUILD_ID {self.dev_guild_id[:40]!r} is not a server's id")
+        guild = discord.Object(int(self.dev_guild_id)) if self.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         scope = str(guild.id) if guild is not None else "global"

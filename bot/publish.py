@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 MAX_ACCOUNT = 1800
 MAX_OPTIONS = 700  # what the player to act can do: the rest is one /options away
+MAX_HINT = 700  # a tutorial's hint (the movement one is the longest, ~560): the account gets the rest
 
 
 def account_text(events: Sequence[Any], limit: int = MAX_ACCOUNT) -> str:
@@ -143,7 +144,8 @@ async def post_board(channel: discord.abc.Messageable, read: BoardRead) -> None:
     reveal = (f"🎲 The dice seed was `{read.seed}` (its SHA-256 was posted when the game began): `/game verify` "
               "recomputes every roll; `/game replay` shows the whole game again." if read.seed and ended else "")
     overrides = chat(read.overrides) if ended else ""  # never only in the middle of the log
-    tail = "\n".join(x for x in (mention, what_now, overrides, reveal) if x)
+    hint = fit(names.prose(read.hint), MAX_HINT) if read.hint else ""  # a tutorial's (game/tutorial.py)
+    tail = "\n".join(x for x in (mention, what_now, hint, overrides, reveal) if x)
     text = account_text(events, min(MAX_ACCOUNT, MAX_CONTENT - len(tail) - 2)) if events else ""
     body = "\n".join(x for x in (text, tail) if x) or "…"
     zones = deployment_zones(spectator.game, read.rules)

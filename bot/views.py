@@ -74,7 +74,9 @@ class PickButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:p
             await reply(interaction, f"ℹ️ {text}")
             return
         player, turn = owed[0], view.game.turn
-        await reply(interaction, f"Your hand (player {player}). Your choice stays secret until the reveal.",
+        hint = hand.hint  # a tutorial's learner: what each card of the hand does
+        await reply(interaction, f"Your hand (player {player}). Your choice stays secret until the reveal."
+                    + (f"\n{names.prose(hint)}" if hint else ""),
                     view=hand_view(self.game_id, player, turn, view.game.squadron(player).hand, rules))
 
 

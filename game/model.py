@@ -341,6 +341,7 @@ class Game:
     event_face_up: str | None = None
     objective: str | None = None  # an objective card feeding Strike Points
     scrolling_sea: bool = False  # optional rule: the table scrolls instead of ships sailing off it
+    tutorial: bool = False  # a guided first game: its first side is the learner (game/tutorial.py)
     test_dice: bool = False
     last_turn: int = 10
     log_position: int = 0  # events applied so far; seeds the dice of the next decision

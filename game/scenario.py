@@ -128,6 +128,7 @@ def scenario_from_doc(doc: Mapping[str, Any], file: str, rules: RulesData | None
         event_deck=tuple(sc.events),
         objective=objective,
         scrolling_sea=sc.scrolling_sea,
+        tutorial=sc.tutorial,
     )
 
 

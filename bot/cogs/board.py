@@ -41,6 +41,7 @@ TERMS = {
 }
 
 HELP = """**Quarterdeck** referees *Oak & Iron* in this channel.
+• New here? `/game create scenario: tutorial`: you against the computer captain, with a hint for each step of turn 1.
 • `/game create` (quick start, a built-in scenario or your own file; `thread: True` for its own thread), `/game join`
 • Your own squadron: `/squadron new`, `ship`, `hand`, `check`; then `/game create scenario: drafted` and
   `/game join squadron: NAME`; the set-up runs with `/setup role|draft|terrain|place|finish|deploy`.

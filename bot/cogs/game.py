@@ -73,6 +73,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             return
         service = service_of(interaction)
         made: discord.Thread | None = None
+        tutorial = False
         try:
             actor = await actor_of(interaction)
             text = None
@@ -81,7 +82,10 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                     raise RulesError("That scenario file is too large.", f"Keep it under {MAX_SCENARIO_BYTES // 1000} KB.")
                 text = (await file.read()).decode("utf-8", errors="replace")
             # the scenario is checked before anything is made for the game: a typo leaves no empty thread
-            name = await service.lobby.check_scenario(actor, scenario, text, size)
+            checked = await service.lobby.check_scenario(actor, scenario, text, size)
+            name = checked.name
+            tutorial = checked.tutorial
+            thread = thread or tutorial  # a tutorial's hints and boards get a thread of their own
             channel_id = channel_key(interaction)
             thread_id = None
             if thread and isinstance(interaction.channel, discord.TextChannel):
@@ -89,7 +93,8 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                                                                type=discord.ChannelType.public_thread)
                 thread_id = str(made.id)
             info = await service.lobby.create_game(actor, channel_id, scenario=scenario, scenario_text=text,
-                                             thread_id=thread_id, size=size)
+                                                   thread_id=thread_id, size=size,
+                                                   display_name=interaction.user.display_name)
         except RulesError as exc:
             hint = "" if thread else " You can start it in its own thread with `thread: True`."
             await self._unmake(made)
@@ -99,8 +104,10 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             await reply(interaction, "❌ The scenario file must be UTF-8 text (TOML).")
             return
         except discord.Forbidden:
-            await reply(interaction, "❌ I may not create threads here (I need Create Public Threads). Start the game "
-                                     "without `thread`, or ask a moderator for the permission.")
+            instead = ("The tutorial always gets a thread: start it inside an existing thread, where it plays there"
+                       if tutorial else "Start the game without `thread`")
+            await reply(interaction, f"❌ I may not create threads here (I need Create Public Threads). {instead}, or "
+                                     "ask a moderator for the permission.")
             return
         except Exception:
             await self._unmake(made)  # then the error handler apologises
@@ -108,6 +115,12 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         # the announcement, with the dice commitment, for everyone there
         told = await deliver(interaction, info.id)
         where = f"in <#{info.channel_id}>" if thread_id else "here"
+        if tutorial:
+            await after_command(interaction, info.id, None)  # every side is taken: the board and the first pick
+            await reply(interaction, f"✅ **{names.text(info.name)}** (game #{info.id}) is set up {where}: you are "
+                                     "player A against the computer captain. Each step of the first turn comes "
+                                     "with a hint under the board." + ("" if told else ANNOUNCE_LATER))
+            return
         await reply(interaction, f"✅ **{names.text(info.name)}** (game #{info.id}) is set up"
                                  + (f" and announced {where}." if told else f" {where}." + ANNOUNCE_LATER))
 

@@ -2,8 +2,8 @@
 
     .venv/bin/python docs/images/make_first_game.py [OUT_DIR]   (default: this folder)
 
-It plays the quick start the way docs/first-game.md tells it: you are player A, the computer captain
-plays B. Your orders are the ones the guide gives; the computer captain decides for itself; your
+It plays the tutorial (the quick start with hints) the way docs/first-game.md tells it: you are player
+A, the computer captain plays B. Your orders are the ones the guide gives, which its hints suggest; the computer captain decides for itself; your
 broadside's dice are fixed so the guide can show a Fortune re-roll; every other die comes from the
 game's seed. Each post is drawn and worded as the bot posts it (bot/publish.py): the spectator's
 view, the last move and attacks drawn, the account, who is to act and what they can do. It prints
@@ -20,11 +20,13 @@ from typing import Any
 
 from bot.publish import account_text, options_text, waiting_text
 from game.ai.captain import Captain
+from game.names import prose
 from game.options import public_options
 from game.phases.flow import deciders
-from game.scenario import quickstart
+from game.scenario import builtin_scenarios, load_scenario_text
 from game.service.results import SeatInfo
 from game.table_session import TableSession
+from game.tutorial import hint, learner
 from game.views import event_for, view_of
 from render.board import RenderOptions, render_board
 from render.overlays import last_attacks, last_move
@@ -32,8 +34,8 @@ from render.overlays import last_attacks, last_move
 HERE = Path(__file__).resolve().parent
 YOU = "1001"  # your Discord user id in the seats: the bot mentions it as <@1001>
 SEATS = (SeatInfo("A", YOU, "you", False), SeatInfo("B", None, "Computer captain (B)", True))
-# Amazone's broadside: a poor first roll, then the Fortune re-roll, then one critical die
-BROADSIDE_DICE = "dice cannon sail sail sword musket skull cannon cannon sail pistol sword"
+# Kestrel's broadside (3 dice): a poor first roll, then the Fortune re-roll, then one critical die
+BROADSIDE_DICE = "dice cannon sail sail skull cannon cannon sword"
 
 
 @dataclass(frozen=True)
@@ -43,11 +45,12 @@ class Post:
 
 
 class Table:
-    """The quick start as the bot runs it: a post after each of your commands, then one post for each
+    """The tutorial as the bot runs it: a post after each of your commands, then one post for each
     of the computer captain's commands."""
 
     def __init__(self, out_dir: Path) -> None:
-        self.session = TableSession(replace(quickstart(), test_dice=True))
+        tutorial = load_scenario_text(builtin_scenarios()["tutorial"], "tutorial.toml")
+        self.session = TableSession(replace(tutorial, test_dice=True))
         self.out_dir = out_dir
         self.posts: list[Post] = []
 
@@ -72,7 +75,9 @@ class Table:
         waiting = [public_options(view_of(state, p), rules) for p in sorted(deciders(state))]
         mention, _ = waiting_text(spectator, SEATS, [o.player for o in waiting])
         what_now = options_text([line for o in waiting for line in o.lines()[1:]])
-        text = "\n".join(x for x in (account_text(shown), mention, what_now) if x)
+        # the tutorial's hint as the service reads it (game/service/reading.py) and the bot posts it
+        told = prose(hint(view_of(state, learner(state)).game, waiting, shown, rules))
+        text = "\n".join(x for x in (account_text(shown), mention, what_now, told) if x)
         if image:
             options = RenderOptions(last_move=last_move(shown), last_attacks=last_attacks(shown), rules=rules)
             (self.out_dir / image).write_bytes(render_board(spectator, options))
@@ -91,11 +96,13 @@ def play(out_dir: Path = HERE) -> list[Post]:
     table.computer()  # the computer captain picks its first card at once, face down
     table.you("pick A Effective Fire")  # your first card, revealed at once for turn 1
     table.you("pick A Careful Aim", then=movement_png)  # your card for turn 2; then B moves first
-    table.you("move Kestrel ahead turn start port 15")
-    table.you("move Amazone", then=attack_png)  # the Attack Phase: B fires first
+    table.you("move Amazone ahead turn start port 30")  # as the hint suggests
+    table.you("move Kestrel", then=attack_png)  # as the hint suggests; the Attack Phase: B fires first
     table.fix_dice(BROADSIDE_DICE)
-    table.you("fire Amazone port Hoorn")  # the roll waits for you: the re-roll buttons
+    table.you("fire Kestrel port Otter")  # as the hint suggests; the roll waits for you: the re-roll buttons
     table.you("fortune", broadside_png)
+    table.you("fire Amazone port Otter")  # the hint of your other ship
+    table.you("keep")  # the End Phase, then turn 2: the hints stop
     return table.posts
 
 

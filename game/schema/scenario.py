@@ -96,6 +96,7 @@ class ScenarioDoc(Schema):
     events: names(64) = []  # type: ignore[valid-type]
     objective: OptName = ""
     scrolling_sea: bool = False
+    tutorial: bool = False
 
 
 class DraftedDoc(Schema):

@@ -177,6 +177,9 @@ class Leagues:
             raise LeagueRefused("A league's games are between two players; that scenario has "
                                 f"{len(state.players)} sides.", "Use the quick start, a drafted game or your own "
                                 "two-sided scenario.")
+        if state.tutorial:
+            raise LeagueRefused("The tutorial is a guided game against the computer captain, not a league's.",
+                                "Use the quick start, a drafted game or your own two-sided scenario.")
         if state.prep is not None:  # a drafted scenario (drafted_skirmish, a `drafted = SIZE` file) is a drafted league
             scenario, scenario_text, size = DRAFTED, None, state.prep.size
         if await self._find(actor.guild_id, name) is not None:  # the constraint alone would let "cup" and "Cup" be

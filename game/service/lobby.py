@@ -32,7 +32,7 @@ from game.service.models import GameRecord, Seat
 from game.service.reading import info_of
 from game.service.referee import RefereeService, is_referee_system
 from game.service.repository import Loaded, VersionConflict
-from game.service.results import GameChannel, GameInfo, MyGame, SeatInfo
+from game.service.results import GameChannel, GameInfo, MyGame, ScenarioCheck, SeatInfo
 from game.service.sides import moment, seat_keys
 from game.service.squadrons import Squadrons
 from game.service.store import RETRIES, GameStore
@@ -56,6 +56,15 @@ def starting_state(scenario: str, scenario_text: str | None, size: str, name: st
                               f"Scenarios: {', '.join([*known, DRAFTED])}.")
         scenario_text = known[scenario]
     return load_scenario_text(scenario_text, f"{scenario[:MAX_NAME]}.toml", rules)  # the name if it has none
+
+
+def tutorial_seats(seats: list[Seat], actor: Actor, display_name: str) -> list[Seat]:
+    """A tutorial's seats: its creator learns on the first side, the computer captain plays the rest."""
+    first, *rest = seats
+    first.user_id, first.display_name = actor.user_id, display_name[:100] or actor.user_id
+    for seat in rest:
+        seat.is_ai, seat.display_name = True, f"Computer captain ({seat.player})"
+    return seats
 
 
 def _free_seat(loaded: Loaded, player: str | None) -> Seat:
@@ -108,9 +117,12 @@ class Lobby:
         thread_id: str | None = None,
         size: str = "skirmish",
         scenario_seed: bool = False,
+        display_name: str = "",
     ) -> GameInfo:
         """A game from a scenario, or with scenario "drafted" a game of the given size that starts
-        with the chapter-7 set-up once each side has joined with a saved squadron.
+        with the chapter-7 set-up once each side has joined with a saved squadron. A tutorial
+        (`tutorial = true`) begins at once: its creator (`display_name`) takes its first side and the
+        computer captain the others.
 
         The dice seed is drawn in secret. Only the offline table and the script runner (one person at
         one screen) may choose it: `seed`, or with `scenario_seed` the scenario file's own number."""
@@ -142,16 +154,23 @@ class Lobby:
             status="open", initial_state="", data_version=version,
         )
         seats = [Seat(game_id=0, player=p, display_name=f"Player {p}") for p in state.players]
+        guided = state.tutorial and not actor.local  # at one screen (the CLI) the sides are taken as ever
+        if guided:
+            seats = tutorial_seats(seats, actor, display_name)
         record = await repo.create_game(record, state, seats, self.front.announcement(state.system))
         assert record.id is not None
         self.forget_channel(actor.guild_id, record.channel_id)
+        if guided:
+            await self.clock.plan_afresh(record.id)  # every side is taken: the clock starts, as on the last join
         return await self.info(record.id)
 
     async def check_scenario(self, actor: Actor, scenario: str = "quickstart", scenario_text: str | None = None,
-                             size: str = "skirmish") -> str:
-        """The name of the game create_game would make of this scenario, or the RulesError it would
-        raise for it: a front end checks before it makes anything for the game (a thread)."""
-        return starting_state(scenario, scenario_text, size, None, await self.data.rules(actor.guild_id)).name
+                             size: str = "skirmish") -> ScenarioCheck:
+        """The name of the game create_game would make of this scenario and whether it is a tutorial,
+        or the RulesError it would raise for it: a front end checks before it makes anything for the
+        game (a thread; a tutorial always gets one)."""
+        state = starting_state(scenario, scenario_text, size, None, await self.data.rules(actor.guild_id))
+        return ScenarioCheck(state.name, state.tutorial)
 
     async def join(self, actor: Actor, game_id: int, player: str | None = None, display_name: str = "",
                    ai: bool = False, squadron: str | None = None) -> GameInfo:

@@ -23,6 +23,8 @@ from game.service.proxies import stand_ins
 from game.service.repository import Loaded
 from game.service.results import BoardRead, GameInfo, HandRead, SeatInfo
 from game.service.store import GameStore
+from game.tutorial import hand_hint, learner
+from game.tutorial import hint as tutorial_hint
 from game.views import View, event_for, redact, view_of
 
 
@@ -57,7 +59,9 @@ class Reading:
         first = view_of(loaded.state, players[0] if players else None, also=players)
         owed = [p for p in players if owes_pick(first.game, p)]  # the member's own view shows their hands
         view = view_of(loaded.state, owed[0], also=players) if owed else first
-        return HandRead(tuple(players), tuple(owed), view, await self.store.rules_for(loaded.record))
+        rules = await self.store.rules_for(loaded.record)
+        hint = hand_hint(view.game, owed[0], rules) if owed else ""  # from the member's own view
+        return HandRead(tuple(players), tuple(owed), view, rules, hint)
 
     async def sides(self, loaded: Loaded, actor: Actor) -> list[str]:
         players = self.store.players_of(loaded, actor)
@@ -166,11 +170,17 @@ class Reading:
         logged = [e for _, _, e in await repo.events(game_id, first, last)] if first is not None else []
         over = loaded.state.phase is Phase.OVER
         ended = over and any(isinstance(e, ev.GameEnded) for e in logged)
+        rules = await self.store.rules_for(loaded.record)
+        waiting = tuple(await self.public_options_of(loaded))
+        shown = tuple(event_for(e, None) for e in logged)
+        # the hint is read from the learner's own view: it can tell nothing the learner could not see
+        hint = tutorial_hint(view_of(loaded.state, learner(loaded.state)).game, waiting, shown, rules) \
+            if loaded.state.tutorial else ""
         return BoardRead(
-            info_of(loaded), view_of(loaded.state, None), tuple(event_for(e, None) for e in logged),
-            tuple(await self.public_options_of(loaded)), loaded.record.last_seq,
-            await self.roll_decision_of(loaded), await self.store.rules_for(loaded.record),
+            info_of(loaded), view_of(loaded.state, None), shown,
+            waiting, loaded.record.last_seq,
+            await self.roll_decision_of(loaded), rules,
             await repo.next_deadline(game_id), loaded.record.status_message_id, tuple(sorted(deciders(loaded.state))),
             tuple(awaiting_pick(loaded.state)),
             loaded.record.dice_seed if over else None,
-            overrides_line(e for _, _, e in await repo.events(game_id)) if ended else "")
+            overrides_line(e for _, _, e in await repo.events(game_id)) if ended else "", hint)

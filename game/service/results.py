@@ -61,6 +61,14 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class ScenarioCheck:
+    """What a scenario would make, checked before anything is made for it (Lobby.check_scenario)."""
+
+    name: str
+    tutorial: bool = False  # a guided first game: its creator against the computer captain, in a thread
+
+
+@dataclass(frozen=True)
 class GameInfo:
     id: int
     name: str
@@ -160,6 +168,7 @@ class BoardRead:
     owed: tuple[str, ...]  # the players who owe an initiative pick (phases.common.owes_pick)
     seed: str | None = None  # revealed once the game is over
     overrides: str = ""  # the game's GM overrides in one line, once it has ended with these events
+    hint: str = ""  # a tutorial's hint for the step the post asks of its learner (game/tutorial.py)
 
 
 @dataclass(frozen=True)
@@ -171,3 +180,4 @@ class HandRead:
     owed: tuple[str, ...]
     view: View
     rules: RulesData
+    hint: str = ""  # a tutorial's learner: what each card of the hand does (game/tutorial.py)

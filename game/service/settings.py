@@ -1,4 +1,9 @@
-"""Service settings from the environment (and `.env`)."""
+"""Service settings from the environment (and `.env`), each checked as it is read: a setting that
+cannot work stops the start with its name and what it should be (`SettingsError`).
+
+`.env` is read by python-dotenv, with the grammar people write it in (docs/hosting.md): `export KEY=…`,
+single or double quotes, a `# comment` after a value, blank lines and comment lines. A variable
+already set in the environment wins over the file."""
 
 from __future__ import annotations
 
@@ -6,19 +11,18 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from dotenv import dotenv_values
+
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///quarterdeck.db"
 
 
 def load_dotenv(path: Path = Path(".env")) -> None:
-    """KEY=VALUE lines into os.environ (values already set win)."""
+    """The file's settings into os.environ (values already set win)."""
     if not path.exists():
         return
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, value = line.split("=", 1)
-        os.environ.setdefault(key.strip(), value.strip().strip('"').strip("'"))
+    for key, value in dotenv_values(path, encoding="utf-8").items():
+        if value is not None:  # a bare `KEY` line sets nothing
+            os.environ.setdefault(key, value)
 
 
 @dataclass(frozen=True)
@@ -39,15 +43,29 @@ class Settings:
     def from_env(cls) -> Settings:
         load_dotenv()
         return cls(
-            database_url=os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL,
-            discord_token=os.environ.get("DISCORD_TOKEN", ""),
-            dev_guild_id=os.environ.get("DEV_GUILD_ID", ""),
+            database_url=_database(os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL),
+            discord_token=_token(os.environ.get("DISCORD_TOKEN", "")),
+            dev_guild_id=_guild(os.environ.get("DEV_GUILD_ID", "")),
             log_level=_level(os.environ.get("LOG_LEVEL") or "INFO"),
             shard_count=_count(os.environ.get("SHARD_COUNT", "")),
             shard_ids=_ids(os.environ.get("SHARD_IDS", "")),
             workers=_whole("WORKERS", os.environ.get("WORKERS", ""), min(2, os.cpu_count() or 1), 0),
             cached_games=_whole("CACHED_GAMES", os.environ.get("CACHED_GAMES", ""), 1000, 1),
         )
+
+    def described(self) -> str:
+        """The effective settings for the start-up log, secrets masked: the token shows only whether it
+        is set and its last four characters, the database URL its password as ***."""
+        from sqlalchemy.engine import make_url
+
+        token = f"set (…{self.discord_token[-4:]})" if self.discord_token else "not set"
+        sync = f"to server {self.dev_guild_id} only" if self.dev_guild_id else "globally"
+        shards = "all" if self.shard_ids is None else ",".join(map(str, self.shard_ids))
+        count = "automatic" if self.shard_count is None else str(self.shard_count)
+        return (f"DATABASE_URL={make_url(self.database_url).render_as_string(hide_password=True)}; "
+                f"DISCORD_TOKEN {token}; DEV_GUILD_ID={self.dev_guild_id or '(none)'} (commands synced {sync}); "
+                f"LOG_LEVEL={self.log_level}; WORKERS={self.workers}; CACHED_GAMES={self.cached_games}; "
+                f"SHARD_COUNT={count}; SHARD_IDS={shards}")
 
     def shards(self) -> tuple[int | None, tuple[int, ...] | None]:
         """SHARD_COUNT and SHARD_IDS checked together: ids without a count, or an id outside it,
@@ -63,6 +81,38 @@ class Settings:
 
 class SettingsError(ValueError):
     """A setting that cannot work, named with what it should be."""
+
+
+def _database(text: str) -> str:
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    text = text.strip()
+    try:
+        url = make_url(text)
+    except ArgumentError:
+        raise SettingsError(f"DATABASE_URL must be a database URL such as {DEFAULT_DATABASE_URL} or "
+                            f"postgresql+asyncpg://user:password@host:5432/name, not {text[:60]!r}.") from None
+    if url.drivername not in ("sqlite+aiosqlite", "postgresql+asyncpg"):
+        raise SettingsError(f"DATABASE_URL must use sqlite+aiosqlite or postgresql+asyncpg, not {url.drivername!r}.")
+    return text
+
+
+def _token(text: str) -> str:
+    text = text.strip()
+    if any(c.isspace() for c in text):
+        raise SettingsError("DISCORD_TOKEN holds a space: paste the token alone (the Bot page's Reset Token).")
+    return text
+
+
+def _guild(text: str) -> str:
+    """A server's id, or nothing. A value that is not one would sync the commands to every server
+    (global commands take up to an hour to appear) when one test server was meant: refused instead."""
+    text = text.strip()
+    if text and not (text.isdigit() and 15 <= len(text) <= 21):
+        raise SettingsError(f"DEV_GUILD_ID must be a server's id (digits: right-click the server, Copy Server ID), "
+                            f"not {text[:40]!r}; leave it empty to sync the commands to every server.")
+    return text
 
 
 def _whole(name: str, text: str, default: int, least: int) -> int:

@@ -5,7 +5,7 @@ entries, game end), and the line tokenizer their notations use."""
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
@@ -62,6 +62,17 @@ class PhaseEntered:
     turn: int
     phase: str  # the key the state keeps ("D")
     name: str = ""  # what players read ("D. Movement notation Phase")
+
+
+@dataclass(frozen=True)
+class PhaseSkipped:
+    """A phase the sequence passed through because, by the state alone, no seat had anything to give in it
+    (its `skip_when` in the system's sequence.toml). The state moves through it as through PhaseEntered."""
+
+    turn: int
+    phase: str
+    name: str
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -139,8 +150,8 @@ class Assistant:
         return ""
 
 
-SHARED_EVENTS: tuple[type, ...] = (DiceRolled, PhaseEntered, PrintedEntered, TableEntered, Prompt, GameEnded, OpposedRolled,
-                                   *od.ORDER_EVENTS)
+SHARED_EVENTS: tuple[type, ...] = (DiceRolled, PhaseEntered, PhaseSkipped, PrintedEntered, TableEntered, Prompt,
+                                   GameEnded, OpposedRolled, *od.ORDER_EVENTS)
 
 
 def registry(*types: type) -> TaggedRegistry:
@@ -152,7 +163,7 @@ def registry(*types: type) -> TaggedRegistry:
 
 def apply_common(state: S, event: Any) -> S | None:
     """The shared events folded into a state; None if the event is not a shared one."""
-    if isinstance(event, PhaseEntered):
+    if isinstance(event, PhaseEntered | PhaseSkipped):
         return evolve(state, turn=event.turn, phase=event.phase)
     if isinstance(event, od.ORDER_EVENTS):
         return evolve(state, orders=od.apply_orders(state.orders, event))
@@ -209,7 +220,10 @@ class EnterTable:
 
 @dataclass(frozen=True)
 class NextPhase:
+    """`next [PHASE]`: leave the phase; with PHASE, stop there even if it has nothing to do."""
+
     player: str = ""
+    to: str = ""  # the phase to stop in, as the referee wrote it (the system resolves it)
 
 
 @dataclass(frozen=True)
@@ -365,6 +379,11 @@ class PhaseSpec:
     key: str
     name: str
     prompt: str
+    skip_when: str = ""  # a predicate the system names: the phase is skipped when it gives a reason
+    pass_when: str = ""  # the same, asked once the phase's own work (its rolls) is done on entering it
+
+
+Predicate = Callable[[Any], str]  # the state -> why the phase has nothing to do ("": it has something)
 
 
 @cache
@@ -372,11 +391,41 @@ def sequence(system: str) -> tuple[PhaseSpec, ...]:
     """The system's sequence of play, from its `sequence.toml`."""
     text = resources.files("game.data").joinpath(system).joinpath("sequence.toml").read_text(encoding="utf-8")
     doc = tomllib.loads(text)
-    return tuple(PhaseSpec(p["key"], p["name"], p["prompt"]) for p in doc["phase"])
+    return tuple(PhaseSpec(p["key"], p["name"], p["prompt"], p.get("skip_when", ""), p.get("pass_when", ""))
+                 for p in doc["phase"])
 
 
 def phase_spec(system: str, key: str) -> PhaseSpec:
     return next(p for p in sequence(system) if p.key == key)
+
+
+def nothing_to_do(system: str, key: str, state: Any, predicates: Mapping[str, Predicate], after_entry: bool = False) -> str:
+    """Why phase `key` has nothing to do, by its `skip_when` (before it is entered) or `pass_when` (after its
+    own work) in sequence.toml, each the name of one of the system's predicates; "" when it has something."""
+    spec = phase_spec(system, key)
+    name = spec.pass_when if after_entry else spec.skip_when
+    return predicates[name](state) if name else ""
+
+
+def phase_named(system: str, word: str) -> str:
+    """The key of the phase a referee names in `next PHASE`: its key or the start of its name, any case."""
+    phases = sequence(system)
+    f = fold(word)
+    for p in phases:
+        if fold(p.key) == f:
+            return p.key
+    found = [p.key for p in phases if fold(p.name).startswith(f)]
+    if len(found) == 1:
+        return found[0]
+    raise UnknownName(f"There is no phase {word!r}." if not found else f"{word!r} names more than one phase.",
+                      f"Phases: {', '.join(p.key + ' (' + p.name + ')' for p in phases)}.")
+
+
+def require_next_is(system: str, to: str, key: str) -> None:
+    """`next PHASE` in a system whose sequence skips nothing: PHASE must be the phase `next` enters."""
+    if to and phase_named(system, to) != key:
+        raise IllegalAction(f"`next` goes to {phase_spec(system, key).name}: this system walks its phases one at a time.",
+                            "`next` alone, or `next` with the phase that follows.")
 
 
 def next_phase_key(system: str, key: str) -> tuple[str, bool]:
@@ -474,8 +523,9 @@ def parse_shared(t: Line, verb: str) -> Any | None:
             raise ParseError("printed names a table, a row, maybe a column, then `= VALUE`.")
         return EnterPrinted(keys[0], keys[1], keys[2] if len(keys) == 3 else "", value, t.player)
     if verb == "next":
+        to = t.take("a phase") if not t.done() else ""
         t.end()
-        return NextPhase(t.player)
+        return NextPhase(t.player, to)
     if verb == "end":
         return EndGame(" ".join(t.rest()), t.player)
     return None
@@ -515,7 +565,7 @@ def format_shared(command: Any) -> str | None:
         keys = [command.table, command.row] + ([command.column] if command.column else [])
         return who_ + " ".join(["printed", *(quote(k) for k in keys), "=", command.value])
     if isinstance(command, NextPhase):
-        return who_ + "next"
+        return who_ + ("next " + quote(command.to) if command.to else "next")
     if isinstance(command, EndGame):
         return who_ + ("end " + command.reason if command.reason else "end")
     return None
@@ -539,6 +589,8 @@ def account_shared(event: Any) -> str | None:
         return f"{event.purpose}: challenge {event.challenge} vs response {event.response} — {verdict}{flags}."
     if isinstance(event, PhaseEntered):
         return f"— Turn {event.turn}: {event.name or event.phase} —"
+    if isinstance(event, PhaseSkipped):
+        return f"Turn {event.turn}: {event.name or event.phase} skipped: {event.reason}."
     if isinstance(event, PrintedEntered):
         e = event.entry
         col = f", {e.column}" if e.column != "value" else ""

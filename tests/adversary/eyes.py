@@ -110,6 +110,7 @@ class Table:
         self.service = bot.service
         self.tokens: dict[str, int] = {}  # interaction token -> the user who sent it
         self.lookups: set[str] = set()  # tokens of rules lookups (the same answer in every game)
+        self.here = CHANNEL_ID  # where the game is: the sweep sends there (a tutorial's thread)
 
     # ------------------------------------------------------------------ sending
 
@@ -139,23 +140,23 @@ class Table:
         return self.fake.requests[before:]
 
     async def cmd(self, user: tuple[int, str], name: str, sub: str | None = None, /, lookup: bool = False,
-                  channel_id: int = CHANNEL_ID, settle: float = 5.0, **values: Any) -> Sent:
+                  channel_id: int | None = None, settle: float = 5.0, **values: Any) -> Sent:
         """A slash command; the last answer the sender got (the error or the result)."""
-        payload = command(user, name, sub, channel_id=channel_id, roles=ROLES.get(user[0], ()), **values)
+        payload = command(user, name, sub, channel_id=channel_id or self.here, roles=ROLES.get(user[0], ()), **values)
         sent = await self.send(user, payload, settle=settle, lookup=lookup)
         return last_answer(sent, payload["token"])
 
     async def press(self, user: tuple[int, str], custom_id: str, message_id: str = "1",
-                    values: list[str] | None = None, channel_id: int = CHANNEL_ID, settle: float = 5.0) -> Sent | None:
+                    values: list[str] | None = None, channel_id: int | None = None, settle: float = 5.0) -> Sent | None:
         kind = 2 if values is None else 3
-        payload = component(user, custom_id, message_id, kind, values, channel_id=channel_id)
+        payload = component(user, custom_id, message_id, kind, values, channel_id=channel_id or self.here)
         payload["member"]["roles"] = [str(r) for r in ROLES.get(user[0], ())]
         sent = await self.send(user, payload, settle=settle)
         mine = [r for r in sent if payload["token"] in r.path and (r.path.startswith("/api/v10/webhooks/")
                                                                     or r.payload.get("type") == 4)]
         return mine[-1] if mine else None
 
-    async def open_hand(self, user: tuple[int, str], channel_id: int = CHANNEL_ID) -> tuple[Sent | None, str, str]:
+    async def open_hand(self, user: tuple[int, str], channel_id: int | None = None) -> tuple[Sent | None, str, str]:
         """Press **Choose initiative card**: the private answer, its menu's custom id ("" if none) and the
         id of the message the menu is on (the deferred answer, which the follow-up fills)."""
         mark = self.mark()
@@ -179,7 +180,7 @@ class Table:
         if sub is not None:
             opts = [{"name": sub, "type": 1, "options": opts}]
         data = {"id": "1", "name": name, "type": 1, "options": opts, "guild_id": str(GUILD_ID)}
-        payload = _base(user, CHANNEL_ID, 4, data, roles=ROLES.get(user[0], ()))
+        payload = _base(user, self.here, 4, data, roles=ROLES.get(user[0], ()))
         sent = await self.send(user, payload, lookup=lookup)
         found = [r for r in sent if token_of(r) == payload["token"] and r.payload.get("type") == 8]
         assert found, f"no autocomplete answer for /{name} {sub or ''} {option}"

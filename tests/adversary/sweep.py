@@ -181,7 +181,8 @@ async def send(table: Table, user: tuple[int, str], request: Request) -> str:
     else:
         values = {k: v for k, v in request.values.items() if not isinstance(v, tuple)}
         files = {k: table.fake.attach(*v) for k, v in request.values.items() if isinstance(v, tuple)}
-        payload = command(user, name, sub or None, roles=ROLES.get(user[0], ()), attachments=files or None, **values)
+        payload = command(user, name, sub or None, channel_id=table.here, roles=ROLES.get(user[0], ()),
+                          attachments=files or None, **values)
     await table.send(user, payload, lookup=request.lookup)
     return str(payload["token"])
 

@@ -19,8 +19,7 @@ async def sealed_game(t: Table) -> int:
     await t.cmd(BOB, "ref", "join", seat="French")
     umpire = (444444444444444444, "Uma")
     await t.cmd(umpire, "ref", "join", seat="Umpire")
-    for _ in "ABCD":
-        await t.cmd(umpire, "ref", "do", line="next")
+    await t.cmd(umpire, "ref", "do", line="next")  # A's wind rolled; B and C have nothing to do: D
     mark = t.mark()
     sealed = answer_text(await t.cmd(BOB, "ref", "order", line=f"plot Redoutable {SECRET}"))
     assert SECRET in sealed  # the owner reads it back
@@ -71,12 +70,10 @@ async def test_nobody_else_reads_a_ships_loads_or_its_double_shot(table: Table) 
     await sealed_game(t)
     umpire = (444444444444444444, "Uma")
     await t.cmd(ANN, "ref", "order", line="plot Victory 1")  # the plots are revealed
-    for _ in "FGH":
-        await t.cmd(umpire, "ref", "do", line="next")
+    await t.cmd(umpire, "ref", "do", line="next")  # F and G skipped: H
     await t.cmd(ANN, "ref", "do", line="fire Victory left Redoutable range 2")  # empties the left
     await t.cmd(umpire, "ref", "do", line="hits 1 1H")
-    for _ in "IJ":
-        await t.cmd(umpire, "ref", "do", line="next")
+    await t.cmd(umpire, "ref", "do", line="next")  # I skipped: J (Redoutable, hit, may still begin a repair)
     mark = t.mark()
     await t.cmd(ANN, "ref", "do", line="load Victory left DS")
     own = await t.cmd(ANN, "ref", "ship", ship="Victory")
@@ -109,21 +106,17 @@ async def test_the_load_phase_completing_a_double_shot_tells_nobody_else(table: 
     await sealed_game(t)
     umpire = (444444444444444444, "Uma")
     await t.cmd(ANN, "ref", "order", line="plot Victory 1")
-    for _ in "FGH":
-        await t.cmd(umpire, "ref", "do", line="next")
+    await t.cmd(umpire, "ref", "do", line="next")  # F and G skipped: H
     await t.cmd(ANN, "ref", "do", line="fire Victory left Redoutable range 2")
     await t.cmd(umpire, "ref", "do", line="hits 1 1H")
-    for _ in "IJ":
-        await t.cmd(umpire, "ref", "do", line="next")
+    await t.cmd(umpire, "ref", "do", line="next")  # I skipped: J (Redoutable, hit, may still begin a repair)
     await t.cmd(ANN, "ref", "do", line="load Victory left DS")
-    for _ in "KABCD":  # on to the next turn's plots
-        await t.cmd(umpire, "ref", "do", line="next")
+    await t.cmd(umpire, "ref", "do", line="next")  # K skipped, then A, B and C: the next turn's plots
     await t.cmd(BOB, "ref", "order", line="plot Redoutable 0")
     await t.cmd(ANN, "ref", "order", line="plot Victory 0")
-    for _ in "FGHI":
-        await t.cmd(umpire, "ref", "do", line="next")
+    await t.cmd(umpire, "ref", "do", line="next")  # F and G skipped: H
     mark = t.mark()
-    await t.cmd(umpire, "ref", "do", line="next")  # J: the Load Phase completes the double shot
+    await t.cmd(umpire, "ref", "do", line="next")  # I skipped; J: the Load Phase completes the double shot
     ref = t.bot.service.referee
     assert ((await ref.info(1)).turn, (await ref.info(1)).phase) == (2, "J")
     ann = Actor(str(ANN[0]), str(GUILD_ID))

@@ -31,6 +31,7 @@ from tests.adversary.sweep import lookups as run_lookups
 from tests.adversary.sweep import sweep as run_sweep
 
 USERS = {"A": ANN, "B": BOB}
+OUTSIDERS = {k: v for k, v in ADVERSARIES.items() if v[0] not in SEATS}  # who sits at no side of a tutorial
 SQUADRON = "Zeeland Admiralty"  # the list each adversary saves in the look-ups
 
 
@@ -85,12 +86,12 @@ def targets(state: Game, menu: str | None) -> Targets:
 
 
 async def check_phase(t: Table, phase: str, aims: Targets, base: dict[str, str] | None,
-                      secrets_kept: bool = True) -> None:
+                      secrets_kept: bool = True, adversaries: dict[str, tuple[int, str]] = ADVERSARIES) -> None:
     """Each adversary sweeps; then what each received is checked (and, given `base`, that the rules
     look-ups still answer as without a game)."""
     version = await t.version()
     views_before = len(t.drawn.views)
-    for label, user in ADVERSARIES.items():
+    for label, user in adversaries.items():
         mark = t.mark()
         swept = await run_sweep(t, user, aims, gm=user is GUS, seated=user[0] in SEATS)
         assert await t.version() == version, f"{label} changed the game in the {phase}"
@@ -104,7 +105,7 @@ async def check_phase(t: Table, phase: str, aims: Targets, base: dict[str, str] 
     assert_no_pings(t.fake)
     if not secrets_kept:
         return
-    for label, user in ADVERSARIES.items():
+    for label, user in adversaries.items():
         await assert_learns_nothing(t, user, f"the {label} in the {phase}")
     state, log = await t.state(), await t.log_events()
     for view in t.drawn.views[views_before:]:
@@ -169,3 +170,23 @@ async def test_a_drafted_games_set_up(table: Table) -> None:
     assert "set-up begins" in str(answer.payload.get("content")), answer.payload
     state = await drive(t, lambda s: s.prep is not None and s.prep.to_act == "B" and s.prep.step == "deploy")
     await check_phase(t, "set-up (B to deploy)", targets(state, None), base)
+
+
+async def test_the_tutorial_in_its_thread(table: Table) -> None:
+    """The tutorial (Ann against the computer captain, in a thread of its own): the members without a
+    seat send everything there, at Ann's pick and in the Movement Phase, and get nothing of it (Ann, the
+    usual "opponent", is the learner here: her own orders may well move her ships)."""
+    t = table
+    base = await baseline(t)
+    await t.cmd(ANN, "game", "create", scenario="tutorial")
+    [thread] = t.fake.threads()
+    t.here = int(thread["id"])
+    state = await t.state()
+    assert state.tutorial and not state.squadron("A").picked
+    await check_phase(t, "tutorial's first pick", targets(state, None), base, adversaries=OUTSIDERS)
+    for line in ("pick A Down!", "pick A Careful Aim"):
+        answer = await t.cmd(ANN, "order", line=line)
+        assert str(answer.payload.get("content")).startswith("✅"), answer.payload
+    state = await t.state()
+    assert state.phase is Phase.MOVEMENT and deciders(state) == {"A"}, state.phase
+    await check_phase(t, "tutorial's movement phase", targets(state, None), base, adversaries=OUTSIDERS)

@@ -22,7 +22,7 @@ from game.service.referee import builtin_setups
 from game.systems.dice import roll_faces
 from tests.seeds import counting_seeds
 
-TO_PLOTS = ["next", "next", "next", "next"]  # the Umpire, the one seat awaited, through phases A-D
+TO_PLOTS = ["next"]  # the Umpire, the one seat awaited: A's wind rolled, B and C skipped, D
 
 
 def _db(tmp_path: Path) -> str:
@@ -65,12 +65,15 @@ def test_a_wsim_game_from_creation_to_the_plots_revealed_together(tmp_path: Path
     # 11, 12" changes the wind, so this roll holds it
     a, b = roll_faces(FairDice(seed_from_number(1), 0), (6, 6))
     assert a + b not in (2, 11, 12)
-    assert _after(text, "Waiting for Umpire.")[:5] == [
+    assert _after(text, "Waiting for Umpire.")[:8] == [
         "  — Turn 1: A. Wind Phase —",
         "  The wind is rolled for (two dice against the wind shift number); a change takes effect next turn.",
         f"  rolls 2d6 for wind change (WSN 5): [{a}] [{b}] = {a + b}",
         "  The wind holds.",
-        "  Waiting for Umpire.",
+        "  Phase A (Wind Phase): the wind is rolled and nothing else is done in it.",
+        "  Turn 1: Phase B (Signal Phase) skipped: no side has two ships to signal between.",
+        "  Turn 1: Phase C (Unfouling Phase) skipped: no ship is fouled, and none may sink or explode.",
+        "  — Turn 1: D. Movement notation Phase —",
     ]
     assert _after(text, "  Secret orders (plot) are awaited for: Victory, Redoutable.") == [
         "  Waiting for British, French.",
@@ -98,7 +101,8 @@ def test_a_wsim_game_from_creation_to_the_plots_revealed_together(tmp_path: Path
         "  Victory moves 1: now heading 3.",
         "  — Turn 1: E. Movement execution Phase —",
         "  Move the ships on your table as plotted; drift last; retrace collisions hex by hex "
-        "(`collide SHIP OTHER` rolls for fouling).",
+        "(`collide SHIP OTHER` rolls for fouling). Ships that end alongside may grapple: `next F` stops in the "
+        "Grappling Phase, which `next` skips while no ship is fouled or grappled.",
         "  Waiting for Umpire.",
     ]
     log, state = _stored(tmp_path)
@@ -150,7 +154,8 @@ def test_the_referee_takes_back_a_sealed_order_and_only_the_referee(tmp_path: Pa
         "  Victory moves 1: now heading 3.",
         "  — Turn 1: E. Movement execution Phase —",
         "  Move the ships on your table as plotted; drift last; retrace collisions hex by hex "
-        "(`collide SHIP OTHER` rolls for fouling).",
+        "(`collide SHIP OTHER` rolls for fouling). Ships that end alongside may grapple: `next F` stops in the "
+        "Grappling Phase, which `next` skips while no ship is fouled or grappled.",
         "  Waiting for Umpire.",
         # everyone has seen the plots: nothing takes them back
         "refused: The last command cannot be taken back: it revealed orders. Only a command that rolled no dice, "
@@ -173,7 +178,8 @@ def test_a_secret_order_is_never_on_the_screen_until_it_is_revealed(tmp_path: Pa
         "  Victory moves 1: now heading 3.",
         "  — Turn 1: E. Movement execution Phase —",
         "  Move the ships on your table as plotted; drift last; retrace collisions hex by hex "
-        "(`collide SHIP OTHER` rolls for fouling).",
+        "(`collide SHIP OTHER` rolls for fouling). Ships that end alongside may grapple: `next F` stops in the "
+        "Grappling Phase, which `next` skips while no ship is fouled or grappled.",
         "  Waiting for Umpire.",
     ]
     assert text.count("L1R1") == 2  # the reveal and the move

@@ -43,7 +43,7 @@ def test_the_guide_quotes_what_the_bot_posts_and_shows_the_boards_it_draws(tmp_p
             continue
         unknown = [line for line in block.splitlines() if line not in said]
         assert unknown == [], "every line the guide quotes is one the bot posted in this game"
-    roll = next(p for p in posts if "decide on Amazone's roll" in p.text)
+    roll = next(p for p in posts if "decide on Kestrel's roll" in p.text)
     assert plain(roll.text) in blocks
     for post in drawn:
         made, kept = Image.open(tmp_path / post.image), Image.open(IMAGES / post.image)

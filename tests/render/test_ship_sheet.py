@@ -19,7 +19,7 @@ from game.systems.sheet import SECRET, Sheet
 from game.systems.wsim.model import Broadside, Party
 from render.ship_sheet import ROW_PT, WIDTH, render_sheet, sheet_figure, texts
 from tests.systems.helpers import Table
-from tests.systems.wsim.conftest import at, setup
+from tests.systems.wsim.conftest import at, keep_phases, setup
 
 LOAD_WORDS = ("roundshot", "double", "half", "chain", "grape", "initial", "empty", "DS")
 
@@ -35,7 +35,7 @@ def builtin_sheets() -> list[tuple[str, str, Sheet]]:
 
 
 def loading_double_shot() -> Any:
-    t = Table(system("wsim"), setup())
+    t = keep_phases(Table(system("wsim"), setup()))  # drawn in the Load Phase, which the load would end
     at(t, "J", Victory={"broadsides": (Broadside("left", initial_used=True), Broadside("right", "C", initial_used=True)),
                         "hull_lost": 4, "grappled": ("Redoutable",), "fire_turns": 1})
     t.play("British: load Victory left DS")

@@ -8,6 +8,7 @@ from game.errors import UnknownName
 from game.scenario import builtin_scenarios
 from game.schema.common import MAX_NAME
 from game.service.game_service import Actor, GameService
+from game.service.results import ScenarioCheck
 
 ANN = Actor("111", "g1")
 BOB = Actor("222", "g1")
@@ -30,11 +31,12 @@ async def test_a_page_holds_unfinished_games_first_and_reads_only_its_own(servic
 
 
 async def test_a_scenario_is_checked_before_the_game_is_made(service: GameService) -> None:
-    assert await service.lobby.check_scenario(ANN, "quickstart") == "Quick start"
+    assert await service.lobby.check_scenario(ANN, "quickstart") == ScenarioCheck("Quick start", False)
+    assert (await service.lobby.check_scenario(ANN, "tutorial")).tutorial
     with pytest.raises(UnknownName, match="There is no built-in scenario 'quickstrat'"):
         await service.lobby.check_scenario(ANN, "quickstrat")
     nameless = builtin_scenarios()["quickstart"].replace('name = "Quick start"\n', "")
-    assert await service.lobby.check_scenario(ANN, "N" * 300, nameless) == "N" * MAX_NAME
+    assert await service.lobby.check_scenario(ANN, "N" * 300, nameless) == ScenarioCheck("N" * MAX_NAME)
     info = await service.lobby.create_game(ANN, "c1", scenario="N" * 300, scenario_text=nameless)
     assert info.name == "N" * MAX_NAME
     assert await service.lobby.game_in_channel("g1", "c1") is not None

@@ -34,8 +34,8 @@ async def wsim_game(service: GameService) -> tuple[RefereeService, int]:
 
 
 async def to_plots(ref: RefereeService, gid: int) -> None:
-    for _ in "ABCD":
-        await ref.submit(UMPIRE, gid, "next")
+    """The wind is rolled in A; B (one ship a side) and C (nothing fouled) are skipped: D, in one `next`."""
+    await ref.submit(UMPIRE, gid, "next")
 
 
 async def test_seats_and_who_may_give_what(service: GameService) -> None:
@@ -112,11 +112,11 @@ async def test_dice_come_from_the_secret_seed_and_the_log_reads_back(db_url: str
         # this process still holds the game before the plots, where `next` is refused: it reads the game
         # again rather than refuse a command that is legal now
         out = await ref.submit(UMPIRE, gid, "next")
-        assert out.info.phase == "F"
-        # and when both decide on the same copy, the write that comes second decides afresh
+        assert out.info.phase == "H"  # F and G skipped: nothing is fouled or grappled
+        # and when both decide on the same copy, the write that comes second decides afresh: from J (I skipped), not H
         await other.submit(UMPIRE, gid, "next")
         out = await ref.submit(UMPIRE, gid, "next")
-        assert out.info.phase == "H"
+        assert (out.info.phase, out.info.turn) == ("D", 2)
         again = await other._load(gid, fresh=True)
         assert again.state == (await ref._load(gid)).state
         initial = WSIM.initial_state(tomllib.loads(builtin_setups("wsim")["trafalgar"]))
@@ -215,10 +215,9 @@ async def reminders(service: GameService, gid: int) -> list[str]:
 
 async def test_reminders_follow_whom_the_game_waits_for(service: GameService) -> None:
     ref, gid = await wsim_game(service)
-    await ref.submit(UMPIRE, gid, "next")
+    await ref.submit(UMPIRE, gid, "next A")  # stop in the Wind Phase, which `next` alone passes once rolled
     assert await reminders(service, gid) == ["Umpire"]
-    for _ in "BCD":
-        await ref.submit(UMPIRE, gid, "next")
+    await ref.submit(UMPIRE, gid, "next")  # B and C skipped
     assert await reminders(service, gid) == ["British", "French"]
     await ref.submit(FRENCH, gid, "plot Redoutable L1R1")
     assert await reminders(service, gid) == ["British"]
@@ -241,13 +240,14 @@ async def test_a_games_lock_does_not_outlive_its_commands(service: GameService) 
     import gc
 
     ref, gid = await wsim_game(service)
-    await asyncio.gather(ref.submit(UMPIRE, gid, "next"), ref.submit(UMPIRE, gid, "next"))
+    # `next A` stops in A; from there a second one goes on to the plots of D (the Wind Phase comes next turn)
+    await asyncio.gather(ref.submit(UMPIRE, gid, "next A"), ref.submit(UMPIRE, gid, "next A"))
     other = await ref.create_game(BRIT, "other", "wsim")
     for actor, seat in ((BRIT, "British"), (FRENCH, "french"), (UMPIRE, "Umpire")):
         await ref.join(actor, other.id, seat)
     for _ in "AB":
-        await ref.submit(UMPIRE, other.id, "next")
-    assert (await ref.info(gid)).phase == (await ref.info(other.id)).phase  # both orders, one after the other
+        await ref.submit(UMPIRE, other.id, "next A")
+    assert (await ref.info(gid)).phase == (await ref.info(other.id)).phase == "D"  # both orders, one after the other
     for n in range(20):
         info = await ref.create_game(BRIT, f"more-{n}", "wsim")
         await ref.join(BRIT, info.id)

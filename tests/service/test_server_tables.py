@@ -45,12 +45,10 @@ async def game(ref: RefereeService, guild_actors: tuple[Actor, Actor, Actor] = (
 
 
 async def to_combat(ref: RefereeService, gid: int) -> None:
-    for _ in "ABCD":
-        await ref.submit(UMPIRE, gid, "next")
+    await ref.submit(UMPIRE, gid, "next")  # A's wind rolled; B and C have nothing to do: D
     await ref.submit(FRENCH, gid, "plot Redoutable 1")
     await ref.submit(BRIT, gid, "plot Victory 1")
-    for _ in "EFG":
-        await ref.submit(UMPIRE, gid, "next")
+    await ref.submit(UMPIRE, gid, "next")  # F and G have nothing to do: H
 
 
 async def test_a_fire_with_ffn_8_or_more_resolves_in_one_command(service: GameService) -> None:
@@ -63,14 +61,15 @@ async def test_a_fire_with_ffn_8_or_more_resolves_in_one_command(service: GameSe
     gid = await game(ref)
     await to_combat(ref, gid)
     out = await ref.submit(BRIT, gid, "fire Victory left Redoutable range 2")
-    # the counting seeds roll 4 + 5 on the game's first dice: MFN 28 + 9 = FFN 37; the Critical Number is the
-    # text's (line 122: "37 … 6"), the hits the server's entry, named as such
-    assert quote(__file__, SEED, 122, "37\t1\t2\t\t2\t5\t6").split("\t")[-1] == "6"
+    # the counting seeds roll a 7 for the fire (the dice of its place in the log, after the phases skipped on the
+    # way): MFN 28 + 7 = FFN 35; the Critical Number is the text's (line 120: "35 … 6"), the hits the server's
+    # entry, named as such
+    assert quote(__file__, SEED, 120, "35\t3\t1\t1\t3\t6").split("\t")[-1] == "6"
     fire = (await ref._load(gid)).state.fire(1)
-    assert (fire.mfn, fire.ffn, fire.critical_number, fire.hits) == (28, 37, 6, hull("37"))
-    assert f"FFN 37; hits {hull('37')} (this server's entry by Ann); Critical Number 6" in out.public[-1]
+    assert (fire.mfn, fire.ffn, fire.critical_number, fire.hits) == (28, 35, 6, hull("35"))
+    assert f"FFN 35; hits {hull('35')} (this server's entry by Ann); Critical Number 6" in out.public[-1]
     assert not any("Referee: read the printed" in line for line in out.public)  # nothing waits for the referee
-    assert (await ref.submit(UMPIRE, gid, "next")).info.phase == "I"  # the hits are marked at the phase's end
+    assert (await ref.submit(UMPIRE, gid, "next")).info.phase == "J"  # the hits are marked at the phase's end; I skipped
     loaded = await ref._load(gid)
     initial = (await ref._load(gid)).record.initial_state
     assert '"by":"Ann"' in initial.replace(" ", "")  # the server's entries are in the game's initial state

@@ -27,6 +27,15 @@ EXPECTED: dict[str, Any] = json.loads((STORED / "referee_games_0012.json").read_
 # a command with no dice each game may take where it was left: (the seat that gives it, the line)
 NO_DICE = {"wsim": ("Umpire", "next"), "iron_and_oak": ("Umpire", "next"),
            "captains_sea": ("British", "maneuver Guerriere straight")}
+# fields a state gained since the rows were written, read back at their defaults
+ADDED_SINCE: dict[str, dict[str, dict[str, Any]]] = {"wsim": {"options": {"skip_empty": True}}}
+
+
+def _as_read_today(expected: dict[str, Any]) -> dict[str, Any]:
+    state = dict(expected["state"])
+    for key, fields in ADDED_SINCE.get(expected["system"], {}).items():
+        state[key] = {**state[key], **fields}
+    return state
 
 
 async def _stored_database(tmp_path: Path) -> str:
@@ -62,7 +71,7 @@ async def test_games_stored_by_the_old_referee_service_load_and_play_on(tmp_path
             gid = int(gid_text)
             game = await ref._load(gid)
             assert game.record.system == expected["system"]
-            assert to_data(game.state) == expected["state"]  # exactly the state the old reader folded
+            assert to_data(game.state) == _as_read_today(expected)  # exactly the state the old reader folded
             info = await ref.info(gid)
             seated = {name: user for name, user, _ in info.seats}
             referee = Actor(seated[game.state.referee] or "", "guild")
@@ -96,6 +105,6 @@ async def test_the_migration_goes_back_and_forth_without_a_change(tmp_path: Path
     try:
         ref = GameService(engine).referee
         for gid_text, expected in EXPECTED.items():
-            assert to_data((await ref._load(int(gid_text))).state) == expected["state"]
+            assert to_data((await ref._load(int(gid_text))).state) == _as_read_today(expected)
     finally:
         await engine.dispose()

@@ -16,7 +16,7 @@ from game.systems import ship_sheet, system
 from game.systems.sheet import ALT_LIMIT, SECRET, Sheet
 from game.systems.wsim.model import Broadside
 from tests.systems.helpers import Table
-from tests.systems.wsim.conftest import at, setup
+from tests.systems.wsim.conftest import at, keep_phases, setup
 
 
 def builtin(key: str) -> Any:
@@ -117,7 +117,7 @@ def test_a_hurt_wsim_ship_reads_its_damage_and_its_state() -> None:
 
 
 def test_the_opponent_never_reads_a_half_loaded_double_shot() -> None:
-    t = Table(system("wsim"), setup())
+    t = keep_phases(Table(system("wsim"), setup()))  # the Load Phase stays open after the load, as the sheet is read in it
     at(t, "J", Victory={"broadsides": (Broadside("left", initial_used=True), Broadside("right", "G", initial_used=True))})
     t.play("British: load Victory left DS")
     own = sheet_of("wsim", t.state, "Victory", "British")

@@ -23,6 +23,7 @@ from game.systems.common import (
     check_names,
     open_step,
     phase_spec,
+    require_next_is,
     require_referee,
 )
 from game.systems.dice import coloured
@@ -84,6 +85,8 @@ def next_phase(step: Step[CSGame], cmd: NextPhase, t: TableSet) -> None:
     if state.phase == "activation":
         _require_blocks(state)
         if _next_impulse(step):
+            if cmd.to:
+                raise IllegalAction("Impulses are left in the Activation Cycle: `next` alone walks them.")
             return
     if state.phase == "initiative" and not state.initiative:
         raise IllegalAction("The initiative is not recorded yet.", "The referee records it: `initiative PLAYER`.")
@@ -95,6 +98,7 @@ def next_phase(step: Step[CSGame], cmd: NextPhase, t: TableSet) -> None:
         key, turn = "crew", state.turn + 1
     else:
         key, turn = PHASES[PHASES.index(state.phase) + 1], state.turn
+    require_next_is(SYSTEM, cmd.to, key)
     spec = phase_spec(SYSTEM, key)
     step.emit(PhaseEntered(turn, key, spec.name))
     step.prompt(spec.prompt)

@@ -18,6 +18,7 @@ from game.systems.common import (
     check_names,
     open_step,
     phase_spec,
+    require_next_is,
     require_referee,
 )
 from game.systems.iron_and_oak import commands as c
@@ -47,7 +48,7 @@ def decide(state: IOGame, command: Any, dice: DiceSource) -> list[Any]:
     check_names((s.id for s in state.ships), command, ("ship",))
     if isinstance(command, NextPhase):
         require_referee(state, command.player)
-        advance(step)
+        advance(step, command.to)
     elif isinstance(command, c.GiveOrder):
         give_order(step, command)
     elif isinstance(command, c.Reveal):
@@ -72,7 +73,7 @@ def decide(state: IOGame, command: Any, dice: DiceSource) -> list[Any]:
 # ---------------------------------------------------------------- the sequence of play
 
 
-def advance(step: Step[IOGame]) -> None:
+def advance(step: Step[IOGame], to: str = "") -> None:
     state = step.state
     if state.procedure is not None:
         raise IllegalAction(f"{state.procedure.ship}'s {state.procedure.order} is still under way.",
@@ -86,6 +87,7 @@ def advance(step: Step[IOGame]) -> None:
         key, turn = "status", state.turn + 1
     else:
         key, turn = PHASES[PHASES.index(state.phase) + 1], state.turn
+    require_next_is(SYSTEM, to, key)
     spec = phase_spec(SYSTEM, key)
     if state.orders.open and key != "action":
         step.emit(od.OrdersClosed(state.orders.kind))

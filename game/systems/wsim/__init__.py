@@ -15,15 +15,21 @@ from game.systems.wsim.apply import apply as _apply
 from game.systems.wsim.commands import COMMANDS
 from game.systems.wsim.events import EVENTS
 from game.systems.wsim.model import WsimGame
+from game.systems.wsim.skips import may_still_load
 
 
 def deciders(state: WsimGame) -> set[str]:
-    """Owners whose secret orders are awaited; otherwise the referee, who enters printed-table hits
-    and moves the game to the next phase when the table is done."""
+    """Owners whose secret orders are awaited, or in the Load Phase the owners of ships that may still
+    load (the last load ends it); otherwise the referee, who enters printed-table hits and moves the
+    game to the next phase when the table is done."""
     if state.result:
         return set()
     if state.orders.open and not state.orders.complete:
         return state.orders.waiting_for()
+    if state.phase == "J" and state.options.skip_empty:
+        loading = {s.player for s in state.ships if may_still_load(s)}
+        if loading:
+            return loading
     return {state.referee}
 
 

@@ -15,9 +15,12 @@ from game.systems.common import (
     GameEnded,
     NextPhase,
     PhaseEntered,
+    PhaseSkipped,
     Step,
     check_names,
+    nothing_to_do,
     open_step,
+    phase_named,
     phase_spec,
     require_referee,
 )
@@ -30,6 +33,7 @@ from game.systems.wsim.fire import needs, parse_hits
 from game.systems.wsim.model import Ship, Wind, WsimGame
 from game.systems.wsim.notation import format_parties, parse_parties
 from game.systems.wsim.plot import acceleration_remark, check, outcome, parse_moves, parse_notes, turned
+from game.systems.wsim.skips import PREDICATES, load_phase_done
 
 SYSTEM = "wsim"
 
@@ -47,7 +51,7 @@ def decide(state: WsimGame, command: Any, dice: DiceSource) -> list[Any]:
         return step.events
     if isinstance(command, NextPhase):
         require_referee(state, command.player)
-        advance(step, t)
+        advance(step, t, phase_named(SYSTEM, command.to) if command.to else "")
         return step.events
     check_names((s.id for s in state.ships), command)
     handler = _HANDLERS.get(type(command))
@@ -74,10 +78,10 @@ def _owner(state: WsimGame, ship: Ship, player: str, referee_too: bool = False) 
 # ---------------------------------------------------------------- the turn sequence
 
 
-def advance(step: Step[WsimGame], t: TableSet) -> None:
-    """Leave the current phase (checking it is done) and enter the next one."""
+def advance(step: Step[WsimGame], t: TableSet, to: str = "") -> None:
+    """Leave the current phase (checking it is done) and go on to the next phase with something to do,
+    or to `to` (the referee's `next PHASE`), whatever it has."""
     state = step.state
-    phase = state.phase
     if state.orders.open and not state.orders.complete:
         waiting = ", ".join(f"{s} ({o})" for o, s in state.orders.missing())
         raise IllegalAction(f"Secret {state.orders.kind} orders are still awaited: {waiting}.")
@@ -87,13 +91,37 @@ def advance(step: Step[WsimGame], t: TableSet) -> None:
             f"Fire {', '.join(map(str, waiting_hits))} still wait(s) for hits from the printed table.",
             "The referee enters them with `hits N 2H1C1R`.",
         )
+    _leave(step, state.phase, t)
+    while not step.state.result:
+        phase, turn = _following(step.state.phase, step.state.turn)
+        spec = phase_spec(SYSTEM, phase)
+        label = f"Phase {phase} ({spec.name})"
+        skipping = step.state.options.skip_empty and phase != to
+        why = nothing_to_do(SYSTEM, phase, step.state, PREDICATES) if skipping else ""
+        if why:
+            step.emit(PhaseSkipped(turn, phase, label, why))
+        else:
+            enter(step, phase, turn, t)
+            why = nothing_to_do(SYSTEM, phase, step.state, PREDICATES, after_entry=True) if skipping else ""
+            if not why or step.state.result:
+                return
+            step.prompt(f"{label}: {why}.")
+        _leave(step, phase, t)
+
+
+def _leave(step: Step[WsimGame], phase: str, t: TableSet) -> None:
+    """What the end of a phase does, whether it was played or skipped."""
     if phase == "H":
         combat.end_of_combat(step, t)
     if phase == "K":
         _end_of_turn(step)
-    if step.state.result:
-        return
-    enter(step, *_following(phase, state.turn), t)
+
+
+def _phase_done(step: Step[WsimGame], t: TableSet) -> None:
+    """Secret orders revealed, or the last load made: the phase has nothing left, and the game goes on
+    (unless the setup keeps every phase for the referee's `next`)."""
+    if step.state.options.skip_empty and not step.state.result:
+        advance(step, t)
 
 
 def _following(phase: str, turn: int) -> tuple[str, int]:
@@ -394,6 +422,7 @@ def board(step: Step[WsimGame], cmd: c.Board, t: TableSet) -> None:
         for order in step.state.orders.orders:
             step.emit(ev.PartiesSet(order.slot, parse_parties((order.text or "NBP").split(), step.state)))
         step.emit(od.OrdersClosed("board"))
+        _phase_done(step, t)
 
 
 # ---------------------------------------------------------------- J: loading and repairs
@@ -453,6 +482,13 @@ def load(step: Step[WsimGame], cmd: c.Load, t: TableSet) -> None:
         step.emit(ev.LoadChanged(ship.id, cmd.side, "", True, ship.player, initial_used=True))
     else:
         step.emit(ev.LoadChanged(ship.id, cmd.side, cmd.ammo, False, ship.player, initial_used=True))
+    _end_load_phase_if_done(step, t)
+
+
+def _end_load_phase_if_done(step: Step[WsimGame], t: TableSet) -> None:
+    if step.state.options.skip_empty and load_phase_done(step.state):
+        step.prompt("No ship may load or begin a repair any more: the Load Phase is over.")
+        _phase_done(step, t)
 
 
 def repair(step: Step[WsimGame], cmd: c.Repair, t: TableSet) -> None:
@@ -466,6 +502,9 @@ def repair(step: Step[WsimGame], cmd: c.Repair, t: TableSet) -> None:
         return
     if state.phase != "J":
         raise WrongPhase("Repairs are marked in the Load Phase (J).")
+    if ship.loaded_this_turn:
+        # a ship under repair may not load, and the repair counts from this Load Phase: its crew is at the guns
+        raise IllegalAction(f"{ship.id} has loaded a broadside in this Load Phase: a repair is begun instead of a load.")
     if ship.repair:
         raise IllegalAction(f"{ship.id} is repairing its {ship.repair} already.", "`repair SHIP stop` ends it.")
     if sum(1 for left in ship.crew_left if left > 0) - (1 if ship.pumps else 0) < 2:
@@ -475,6 +514,7 @@ def repair(step: Step[WsimGame], cmd: c.Repair, t: TableSet) -> None:
     if not damaged:
         raise IllegalAction(f"{ship.id}'s {cmd.kind} has no squares lost.")
     step.emit(ev.RepairChanged(ship.id, cmd.kind, 1))
+    _end_load_phase_if_done(step, t)
 
 
 # ---------------------------------------------------------------- K: sails
@@ -483,8 +523,9 @@ def repair(step: Step[WsimGame], cmd: c.Repair, t: TableSet) -> None:
 def sails(step: Step[WsimGame], cmd: c.Sails, t: TableSet) -> None:
     state = step.state
     ship = state.ship(cmd.ship)
-    if state.phase != "K":
-        raise WrongPhase("Sails are set in the Full Sails Phase (K).")
+    if state.phase != "K" and (state.options.hidden_sails or state.phase != "J"):
+        raise WrongPhase("Sails are set in the Load Phase (J) or the Full Sails Phase (K)"
+                         + (", and plotted in secret in K." if state.options.hidden_sails else "."))
     if cmd.setting == "full":
         v = state.wind.velocity
         if v in (5, 6) and 1 <= ship.ship_class <= 6 and _value(t, "weather_full_sails", v, state, ship.ship_class) == "not allowed":
@@ -500,6 +541,7 @@ def sails(step: Step[WsimGame], cmd: c.Sails, t: TableSet) -> None:
                 if order.text != step.state.ship(order.slot).sails:
                     step.emit(ev.SailsSet(order.slot, order.text or "battle"))
             step.emit(od.OrdersClosed("sails"))
+            _phase_done(step, t)
         return
     _owner(state, ship, cmd.player)
     if cmd.setting == ship.sails:

@@ -169,6 +169,7 @@ class Options:
     rigging_loss: bool = True  # WS&IM optional rule VIII (dismasted, fallen masts); CB uses it
     exploding: bool = True  # WS&IM optional rule X (exploding ships); CB uses it
     hidden_sails: bool = False  # Full Sails plotted in secret in phase K
+    skip_empty: bool = True  # phases with nothing to do are skipped; false: the referee's `next` walks each one
 
 
 @dataclass(frozen=True)

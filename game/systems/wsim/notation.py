@@ -6,7 +6,7 @@
     fire Victory left Redoutable range 2 [aim hull|rigging] [half] [rake bow|stern] [mod -1]
     hits 3 2H1C1R      mark Victory 1H2C          collide|unfoul|ungrapple Victory Redoutable
     grapple Victory Redoutable [motionless 1]     melee Victory Redoutable     blast Orient Victory Swiftsure
-    roll 2d6 [for …]   printed rake Bow 2 = 4     next     end [reason]
+    roll 2d6 [for …]   printed rake Bow 2 = 4     next [F]     end [reason]
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
     referee = "Umpire"                 # may be one of the players; default: the first player
     wind = { direction = 1, velocity = 3 }
     wind_shift_number = 5
-    options = { fatigue = false, rigging_loss = true, exploding = true, hidden_sails = false }
+    options = { fatigue = false, rigging_loss = true, exploding = true, hidden_sails = false, skip_empty = true }
 
     [[ship]]
     id = "Victory"; player = "British"; class = 1; battle_sail = 3; full_sail = 5; turning = 1
@@ -38,14 +38,16 @@ def initial_state(doc: Mapping[str, Any]) -> WsimGame:
     wind = Wind(direction, int_in(wind_doc, "velocity", 0, 6, "wind"))
     wsn = int_in(doc, "wind_shift_number", 4, 6, "game")
     opt = field(doc, "options", dict, "game", {})
-    unknown = set(opt) - {"fatigue", "rigging_loss", "exploding", "hidden_sails"}
+    known = ("fatigue", "rigging_loss", "exploding", "hidden_sails", "skip_empty")
+    unknown = set(opt) - set(known)
     if unknown:
-        raise SetupError(f"Unknown option(s): {', '.join(sorted(unknown))}.", "Options: fatigue, rigging_loss, exploding, hidden_sails.")
+        raise SetupError(f"Unknown option(s): {', '.join(sorted(unknown))}.", f"Options: {', '.join(known)}.")
     options = Options(
         fatigue=field(opt, "fatigue", bool, "options", False),
         rigging_loss=field(opt, "rigging_loss", bool, "options", True),
         exploding=field(opt, "exploding", bool, "options", True),
         hidden_sails=field(opt, "hidden_sails", bool, "options", False),
+        skip_empty=field(opt, "skip_empty", bool, "options", True),
     )
     ships = tuple(_ship(e) for e in entries(doc, "ship", players, "ship"))
     return WsimGame(players, referee, ships, wind, direction, wsn, options=options,

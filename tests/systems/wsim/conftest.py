@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 
 from game.model import evolve
+from game.systems.orders import OrderBook
 from game.systems.wsim import SYSTEM
 from tests.systems.helpers import Table
 
@@ -34,9 +35,17 @@ def table() -> Table:
 
 
 def at(table: Table, phase: str, turn: int = 1, **ships: dict[str, Any]) -> Table:
-    """Put the game in a phase, with ship log changes, to test one rule from there."""
-    state = evolve(table.state, phase=phase, turn=turn)
+    """Put the game in a phase, with ship log changes, to test one rule from there (no secret orders open: those of
+    the phase a `next` reached are not this phase's)."""
+    state = evolve(table.state, phase=phase, turn=turn, orders=OrderBook())
     for name, changes in ships.items():
         state = state.with_ship(evolve(state.ship(name), **changes))
     table.state = state
+    return table
+
+
+def keep_phases(table: Table) -> Table:
+    """The setup option skip_empty = false: every phase waits for the referee's `next`, and the last load does
+    not end the turn, for a test of one rule inside a phase."""
+    table.state = evolve(table.state, options=evolve(table.state.options, skip_empty=False))
     return table

@@ -19,7 +19,7 @@ from game.systems.wsim.combat import apply_critical
 from game.systems.wsim.fire import calculate, parse_hits
 from game.systems.wsim.model import Broadside, Fire, Melee, Options, Party, Wind, WsimGame
 from tests.systems.helpers import Table, quote
-from tests.systems.wsim.conftest import at, setup
+from tests.systems.wsim.conftest import at, keep_phases, setup
 
 T = load_tables("wsim")
 
@@ -188,7 +188,7 @@ def test_grappling_and_fouling(table: Table) -> None:
 
 
 def test_repairs_take_three_turns(table: Table) -> None:
-    t = at(table, "J", Victory={"hull_lost": 5})
+    t = at(keep_phases(table), "J", Victory={"hull_lost": 5})
     t.play("British: repair Victory hull")
     assert "under repair" in t.refused("British: load Victory left R").text
     for turn in (2, 3):
@@ -210,7 +210,7 @@ def test_a_blast_under_optional_rule_x(table: Table) -> None:
 
 
 def test_other_players_never_see_a_load(table: Table) -> None:
-    t = at(table, "J", Victory={"broadsides": (Broadside("left"), Broadside("right", "R"))})
+    t = at(keep_phases(table), "J", Victory={"broadsides": (Broadside("left"), Broadside("right", "R"))})
     events = t.play("British: load Victory left G")
     french = SYSTEM.view(t.state, "French").ship("Victory")
     assert [b.load for b in french.broadsides] == ["?", "?"]
@@ -285,7 +285,7 @@ def test_only_a_broadside_loaded_before_the_battle_fires_an_initial_broadside() 
     quote(__file__, "seed_002_tables.txt", 67, "<b>Initial Broadside</b>\t+4\t+3\t+3\t+2\t+1\t+1")
     doc = setup()
     doc["ship"][1]["load"] = {"left": "R", "right": ""}
-    t = at(Table(SYSTEM, doc), "J")
+    t = at(keep_phases(Table(SYSTEM, doc)), "J")
     loaded = t.play("French: load Redoutable right R")
     assert loaded == [ev.LoadChanged("Redoutable", "right", "R", False, "French", initial_used=True)]
     at(t, "H", turn=2)

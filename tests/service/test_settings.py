@@ -1,0 +1,91 @@
+"""Issue 26, item 1: `.env` read with the grammar people write it in, case by case, and every
+setting checked with a message naming it. Each case here was read wrongly by the hand-written
+reader: `export` made a variable literally named "export DISCORD_TOKEN", an inline comment stopped the
+start or became part of the value, and a quoted DEV_GUILD_ID with a comment synced the commands to
+every server without a word."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from game.service.settings import Settings, SettingsError
+
+KEYS = ("DATABASE_URL", "DISCORD_TOKEN", "DEV_GUILD_ID", "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS", "WORKERS",
+        "CACHED_GAMES")
+SERVER = "123456789012345678"
+
+
+@pytest.fixture
+def env_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """An empty directory with its own .env; what the file puts into the environment goes after the
+    test (the loader writes os.environ itself, which monkeypatch does not see)."""
+    monkeypatch.chdir(tmp_path)
+    before = {key: os.environ.get(key) for key in KEYS}
+    for key in KEYS:
+        os.environ.pop(key, None)
+    yield tmp_path / ".env"
+    for key, value in before.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+@pytest.mark.parametrize(("line", "field", "value"), [
+    ("export DISCORD_TOKEN=abc.def", "discord_token", "abc.def"),
+    ("LOG_LEVEL=INFO # chatty", "log_level", "INFO"),
+    ('DEV_GUILD_ID="123456789012345678" # test server', "dev_guild_id", SERVER),
+    ("DEV_GUILD_ID='123456789012345678'", "dev_guild_id", SERVER),
+    ("  DISCORD_TOKEN = spaced.around  ", "discord_token", "spaced.around"),
+    ('DATABASE_URL="postgresql+asyncpg://q:p#w@db:5432/q"', "database_url", "postgresql+asyncpg://q:p#w@db:5432/q"),
+    ("WORKERS=3   # two cores and a spare", "workers", 3),
+    ("# a comment line\n\nCACHED_GAMES=50", "cached_games", 50),
+])
+def test_the_dotenv_grammar(env_file: Path, line: str, field: str, value: object) -> None:
+    env_file.write_text(line + "\n", encoding="utf-8")
+    assert getattr(Settings.from_env(), field) == value
+
+
+def test_the_environment_wins_over_the_file(env_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env_file.write_text("LOG_LEVEL=DEBUG\n", encoding="utf-8")
+    monkeypatch.setenv("LOG_LEVEL", "WARNING")
+    assert Settings.from_env().log_level == "WARNING"
+
+
+@pytest.mark.parametrize(("line", "named"), [
+    ("DEV_GUILD_ID=my test server", "DEV_GUILD_ID"),
+    ("DEV_GUILD_ID=1234", "DEV_GUILD_ID"),  # too short for a server's id
+    ("DATABASE_URL=quarterdeck.db", "DATABASE_URL"),
+    ("DATABASE_URL=mysql://x@y/z", "DATABASE_URL"),
+    ("DISCORD_TOKEN=two words", "DISCORD_TOKEN"),
+    ("LOG_LEVEL=chatty", "LOG_LEVEL"),
+    ("WORKERS=-1", "WORKERS"),
+    ("CACHED_GAMES=0", "CACHED_GAMES"),
+    ("SHARD_COUNT=zero", "SHARD_COUNT"),
+])
+def test_a_setting_that_cannot_work_is_named(env_file: Path, line: str, named: str) -> None:
+    env_file.write_text(line + "\n", encoding="utf-8")
+    with pytest.raises(SettingsError, match=named):
+        Settings.from_env()
+
+
+def test_the_start_up_line_masks_the_secrets(env_file: Path) -> None:
+    env_file.write_text(f"DISCORD_TOKEN=secret.token.WXYZ\nDEV_GUILD_ID={SERVER}\n"
+                        "DATABASE_URL=postgresql+asyncpg://q:hunter2@db:5432/q\n", encoding="utf-8")
+    said = Settings.from_env().described()
+    assert "hunter2" not in said and "secret.token" not in said
+    assert "DISCORD_TOKEN set (…WXYZ)" in said and f"synced to server {SERVER} only" in said and "***" in said
+
+
+async def test_a_bad_dev_guild_id_never_syncs_globally() -> None:
+    """By construction: the bot refuses an id that is not one rather than sync to every server."""
+    from bot.app import QuarterdeckBot
+
+    bot = QuarterdeckBot.__new__(QuarterdeckBot)
+    bot.dev_guild_id = "1234\" # test server"
+    with pytest.raises(ValueError, match="not a server's id"):
+        await bot.sync_if_changed()
