@@ -151,6 +151,9 @@ def test_a_game_the_computer_ends_is_told_drawn_exported_and_verified(
     assert capsys.readouterr().out.startswith("✅ All ")
     assert main(verify.group(2).split()) == 0  # the line the table printed, as printed
     assert f"seed {seed_from_number(1)}" in capsys.readouterr().out
+    assert main(["replay", str(exported), "--no-images"]) == 0
+    assert "Game over: player B wins (end of turn 10: Strike Points tied, the defender holds)." in \
+        capsys.readouterr().out
 
 
 def test_script_events_shows_the_worked_broadsides_dice(capsys: pytest.CaptureFixture[str]) -> None:
