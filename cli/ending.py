@@ -6,6 +6,7 @@ read (the file the bot attaches to /game verify). Nobody has to take the table's
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -17,6 +18,7 @@ from game.account import account
 from game.errors import RulesError
 from game.model import Phase
 from game.names import plain
+from game.phases.end import ship_total, strike_points
 from game.service.db import is_sqlite
 from game.service.game_service import GameService
 from game.service.settings import Settings
@@ -34,10 +36,10 @@ def verify_line(game_id: int, url: str) -> str:
     if url == Settings.from_env().database_url:
         return f"{quarterdeck()} verify {game_id}"
     if is_sqlite(url):
-        return f"{quarterdeck()} verify {game_id} --db {url.split(':///', 1)[-1]}"
+        return f"{quarterdeck()} verify {game_id} --db {shlex.quote(url.split(':///', 1)[-1])}"
     from sqlalchemy.engine import make_url
 
-    return f"{quarterdeck()} verify {game_id} --db '{make_url(url).render_as_string(hide_password=True)}'"
+    return f"{quarterdeck()} verify {game_id} --db {shlex.quote(make_url(url).render_as_string(hide_password=True))}"
 
 
 async def tell_start(service: GameService, game_id: int, out: TextIO) -> None:
@@ -53,9 +55,7 @@ async def tell_end(service: GameService, game_id: int, url: str, out: TextIO, bo
     print("", file=out)
     print(f"=== Game over: {'player ' + state.winner + ' wins' if state.winner else 'no one wins'} "
           f"({state.result}) ===", file=out)
-    from game.phases.end import ship_total, strike_points  # pure: as the End Phase would count them now
-
-    rules = await service.reading.rules(game_id)
+    rules = await service.reading.rules(game_id)  # the points as the End Phase would count them now
     standing = [(p, strike_points(state, p, rules), ship_total(state, p)) for p in state.players]
     for line in _ending(log, standing):
         print("  " + line, file=out)
