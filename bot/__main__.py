@@ -14,7 +14,8 @@ from game.service.settings import Settings, SettingsError
 USAGE = """usage: python -m bot [--check] [--sync] [-h]
 
 Runs Quarterdeck: the Discord bot with DISCORD_TOKEN set (in the environment or .env), or, without
-one and at a terminal, the offline table against the computer and your friends at one screen.
+one and at a terminal, the offline table: a first game of the quick start, you as player A against
+the computer captain (a stored game is resumed; `quarterdeck table --new` starts another).
 
   --check   whether the token works and the bot may do what it needs in every game channel
   --sync    sync the slash commands even if they look unchanged
@@ -50,9 +51,14 @@ def main(argv: list[str] | None = None) -> int:
                   "`quarterdeck table` plays offline (also from a script).", file=sys.stderr)
             return 2
         print("No DISCORD_TOKEN is set (see .env.example), so Quarterdeck opens the offline table instead.")
+        from pathlib import Path
+
+        from cli.first_game import FIRST_GAME_AI
         from cli.table import run_table
 
-        return run_table(None, None, sys.stdin, sys.stdout, sys.stdin.isatty(), db=settings.database_url)
+        # a first game against the computer captain (a stored one is resumed), its boards in out/
+        return run_table(None, None, sys.stdin, sys.stdout, sys.stdin.isatty(), db=settings.database_url,
+                         out_dir=Path("out"), default_ai=FIRST_GAME_AI)
     return asyncio.run(run_bot(settings, force_sync="--sync" in args))
 
 

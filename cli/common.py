@@ -43,7 +43,8 @@ Drafted set-up (docs/setup.md), each line begun with the side, e.g. `A: role att
   deploy SHIP X Y [heading H]
   enlist PLAYER FILE                   table and scripts: a side brings a squadron file (not an order)
 Table only: options [SHIP] (what you can do now), hand [PLAYER], preview ORDER (what a move would do),
-            undo, games, state, json, log, help, quit"""
+            undo, games, state, json, log, help, quit
+            export FILE                after the end: the game's log for `quarterdeck replay`/`verify --file`"""
 
 
 def scenario_source(scenario: str | None, base: Path | None = None) -> tuple[str, str]:

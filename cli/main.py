@@ -88,6 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_script = sub.add_parser("script", help="play a file of table commands and print the final state")
     p_script.add_argument("file", type=Path)
     p_script.add_argument("--json", action="store_true", help="print the final state as JSON")
+    p_script.add_argument("--events", action="store_true",
+                          help="print every command's events in words as it is played, each roll with its dice")
     p_script.add_argument("--scenario", help="built-in scenario name, scenario file or \"drafted [SIZE]\" (default: quickstart)")
     p_script.add_argument("--seed", type=int)
     p_script.add_argument("--db", help="a database URL or an SQLite file's path (default: a temporary SQLite file)")
@@ -95,10 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     built_in = ", ".join(sorted(builtin_scenarios()))
     p_table = sub.add_parser(
-        "table", help="the offline hot-seat table, saved in the embedded database",
-        description="The offline table: both sides at one screen (or one side against the computer captain), "
-                    "saved in a database so a game can be left and resumed. Type `help` at the table for the "
-                    "commands.",
+        "table", help="the offline table (you against the computer captain), saved in the embedded database",
+        description="The offline table: you as player A against the computer captain (or both sides at one "
+                    "screen with --hot-seat), saved in a database so a game can be left and resumed. Type `help` "
+                    "at the table for the commands.",
         epilog=f"Built-in scenarios: {built_in}; or \"drafted [SIZE]\" for chapter 7's set-up. A game in progress "
                "is resumed unless --new is given.")
     p_table.add_argument("--scenario", help=f"a built-in scenario ({built_in}), a scenario file's path or "
@@ -107,7 +109,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                          help="a drafted game's size (with --scenario drafted; default: skirmish)")
     p_table.add_argument("--seed", type=int, help="the dice seed of a new game, to replay the same dice "
                                                   "(default: a fresh secret seed)")
-    p_table.add_argument("--vs-ai", metavar="PLAYER", help="the computer captain plays this side (A or B)")
+    p_table.add_argument("--vs-ai", metavar="PLAYER", help="the computer captain plays this side of a new game "
+                                                           "(default: B)")
+    p_table.add_argument("--hot-seat", action="store_true",
+                         help="a new game with no computer captain: both sides at one screen")
     p_table.add_argument("--new", action="store_true", help="start a new game (with --scenario, --vs-ai, --seed)")
     p_table.add_argument("--game", type=int, help="open this stored offline game (they are listed at the start)")
     p_table.add_argument("--db", help="a database URL or an SQLite file's path (default: DATABASE_URL, or "
@@ -172,7 +177,7 @@ def _run(args: argparse.Namespace) -> int:
     from cli import play
 
     if args.command == "script":
-        return play.run_script(args.file, args.json, args.scenario, args.seed, sys.stdout, args.db)
+        return play.run_script(args.file, args.json, args.scenario, args.seed, sys.stdout, args.db, args.events)
     if args.command == "demo":
         return run_demo(args.seed, args.games, args.json, sys.stdout, args.images, args.out)
     if args.command == "audit":
@@ -190,10 +195,14 @@ def _run(args: argparse.Namespace) -> int:
 
         return run_referee(args.system, args.setup, args.file, sys.stdin, sys.stdout, sys.stdin.isatty(),
                            new=args.new, db=args.db)
+    from cli.first_game import FIRST_GAME_AI
     from cli.table import run_table
 
+    if args.hot_seat and args.vs_ai:
+        return refuse("--hot-seat is a game without the computer captain; --vs-ai gives it a side: choose one.")
     return run_table(args.scenario, args.seed, sys.stdin, sys.stdout, sys.stdin.isatty(), args.vs_ai,
-                     new=args.new, db=args.db, out_dir=args.out, game=args.game, size=args.size)
+                     new=args.new, db=args.db, out_dir=args.out, game=args.game, size=args.size,
+                     default_ai=None if args.hot_seat else FIRST_GAME_AI)
 
 
 if __name__ == "__main__":

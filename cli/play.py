@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from cli.common import LOCAL, _directive_scenario, open_service, print_state, scenario_source
+from cli.common import LOCAL, _directive_scenario, open_service, print_events, print_state, scenario_source
 from cli.drafted import drafted_size, enlist, is_enlist, take_sides
 from cli.stored import NotReadable, open_stored
 from cli.terminal import refuse
@@ -25,7 +25,11 @@ MAX_SCRIPT_BYTES = 1_000_000  # a script is typed by hand: a whole game's orders
 
 
 def run_script(path: Path, as_json: bool, scenario: str | None, seed: int | None, out: TextIO,
-               db: str | None = None) -> int:
+               db: str | None = None, events: bool = False) -> int:
+    """`events`: every command's account as it is played, each roll with its dice (as the table shows
+    them), before the final state."""
+    if events and as_json:
+        return refuse("--events prints the game's account in words; --json prints the final state: choose one.")
     try:
         lines = read_text_file(path, MAX_SCRIPT_BYTES, RulesError).splitlines()
         chosen = scenario or _directive_scenario(lines)
@@ -35,11 +39,11 @@ def run_script(path: Path, as_json: bool, scenario: str | None, seed: int | None
         return refuse(exc.text)
     with tempfile.TemporaryDirectory() as tmp:
         url = db or f"sqlite+aiosqlite:///{Path(tmp) / 'script.db'}"
-        return asyncio.run(_script(url, path, lines, text, name, size, seed, as_json, out))
+        return asyncio.run(_script(url, path, lines, text, name, size, seed, as_json, out, events))
 
 
 async def _script(url: str, path: Path, lines: Sequence[str], text: str, name: str, size: str | None,
-                  seed: int | None, as_json: bool, out: TextIO) -> int:
+                  seed: int | None, as_json: bool, out: TextIO, events: bool = False) -> int:
     engine, service = await open_service(url)
     try:
         try:
@@ -63,7 +67,7 @@ async def _script(url: str, path: Path, lines: Sequence[str], text: str, name: s
             expect_refusal = body.startswith("!")
             line = body.lstrip("!").strip()
             try:
-                await service.commands.submit(LOCAL, info.id, line, request_id=f"{path}:{number}:{info.id}")
+                outcome = await service.commands.submit(LOCAL, info.id, line, request_id=f"{path}:{number}:{info.id}")
             except RulesError as exc:
                 if expect_refusal:
                     if not as_json:
@@ -75,6 +79,9 @@ async def _script(url: str, path: Path, lines: Sequence[str], text: str, name: s
             if expect_refusal:
                 print(f"{path}:{number}: {line}: was expected to be refused but was accepted", file=sys.stderr)
                 return 1
+            if events:
+                print(f"> {line}", file=out)
+                print_events(outcome.events, out)
         await print_state(service, info.id, as_json, out)
         return 0
     finally:

@@ -10,16 +10,17 @@ import difflib
 import signal
 import sys
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
+from cli.boards import Boards as _Images  # the boards the table writes (cli/boards.py)
 from cli.common import HELP, LOCAL, open_service, print_events, print_state, scenario_source
 from cli.drafted import drafted_size, enlist, is_enlist, set_up_prompt, take_sides
+from cli.ending import Ending
+from cli.first_game import ai_mismatch
 from cli.terminal import refuse
-from game import events as ev
 from game.errors import ParseError, RulesError
-from game.model import Phase
 from game.notation import VERBS, parse
 from game.phases.common import owes_pick
 from game.service.game_service import DRAFTED, GameInfo, GameService
@@ -41,26 +42,30 @@ def run_table(
     out_dir: Path | None = None,
     game: int | None = None,
     size: str | None = None,
+    default_ai: str | None = None,
 ) -> int:
-    """`scenario` is a built-in name, a scenario file or `drafted [SIZE]` (or `drafted` with `size`)."""
+    """`scenario` is a built-in name, a scenario file or `drafted [SIZE]` (or `drafted` with `size`).
+    `default_ai`: the side the computer captain takes in a new game when `vs_ai` does not say (the
+    first game `make run` opens is against it; None: both sides at one screen)."""
     url = db or Settings.from_env().database_url
     try:
         drafted = drafted_size(scenario, size)
     except RulesError as exc:
         return refuse(exc.text)
-    return asyncio.run(_table(url, scenario, seed, inp, out, interactive, vs_ai, new, out_dir, game, drafted))
+    return asyncio.run(_table(url, scenario, seed, inp, out, interactive, vs_ai, new, out_dir, game, drafted,
+                              default_ai))
 
 
 async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable[str], out: TextIO,
                  interactive: bool, vs_ai: str | None, new: bool, out_dir: Path | None, game: int | None,
-                 drafted: str | None) -> int:
+                 drafted: str | None, default_ai: str | None = None) -> int:
     if interactive and threading.current_thread() is threading.main_thread():
         # asyncio.run's own handler ignores a first Ctrl-C while `input` blocks the loop, and makes the
         # second a traceback: one press at the prompt leaves the table (every command is already saved)
         signal.signal(signal.SIGINT, signal.default_int_handler)
     engine, service = await open_service(url)
     try:
-        game_id = await _choose_game(service, scenario, seed, vs_ai, new, game, out, drafted)
+        game_id = await _choose_game(service, scenario, seed, vs_ai, new, game, out, drafted, default_ai)
         if game_id is None:
             return 2
         print(f"Quarterdeck offline table, saved in {url}. Type `help` for the commands, `quit` to leave.",
@@ -69,16 +74,19 @@ async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable
         if ai:
             print(f"The computer captain commands player {', '.join(ai)}.", file=out)
         images = _Images(service, game_id, out_dir / f"table-game{game_id}" if out_dir else None, out)
+        end = Ending(service, game_id, url, out, images)
+        await end.start()
         await _ai_turns(service, game_id, out, images)
         await print_state(service, game_id, False, out)
         await _print_options(service, game_id, out)
+        await end.check()
         for raw in _prompted(inp, out, interactive):
             line = raw.split("#", 1)[0].strip()
             if not line:
                 continue
             if line.lower() in ("quit", "exit"):
                 break
-            if await _table_word(service, game_id, line, out, images):
+            if await _table_word(service, game_id, line, out, images) or await end.word(line):
                 continue
             if is_enlist(line):  # seats a side of a drafted game, as the same line does in a script
                 try:
@@ -90,6 +98,7 @@ async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable
                 await _ai_turns(service, game_id, out, images)
                 await print_state(service, game_id, False, out)
                 await _print_options(service, game_id, out)
+                await end.check()
                 continue
             try:
                 outcome = await service.commands.submit(LOCAL, game_id, line)
@@ -101,13 +110,15 @@ async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable
             await _ai_turns(service, game_id, out, images)
             await print_state(service, game_id, False, out)
             await _print_options(service, game_id, out)
+            await end.check()
         return 0
     finally:
         await engine.dispose()
 
 
 async def _choose_game(service: GameService, scenario: str | None, seed: int | None, vs_ai: str | None,
-                       new: bool, game: int | None, out: TextIO, drafted: str | None = None) -> int | None:
+                       new: bool, game: int | None, out: TextIO, drafted: str | None = None,
+                       default_ai: str | None = None) -> int | None:
     """The game to open: `--game N`, else a new one with `--new` (or when there is none), else the
     newest unfinished one. The stored games are listed first."""
     games = await _table_games(service)
@@ -119,16 +130,19 @@ async def _choose_game(service: GameService, scenario: str | None, seed: int | N
         if game not in [g.id for g in games]:
             print(f"error: there is no offline game #{game}; the games are listed above.", file=sys.stderr)
             return None
-        if scenario is not None or vs_ai is not None:
-            print("note: --scenario and --vs-ai choose a new game (with --new); an existing game keeps its own.",
-                  file=out)
+        if ai_mismatch([g for g in games if g.id == game][0], vs_ai):
+            return None
+        if scenario is not None:
+            print("note: --scenario chooses a new game (with --new); an existing game keeps its own.", file=out)
         print(f"Opening game #{game}.", file=out)
         return game
     unfinished = [g for g in games if g.status != "over"]
     if unfinished and not new:
         chosen = unfinished[-1]
-        if scenario is not None or vs_ai is not None or seed is not None:
-            print("note: --scenario, --vs-ai and --seed choose a new game: add --new to start one. Resuming.",
+        if ai_mismatch(chosen, vs_ai):
+            return None
+        if scenario is not None or seed is not None:
+            print("note: --scenario and --seed choose a new game: add --new to start one. Resuming.",
                   file=out)
         print(f"Resuming game #{chosen.id} ({chosen.name}); `.venv/bin/quarterdeck table --game N` opens another, "
               "`--new` starts one.",
@@ -141,6 +155,7 @@ async def _choose_game(service: GameService, scenario: str | None, seed: int | N
     except RulesError as exc:  # a DataError too
         refuse(exc.text)
         return None
+    vs_ai = vs_ai or default_ai
     if vs_ai is not None and info.seat(vs_ai) is None:
         print(f"error: --vs-ai names a player of the game: {', '.join(s.player for s in info.seats)}", file=sys.stderr)
         return None
@@ -263,45 +278,8 @@ def _suggestion(line: str, exc: RulesError) -> str:
     if not isinstance(exc, ParseError) or not exc.message.startswith("Unknown command"):
         return ""
     head = line.split(maxsplit=1)[0].lower()
-    near = difflib.get_close_matches(head, [*VERBS, *TABLE_WORDS], n=2, cutoff=0.6)
+    near = difflib.get_close_matches(head, [*VERBS, *TABLE_WORDS, Ending.WORD], n=2, cutoff=0.6)
     return f" Did you mean {' or '.join(f'`{w}`' for w in near)}?" if near else ""
-
-
-class _Images:
-    """Writes the board after every activation into a folder and says where."""
-
-    def __init__(self, service: GameService, game_id: int, folder: Path | None, out: TextIO) -> None:
-        self.service, self.game_id, self.folder, self.out = service, game_id, folder, out
-        self.count = len(list(folder.glob("*.png"))) if folder and folder.exists() else 0
-        # an activation given over several commands (one broadside, then the other) is drawn whole
-        self.activation: list[Any] = []
-
-    async def after(self, events: Sequence[Any]) -> None:
-        from render.files import ends_an_activation, write_activation
-
-        restored = [i for i, e in enumerate(events) if isinstance(e, ev.StateRestored)]
-        if restored:  # an undo: what was taken back is not drawn
-            self.activation, events = [], events[restored[-1] + 1:]
-        self.activation.extend(events)
-        if self.folder is None or not ends_an_activation(events):
-            return
-        events, self.activation = self.activation, []
-        self.count += 1
-        view = await self.service.reading.view(LOCAL, self.game_id)
-        path = await asyncio.to_thread(write_activation, self.folder, self.count, view, events)
-        print(f"  board: {path}", file=self.out)
-
-    async def preview(self, view: Any, pv: Any) -> None:
-        from render.options import RenderOptions
-        from render.pooled import render_board_async
-
-        if self.folder is None:
-            return
-        png = await render_board_async(view, RenderOptions(preview=pv, zoom_ship=pv.ship, zoom_radius=10))
-        self.folder.mkdir(parents=True, exist_ok=True)
-        path = self.folder / "preview.png"
-        await asyncio.to_thread(path.write_bytes, png)
-        print(f"  preview: {path}", file=self.out)
 
 
 async def _ai_turns(service: GameService, game_id: int, out: TextIO, images: _Images | None = None) -> None:
@@ -313,8 +291,6 @@ async def _ai_turns(service: GameService, game_id: int, out: TextIO, images: _Im
         print_events(shown, out)
         if images is not None:
             await images.after(outcome.events)
-        if (await service.reading.state_for_audit(game_id)).phase is Phase.OVER:
-            return
 
 
 def _prompted(inp: Iterable[str], out: TextIO, interactive: bool) -> Iterator[str]:

@@ -167,8 +167,9 @@ def test_table_writes_the_board_after_each_activation(tmp_path: Path) -> None:
     out = io.StringIO()
     assert run_table(None, None, iter(lines), out, False, db=db, out_dir=tmp_path / "boards") == 0
     written = sorted((tmp_path / "boards" / "table-game1").glob("*.png"))
-    assert [p.name for p in written] == ["0001-turn01-movement-Otter.png"]
-    assert f"board: {written[0]}" in out.getvalue()
+    # the set-up before the first card, then Otter's activation (issue 25: a board from the start)
+    assert [p.name for p in written] == ["0000-turn01-setup.png", "0001-turn01-movement-Otter.png"]
+    assert all(f"board: {p}" in out.getvalue() for p in written)
 
 
 def _newcomer(out: io.StringIO, seen: list[str]) -> Iterator[str]:
@@ -218,7 +219,7 @@ def test_the_table_lists_its_games_opens_the_one_asked_for_and_suggests_a_comman
               db=db, game=1)
     text = out.getvalue()
     assert "#1 Quick start" in text and "#2 " in text and "Opening game #1." in text
-    assert "note: --scenario and --vs-ai choose a new game" in text
+    assert "note: --scenario chooses a new game" in text
     assert "Did you mean `move`?" in text
     assert "Player A's hand: Down! (" in text and "Player B's hand: Fire as She Bears (" in text
     resumed = io.StringIO()

@@ -74,7 +74,7 @@ def test_drafted_with_a_size_and_a_squadron_of_another_size_refused_at_the_table
     monkeypatch.setattr(sys, "stdin", io.StringIO("enlist A examples/dutch_skirmish.toml\nenlist A\n"
                                                   "enlist B examples/nowhere.toml\noptions\n"))
     db = tmp_path / "t.db"
-    assert main(["table", "--new", "--scenario", "drafted", "--size", "patrol", "--db",
+    assert main(["table", "--new", "--hot-seat", "--scenario", "drafted", "--size", "patrol", "--db",
                  f"sqlite+aiosqlite:///{db}"]) == 0
     shown = capsys.readouterr().out
     assert "New game #1 (Drafted patrol)." in shown
