@@ -252,4 +252,6 @@ async def private_preview(interaction: discord.Interaction, build: Preview) -> N
     except (RulesError, ServiceError) as exc:
         await reply(interaction, answer(exc))
         return
-    await reply(interaction, text, file=discord.File(io.BytesIO(png), filename="preview.png"))
+    # the line says what the preview shows; it is the picture's words too (names raw: not markdown)
+    await reply(interaction, text, file=discord.File(io.BytesIO(png), filename="preview.png",
+                                                     description=names.plain(text).replace("**", "").replace("`", "")[:1024]))

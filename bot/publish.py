@@ -24,6 +24,7 @@ from game.service.game_service import GameInfo, GameService
 from game.service.results import BoardRead, SeatInfo
 from game.systems import system
 from game.views import View, event_for
+from render.alt_text import board_alt
 from render.options import RenderOptions
 from render.overlays import deployment_zones, last_attacks, last_move
 from render.pooled import render_board_async  # draws in a worker process
@@ -168,7 +169,9 @@ async def post_board(channel: discord.abc.Messageable, read: BoardRead) -> None:
     if view is not None:
         kwargs["view"] = view
     try:
-        await channel.send(file=discord.File(io.BytesIO(png), filename=f"board-{game_id}.png"), **kwargs)
+        alt = board_alt(spectator, options.last_move, options.last_attacks)
+        await channel.send(file=discord.File(io.BytesIO(png), filename=f"board-{game_id}.png", description=alt),
+                           **kwargs)
     except discord.Forbidden:
         log.warning("cannot attach files in the channel of game %s", game_id)
         warning = "\n⚠️ I may not attach files here, so no board image (give me *Attach Files*)."

@@ -13,23 +13,16 @@ sea one level off): tests/render/test_fast.py holds it within the bounds below a
 from __future__ import annotations
 
 import io
-import os
 
 import numpy as np
-from PIL import Image, _imaging
+from PIL import Image
 
 # measured on the boards of tests/render/scenes.py and the golden cases against the same pixels in
 # full colour (largest seen: channel 28, mean 1.12), with a margin
 MAX_CHANNEL_DIFFERENCE = 40
 MEAN_DIFFERENCE = 1.4
 
-# Pillow gives an image's memory back at once by default, so each board took its few megabytes
-# anew from the system, page by page: on the quick start that cost as much as the encoding itself
-# (24 ms a board against 17 with blocks kept). A few freed blocks are kept for the next board (at
-# most four, 4 MB each at the default width); PILLOW_BLOCKS_MAX in the environment wins.
-BLOCKS_KEPT = 4
-if "PILLOW_BLOCKS_MAX" not in os.environ and _imaging.get_blocks_max() < BLOCKS_KEPT:
-    _imaging.set_blocks_max(BLOCKS_KEPT)
+# Pillow keeps freed blocks for the next board: render/__init__.py says so before Pillow loads.
 
 
 def to_image(pixels: np.ndarray, colours: int) -> Image.Image:

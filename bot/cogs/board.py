@@ -18,6 +18,7 @@ from game import names
 from game.account import account
 from game.errors import RulesError
 from game.rules_data import load_rules
+from render.alt_text import board_alt
 from render.options import RenderOptions
 from render.pooled import render_board_async  # draws in a worker process
 
@@ -63,9 +64,10 @@ class BoardCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(description="The board as you see it (privately); zoom on a ship if you like")
-    @app_commands.describe(ship="Zoom on this ship (default: the whole table)")
+    @app_commands.describe(ship="Zoom on this ship (default: the whole table)",
+                           text="The board in words instead of the picture (what a screen reader says of it)")
     @app_commands.autocomplete(ship=ship_names)
-    async def board(self, interaction: discord.Interaction, ship: str | None = None) -> None:
+    async def board(self, interaction: discord.Interaction, ship: str | None = None, text: bool = False) -> None:
         if not await defer(interaction):
             return
         service = service_of(interaction)
@@ -77,9 +79,13 @@ class BoardCog(commands.Cog):
         except (RulesError, KeyError) as exc:
             await reply(interaction, refusal(exc) if isinstance(exc, RulesError) else "❌ No such ship.")
             return
+        alt = board_alt(view)
+        if text:
+            await reply(interaction, "🗺️ " + names.text(alt))
+            return
         png = await render_board_async(view, RenderOptions(zoom_ship=ship, active_ship=ship))
         await reply(interaction, "🗺️ The board" + (f", around {names.text(ship)}" if ship else ""),
-                    file=discord.File(io.BytesIO(png), filename="board.png"))
+                    file=discord.File(io.BytesIO(png), filename="board.png", description=alt))
 
     @app_commands.command(description="The last events of this game")
     async def log(self, interaction: discord.Interaction) -> None:

@@ -319,7 +319,11 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        files = [discord.File(io.BytesIO(g), filename=f"game-{gid}-replay{f'-{i}' if len(gifs) > 1 else ''}.gif")
+        part = f" (part {{}} of {len(gifs)})" if len(gifs) > 1 else "{}"
+        alt = (f"An animated replay of game #{gid}{part}: the board after each of its {len(shown)} moments, "
+               "every move and shot drawn in turn; /game log gives the same account in words.")
+        files = [discord.File(io.BytesIO(g), filename=f"game-{gid}-replay{f'-{i}' if len(gifs) > 1 else ''}.gif",
+                              description=alt.format(i) if len(gifs) > 1 else alt.format(""))
                  for i, g in enumerate(gifs, 1)]
         parts = f" in {len(gifs)} parts" if len(gifs) > 1 else ""
         text = f"🎞️ Game #{gid}: {len(shown)} moments{parts}."

@@ -99,7 +99,11 @@ def _image(table: Table) -> discord.File:
     rows = list(table.rows)
     fmt = "Swiss" if info.format == "swiss" else "round robin"
     png = standings_png(info.name, f"{when} ({fmt})", rows)
-    return discord.File(io.BytesIO(png), filename="standings.png")
+    # the same facts in words for a screen reader, as raw text (a description is not markdown)
+    alt = f"{info.name}: {when} ({fmt}). " + " ".join(
+        f"{r.rank}. {r.name}{' (dropped)' if r.dropped else ''}: {r.wins:g} of {r.played} won, margin {r.margin:+d}."
+        for r in rows)
+    return discord.File(io.BytesIO(png), filename="standings.png", description=alt[:1023] + ("…" if len(alt) > 1023 else ""))
 
 
 MAX_PINGS = 100  # Discord refuses a message allowing more users than this

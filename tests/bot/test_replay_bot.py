@@ -27,6 +27,8 @@ async def test_replay_in_discord_before_and_after_the_end(harness: Any) -> None:
     assert not answer.ephemeral and "Game #1" in answer.content and "once the game is over" in answer.content
     names = [name for name, _ in answer.files]
     assert names == ["game-1-replay.gif"]
+    # the picture's words for a screen reader (issue 26, item 8)
+    assert answer.payload["attachments"][0]["description"].startswith("An animated replay of game #1: the board after")
     with Image.open(io.BytesIO(answer.files[0][1])) as gif:
         moments = int(answer.content.split(": ", 1)[1].split(" moment")[0])
         assert gif.format == "GIF" and gif.n_frames == moments >= 1
