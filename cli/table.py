@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from cli.common import HELP, LOCAL, open_service, print_events, print_state, scenario_source
 from cli.drafted import drafted_size, enlist, is_enlist, set_up_prompt, take_sides
+from cli.teaching import TEACHING_WORDS, print_hands, print_rules
 from cli.terminal import refuse
 from game import events as ev
 from game.errors import ParseError, RulesError
@@ -26,7 +27,8 @@ from game.service.game_service import DRAFTED, GameInfo, GameService
 from game.service.referee import is_referee_system
 from game.service.settings import Settings
 
-TABLE_WORDS = ("state", "json", "log", "help", "quit", "exit", "options", "hand", "preview", "undo", "games")
+TABLE_WORDS = ("state", "json", "log", "help", "quit", "exit", "options", "hand", "preview", "undo", "games",
+               *TEACHING_WORDS)
 
 
 def run_table(
@@ -176,7 +178,10 @@ async def _table_word(service: GameService, game_id: int, line: str, out: TextIO
     elif word == "options":
         await _print_options(service, game_id, out, rest or None, always=True)
     elif word == "hand":
-        await _print_hands(service, game_id, out, rest.upper() or None)
+        await print_hands(service, game_id, out, [rest.upper()] if rest else await _humans(service, game_id),
+                          await _humans(service, game_id))
+    elif word == "rules":
+        await print_rules(service, game_id, rest, out)
     elif word == "preview":
         await _preview(service, game_id, rest, out, images)
     elif word == "undo":
@@ -225,20 +230,6 @@ async def _print_options(service: GameService, game_id: int, out: TextIO, ship: 
         print(f"Player {player} — " + "\n  ".join(found.lines(orders=True)), file=out)
     if always and not printed:
         print("The game is not waiting for you now.", file=out)
-
-
-async def _print_hands(service: GameService, game_id: int, out: TextIO, player: str | None) -> None:
-    rules = await service.reading.rules(game_id)
-    humans = await _humans(service, game_id)
-    wanted = [player] if player else humans
-    for p in wanted:
-        if p not in humans:
-            print(f"refused: player {p}'s hand is not yours to see.", file=out)
-            continue
-        q = (await service.reading.view(LOCAL, game_id, player=p)).game.squadron(p)
-        cards = ", ".join(f"{c} ({rules.cards[c].value})" if c in rules.cards else c for c in q.hand) or "empty"
-        down = f"; face down: {q.face_down}" if q.face_down else ""
-        print(f"Player {p}'s hand: {cards}{down}; Fortune {q.fortune}.", file=out)
 
 
 async def _preview(service: GameService, game_id: int, order: str, out: TextIO, images: _Images) -> None:
