@@ -8,7 +8,7 @@ written twice) and rolls no die.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from game import geometry as geo
 from game.commands import Activate, Advance, Command, Crew, Shot, Turn
@@ -113,7 +113,7 @@ def _movement(g: Game, player: str, rules: RulesData, only: str | None) -> Optio
             return Options(player, "")
         ship = g.ship(act.ship)
         if act.step == "crew":
-            loads = [_reload_option(g, ship, side, rules, "crew") for side in sorted(ship.reload)]
+            loads = [_reload_option(g, ship, side, rules, "crew")[0] for side in sorted(ship.reload)]
             return Options(player, f"{ship.id} has moved: a Crew Action, or finish.", (
                 *loads, Option(ship.id, "finish the activation", f"done {_q(ship.id)}")))
         moved = _trial(g, Activate(ship.id, player=ship.controller), rules)
@@ -121,16 +121,21 @@ def _movement(g: Game, player: str, rules: RulesData, only: str | None) -> Optio
     ships = [s for s in g.ships_of(player) if s.can_act and s.id not in g.activated and (only in (None, s.id))]
     items: list[Option] = []
     for s in ships:
-        # the plain move is tried once: its words say where the guns bear after it, and the closing
-        # move must beat it
-        plain = _trial(g, Activate(s.id, player=s.controller), rules)
-        option = _move_option(g, s, rules, plain)
-        items.append(option)
+        how = "hold" if " hold" in _move_option(g, s, rules).order else "move"
+        reloads: list[Option] = []
+        plain: Game | None = None  # the plain move, tried once: what bears after it, and what a closing move must beat
+        for side in sorted(s.reload):
+            option, after = _reload_option(g, s, side, rules, how)
+            reloads.append(option)
+            if plain is None and how == "move":
+                plain = after  # the same move, a side reloaded: no second trial (the reload set is put back below)
+        if plain is None:
+            plain = _trial(g, Activate(s.id, player=s.controller), rules)
+        items.append(_move_option(g, s, rules, plain))
         better = _closing_move(g, s, rules, plain)
         if better is not None:
             items.append(better)
-        how = "hold" if " hold" in option.order else "move"
-        items += [_reload_option(g, s, side, rules, how) for side in sorted(s.reload)]
+        items += reloads
     return Options(player, f"Movement Phase, turn {g.turn}: activate one of your ships.", tuple(items))
 
 
@@ -143,10 +148,11 @@ def _trial(g: Game, cmd: Command, rules: RulesData) -> Game | None:
         return None
 
 
-def _reload_option(g: Game, ship: Ship, side: ShipSide, rules: RulesData, how: str) -> Option:
+def _reload_option(g: Game, ship: Ship, side: ShipSide, rules: RulesData, how: str) -> tuple[Option, Game | None]:
     """Reloading a side that carries a reload marker, `how`: with the move (`move`), with a ship that
     holds (`hold`) or as the step after the move (`crew`); offered when the engine would take the
-    order. A ship that may not reload is told why (a Shaken one is offered its one Crew Action, Rally)."""
+    order. A ship that may not reload is told why (a Shaken one is offered its one Crew Action, Rally).
+    Also the state after the trial, None when the engine refused it."""
     name, player = _q(ship.id), ship.controller
     crew = Crew(ship.id, "reload", side=side.value, player=player)
     trial: Command = crew
@@ -156,13 +162,14 @@ def _reload_option(g: Game, ship: Ship, side: ShipSide, rules: RulesData, how: s
         trial = Activate(ship.id, advance=advance, crew=crew, player=player)
         order = f"move {name}{' hold' if how == 'hold' else ''} crew reload {side.value}"
     try:
-        decide_and_apply(g, trial, SampledDice(random.Random(0)), rules)
+        after = decide_and_apply(g, trial, SampledDice(random.Random(0)), rules)[1]
     except RulesError as exc:
         if ship.shaken:
             rally = order.replace(f"reload {side.value}", "rally") if ship.fatigue else ""
-            return Option(ship.id, f"{side.value} guns unloaded, but a Shaken ship's only Crew Action is Rally", rally)
-        return Option(ship.id, f"{side.value} guns unloaded: {exc.text}")  # the engine's words: Full Sail, Entangled …
-    return Option(ship.id, f"reload the {side.value} guns (Crew Action)", order)
+            return Option(ship.id, f"{side.value} guns unloaded, but a Shaken ship's only Crew Action is Rally", rally), None
+        # the engine's own words: Full Sail, Entangled …
+        return Option(ship.id, f"{side.value} guns unloaded: {exc.text}"), None
+    return Option(ship.id, f"reload the {side.value} guns (Crew Action)", order), after
 
 
 def _move_option(g: Game, ship: Ship, rules: RulesData, moved: Game | None = None) -> Option:
@@ -186,9 +193,17 @@ def _move_option(g: Game, ship: Ship, rules: RulesData, moved: Game | None = Non
         return Option(ship.id, f"{where}, {blocked.split(' is ', 1)[-1]}: hold", f"move {name} hold")
     held = f" ({why})" if why else ""
     # what the guns bear on once the move is made: where the ship stands now is not where it will fire from
-    after = moved.ship(ship.id) if moved is not None else None
-    aim = _bearing_text(moved, after, rules) if moved is not None and after is not None and after.on_table else ""
+    after = _moved(moved, ship)
+    aim = _bearing_text(moved, after, rules) if moved is not None and after is not None else ""
     return Option(ship.id, f"{where}, speed {speed}{held}{'; after the move, ' + aim if aim else ''}", f"move {name}")
+
+
+def _moved(moved: Game | None, ship: Ship) -> Ship | None:
+    """The ship after a trial move, still on the table, with the reload markers it has now (a trial
+    may have reloaded a side: the plain move does not)."""
+    if moved is None or not moved.ship(ship.id).on_table:
+        return None
+    return replace(moved.ship(ship.id), reload=ship.reload)
 
 
 def _bearings(g: Game, ship: Ship, rules: RulesData) -> list[tuple[str, str, float, str | None]]:
@@ -225,7 +240,8 @@ def _in_reach(g: Game, ship: Ship, rules: RulesData) -> tuple[int, float]:
 def _closing_move(g: Game, ship: Ship, rules: RulesData, plain: Game | None) -> Option | None:
     """A move that brings a loaded broadside to bear within range when the plain move (already tried,
     `plain`) does not: tried through the engine itself."""
-    best = _in_reach(plain, plain.ship(ship.id), rules) if plain is not None and plain.ship(ship.id).on_table else (0, -99.0)
+    before = _moved(plain, ship)
+    best = _in_reach(plain, before, rules) if plain is not None and before is not None else (0, -99.0)
     choice: tuple[tuple[int, float], Activate, Game] | None = None
     for when in ("start", "end"):
         for side in ("port", "starboard"):
@@ -239,8 +255,6 @@ def _closing_move(g: Game, ship: Ship, rules: RulesData, plain: Game | None) -> 
                     choice = (score, cmd, moved)
     if choice is None:
         return None
-    from dataclasses import replace
-
     _, cmd, moved = choice
     order = format_command(replace(cmd, player=""))
     return Option(ship.id, f"to bring guns to bear: `{order}` (after it, {_bearing_text(moved, moved.ship(ship.id), rules)})", order)
