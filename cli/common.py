@@ -8,12 +8,13 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from game.account import account
+from game.account import account_lines
 from game.errors import UnknownName
 from game.fairness import new_seed
+from game.model import Game
 from game.names import plain
 from game.report import describe, summary
-from game.rules_data import DataError
+from game.rules_data import DataError, RulesData
 from game.scenario import builtin_scenarios
 from game.schema.common import read_text_file
 from game.schema.scenario import MAX_FILE_BYTES as MAX_SCENARIO_BYTES
@@ -104,8 +105,10 @@ async def print_state(service: GameService, game_id: int, as_json: bool, out: Te
         print(describe(state, service.store.rules), file=out)
 
 
-def print_events(events: Iterable[Any], out: TextIO) -> None:
-    for e in events:
-        text = plain(account(e))  # a terminal shows names as written, not escaped for chat
+def print_events(events: Iterable[Any], out: TextIO, game: Game | None = None, rules: RulesData | None = None) -> None:
+    """The account of a batch of events; with the state after it and the rules, also the on-reveal
+    cards that found nothing to do (game/account.py `account_lines`)."""
+    for line in account_lines(list(events), game, rules):
+        text = plain(line)  # a terminal shows names as written, not escaped for chat
         if text:
             print("  " + text, file=out)

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from cli.common import HELP, LOCAL, open_service, print_events, print_state, scenario_source
 from cli.drafted import drafted_size, enlist, is_enlist, set_up_prompt, take_sides
-from cli.teaching import TEACHING_WORDS, print_hands, print_rules
+from cli.teaching import TEACHING_WORDS, print_hands, print_rules, print_told
 from cli.terminal import refuse
 from game import events as ev
 from game.errors import ParseError, RulesError
@@ -98,7 +98,7 @@ async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable
             except RulesError as exc:
                 print(f"refused: {exc.text}{_suggestion(line, exc)}", file=out)
                 continue
-            print_events(outcome.events, out)
+            await print_told(service, game_id, outcome.events, out)
             await images.after(outcome.events)
             await _ai_turns(service, game_id, out, images)
             await print_state(service, game_id, False, out)
@@ -301,7 +301,7 @@ async def _ai_turns(service: GameService, game_id: int, out: TextIO, images: _Im
         shown = [e for e in outcome.events if type(e).__name__ != "CardPicked"]
         if not shown:
             print("  [AI] chooses an initiative card face down.", file=out)
-        print_events(shown, out)
+        await print_told(service, game_id, shown, out)
         if images is not None:
             await images.after(outcome.events)
         if (await service.reading.state_for_audit(game_id)).phase is Phase.OVER:

@@ -4,9 +4,10 @@ that what the table says a card does is what the engine does with it."""
 
 from __future__ import annotations
 
-from typing import TextIO
+from collections.abc import Sequence
+from typing import Any, TextIO
 
-from cli.common import LOCAL
+from cli.common import LOCAL, print_events
 from game.errors import RulesError
 from game.glossary import card_entry, look_up
 from game.service.game_service import GameService
@@ -44,3 +45,10 @@ async def print_rules(service: GameService, game_id: int, query: str, out: TextI
         print(f"refused: {exc.text}", file=out)
         return
     print("\n".join(entry.lines()), file=out)
+
+
+async def print_told(service: GameService, game_id: int, events: Sequence[Any], out: TextIO) -> None:
+    """A command's events as the table tells them, with what no event says: an on-reveal card that
+    found nothing to do is read against the state after (its face-up cards are public)."""
+    game = await service.reading.state_for_audit(game_id)  # hot-seat: both sides share the screen
+    print_events(events, out, game, await service.reading.rules(game_id))
