@@ -82,3 +82,12 @@ def test_the_glossary_refuses_an_empty_name_with_examples() -> None:
     assert "`rules Effective Fire`" in err.value.text
     assert look_up(RULES, "Petite Fregate").name == "Petite Frégate"  # without the accent
     assert look_up(RULES, "cannon shot").text.startswith('within 12"')
+
+
+def test_the_table_says_an_idle_reveal_and_a_pass(tmp_path: Path) -> None:
+    # the quick start: B's Take Courage is face up in turn 1; its ships are in Formation, none tired
+    text = _table(tmp_path, ["pick A Down!", "pick B Take Courage", "pick A Careful Aim", "pick B Reload!",
+                             "move Otter", "move Kestrel", "move Hoorn", "move Amazone", "pass Otter"])
+    assert ("  Take Courage (player B) does nothing: none of player B's ships in Formation has Fatigue to remove."
+            in text)
+    assert "  Otter passes: no attack this turn." in text
