@@ -73,6 +73,17 @@ def _effect_lines(e: Mapping[str, Any]) -> tuple[str, ...]:
     return ()
 
 
+# the effects a player must remember to use while moving: nothing else asks for them
+_MOVING = ("crew_action", "free_move")
+
+
+def while_moving(card: CardDef, kinds: tuple[str, ...] = _MOVING) -> tuple[str, ...]:
+    """The lines a face-up card offers in the Movement Phase (a Crew Action that attacks, a sideways
+    shift; or only the `kinds` asked for), for the options to remind the player of them."""
+    return tuple(line for e in card.effects if e.get("kind") in kinds and "requires" not in e
+                 for line in _effect_lines(e))
+
+
 def how_to_play(card: CardDef, player: str = "PLAYER") -> tuple[str, ...]:
     """The lines a card needs, from its effects' kinds: `pick` first, then what its effect asks for."""
     lines = [f"Play it as your initiative card: `pick {player} {card.name}`"]

@@ -16,6 +16,7 @@ from game.context import Decision
 from game.dice import SampledDice, ScriptedDice
 from game.engine import decide_and_apply
 from game.errors import RulesError
+from game.glossary import while_moving
 from game.model import Activation, Game, Phase, PointOfSail, Ship, ShipSide
 from game.notation import format_command
 from game.phases import attack as attack_rules
@@ -115,7 +116,7 @@ def _movement(g: Game, player: str, rules: RulesData, only: str | None) -> Optio
         if act.step == "crew":
             loads = [_reload_option(g, ship, side, rules, "crew")[0] for side in sorted(ship.reload)]
             return Options(player, f"{ship.id} has moved: a Crew Action, or finish.", (
-                *loads, Option(ship.id, "finish the activation", f"done {_q(ship.id)}")))
+                *loads, Option(ship.id, "finish the activation", f"done {_q(ship.id)}"), *_card_reminders(g, player, rules, ("crew_action",))))
         moved = _trial(g, Activate(ship.id, player=ship.controller), rules)
         return Options(player, f"{ship.id}'s activation is under way: move it.", (_move_option(g, ship, rules, moved),))
     ships = [s for s in g.ships_of(player) if s.can_act and s.id not in g.activated and (only in (None, s.id))]
@@ -136,7 +137,19 @@ def _movement(g: Game, player: str, rules: RulesData, only: str | None) -> Optio
         if better is not None:
             items.append(better)
         items += reloads
+    if items:
+        items += _card_reminders(g, player, rules, ("crew_action", "free_move"))
     return Options(player, f"Movement Phase, turn {g.turn}: activate one of your ships.", tuple(items))
+
+
+def _card_reminders(g: Game, player: str, rules: RulesData, kinds: tuple[str, ...]) -> list[Option]:
+    """What the player's face-up card lets a ship do while moving (effects of these kinds), which no
+    other option would show (a newcomer held Rolling Broadsides for ten turns without knowing how)."""
+    q = g.squadron(player)
+    card = rules.cards.get(q.borrowed or q.face_up or "")
+    if card is None:
+        return []
+    return [Option("", f"{card.name} (face up): {line}") for line in while_moving(card, kinds)]
 
 
 def _trial(g: Game, cmd: Command, rules: RulesData) -> Game | None:

@@ -68,3 +68,22 @@ def test_after_the_move_the_crew_step_offers_the_reload() -> None:
     assert [o.order for o in a.items] == ["crew Amazone reload starboard", "done Amazone"]
     t.submit_line("crew Amazone reload starboard")
     assert not t.state.ship("Amazone").reload
+
+
+@pytest.mark.parametrize(("card", "order", "typed"), [
+    ("Rolling Broadsides", "`move SHIP crew fire port TARGET`", "move Amazone crew fire port Otter"),
+    ("Adjust Position", "`move SHIP shift start port 0.5`", "move Kestrel shift start port 0.5"),
+])
+def test_a_face_up_card_used_while_moving_is_recalled_with_its_line(card: str, order: str, typed: str) -> None:
+    t = session([S("Amazone", "Petite Frégate", 11, 26.55, 180, "A"), S("Kestrel", "Sloop", 11, 33, 180, "A"),
+                 S("Otter", "Sloop", 18, 24.0, 180, "B"), S("Hoorn", "Sloop", 30, 5, 0, "B")], weather="N")
+    to_movement(t, a_card=card, b_card="Take Courage", b_next="Favorable Wind")
+    lines = options_for(view_of(t.state, "A"), t.rules).lines()
+    assert lines[-1].startswith(f"{card} (face up): ") and order in lines[-1]
+    t.submit_line("dice " + " ".join(["musket"] * 12))  # every die hits: no re-roll to wait for
+    t.submit_line(typed)  # the line it recalls, with the ship's and the target's names, is an order the engine takes
+    assert "Amazone" in t.state.activated or "Kestrel" in t.state.activated
+    without = session([S("Amazone", "Petite Frégate", 11, 26.55, 180, "A"), S("Otter", "Sloop", 18, 24.0, 180, "B")],
+                      weather="N")
+    to_movement(without, a_card="Effective Fire", b_card="Take Courage", b_next="Favorable Wind")
+    assert "(face up)" not in options_for(view_of(without.state, "A"), without.rules).text()
