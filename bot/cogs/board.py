@@ -15,7 +15,7 @@ from bot.cogs.referee import lookup, table_names
 from bot.faces import faces
 from bot.limits import newest_lines
 from game import names
-from game.account import account
+from game.account import account_lines
 from game.errors import RulesError
 from game.rules_data import load_rules
 from render.options import RenderOptions
@@ -90,7 +90,7 @@ class BoardCog(commands.Cog):
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        text = "\n".join(faces(t) for t in (account(e) for e in events) if t)
+        text = "\n".join(faces(t) for t in account_lines(events) if t)  # a pass or a hold said too
         await reply(interaction, newest_lines(text) or "Nothing has happened yet.")
 
     @app_commands.command(description="Look up a rule or a card; or a play-aid table of a referee-assistant system")
