@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 from typing import Literal
 
@@ -17,6 +18,8 @@ from bot.limits import newest_lines
 from game import names
 from game.account import account_lines
 from game.errors import RulesError
+from game.glossary import look_up
+from game.notation import fold
 from game.rules_data import load_rules
 from render.options import RenderOptions
 from render.pooled import render_board_async  # draws in a worker process
@@ -121,6 +124,11 @@ class BoardCog(commands.Cog):
         if key in ("provisional", "data"):
             lines.append("Provisional data files: " + ", ".join(rules.provisional_files)
                          + ". Ship stat lines are provisional too: public sources give none.")
+        if key and key not in TERMS:  # a trait, a term, a keyword, an upgrade or a misspelt name: the glossary's
+            with contextlib.suppress(RulesError):  # nothing near: the answer below says what to try
+                entry = look_up(rules, term)
+                if not lines or fold(entry.name) == fold(term) and f"**{entry.name}**" not in "".join(lines):
+                    lines = [names.prose(line) for line in entry.lines()] + lines  # "Small" before "Small Arms"
         await reply(interaction, "\n".join(lines)[:1900] or f"Nothing found for “{names.text(term[:64])}”. Try: {', '.join(TERMS)}.")
 
     @app_commands.command(description="How to play through Quarterdeck")
