@@ -16,7 +16,7 @@ from bot.markup import chat
 from bot.views import options_view, pick_view, reroll_view
 from game import events as ev
 from game import names
-from game.account import account
+from game.account import account_lines
 from game.phases.common import choice_hint
 from game.phases.preparation import what_now as setup_what_now
 from game.roll_text import reroll_offer
@@ -37,8 +37,9 @@ MAX_HINT = 700  # a tutorial's hint (the movement one is the longest, ~560): the
 
 
 def account_text(events: Sequence[Any], limit: int = MAX_ACCOUNT) -> str:
-    lines = [faces(account(e)) for e in events if not isinstance(e, ev.CardPicked | ev.ActivePlayer)]
-    lines = [line for line in lines if line]
+    # the batch's lines, with a pass or a hold said (no event says it)
+    told = account_lines([e for e in events if not isinstance(e, ev.CardPicked | ev.ActivePlayer)])
+    lines = [faces(line) for line in told if line]
     text = "\n".join(lines)
     if len(text) <= limit:
         return text

@@ -8,12 +8,13 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from game.account import account
+from game.account import account_lines
 from game.errors import UnknownName
 from game.fairness import new_seed
+from game.model import Game
 from game.names import plain
 from game.report import describe, summary
-from game.rules_data import DataError
+from game.rules_data import DataError, RulesData
 from game.scenario import builtin_scenarios
 from game.schema.common import read_text_file
 from game.schema.scenario import MAX_FILE_BYTES as MAX_SCENARIO_BYTES
@@ -25,24 +26,32 @@ LOCAL = Actor("local", LOCAL_GUILD, gm=True)
 
 HELP = """Commands (docs/notation.md):
   fire SHIP SIDE TARGET [aim hull|rigging|crew] [SIDE TARGET …] [helm SIDE]   Broadside(s)
-  partial SHIP TARGET [aim …]          Partial Fire     melee SHIP TARGET [landing]   Close Combat
-  free fire|partial …  | decline       a free attack a card offers
+  partial SHIP TARGET [aim …]          Partial Fire     melee SHIP TARGET [landing|boat]   Close Combat
+  free fire|partial|melee …  | decline a free attack a card offers
   freeturn SHIP SIDE DEG | freeturn SHIP skip | capture|destroy|spare SHIP
   transfer FLAGSHIP SHIP | newflag FLAGSHIP SHIP [drop CARD, …]
   pick PLAYER CARD                     choose an initiative card face down
   move SHIP [as large|windward] [heading SIDE DEG | adjust +1|-1 | cutfree]
-       [ahead|back|port|starboard|hold] [turn start|end SIDE DEG] [crew ACTION …]
+       [ahead|back|port|starboard|hold] [turn start|end SIDE DEG] [shift start|end SIDE INCHES]
+       [crew ACTION …]
   seamanship SHIP …   advance SHIP …   crew SHIP ACTION …   done SHIP      one step at a time
   crew actions: reload SIDE | rally | repair | repair aground | sail up|down | board SHIP [edge E]
                 | row | flag SHIP | landing X Y
-  reroll N [N …] | fortune | keep      answer a failed Skill Test
   pass SHIP                            Attack Phase activation without an attack
+  reroll N [N …] | fortune | keep      answer a failed Skill Test
+Lines the cards need (`rules CARD` says which card needs which):
+  move SHIP shift start|end SIDE INCHES         a sideways shift (Adjust Position, Engage More Closely)
+  move SHIP crew fire SIDE TARGET               a Crew Action that attacks (Rolling Broadsides)
+  move SHIP crew partial|melee TARGET           (Elan, Heavy Musket Volley)
+  move SHIP crew boat TARGET, then melee SHIP TARGET boat                    (Boat Assault)
+  borrow CARD | shoal X Y [rot DEG] | shoal skip | event keep|discard        answers on reveal
   dice FACE …                          test scenarios only: fix the next dice
 Drafted set-up (docs/setup.md), each line begun with the side, e.g. `A: role attacker`:
   role attacker|defender | draft CARD | terrain KIND | place PIECE X Y [rot DEG] | finish
   deploy SHIP X Y [heading H]
   enlist PLAYER FILE                   table and scripts: a side brings a squadron file (not an order)
-Table only: options [SHIP] (what you can do now), hand [PLAYER], preview ORDER (what a move would do),
+Table only: options [SHIP] (what you can do now), hand [PLAYER] (each card, what it does, how to play it),
+            rules NAME (a card, trait or term), preview ORDER (what a move would do),
             undo, games, state, json, log, help, quit
             export FILE                after the end: the game's log for `quarterdeck replay`/`verify --file`"""
 
@@ -97,8 +106,10 @@ async def print_state(service: GameService, game_id: int, as_json: bool, out: Te
         print(describe(state, service.store.rules), file=out)
 
 
-def print_events(events: Iterable[Any], out: TextIO) -> None:
-    for e in events:
-        text = plain(account(e))  # a terminal shows names as written, not escaped for chat
+def print_events(events: Iterable[Any], out: TextIO, game: Game | None = None, rules: RulesData | None = None) -> None:
+    """The account of a batch of events; with the state after it and the rules, also the on-reveal
+    cards that found nothing to do (game/account.py `account_lines`)."""
+    for line in account_lines(list(events), game, rules):
+        text = plain(line)  # a terminal shows names as written, not escaped for chat
         if text:
             print("  " + text, file=out)

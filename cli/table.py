@@ -19,6 +19,7 @@ from cli.common import HELP, LOCAL, open_service, print_events, print_state, sce
 from cli.drafted import drafted_size, enlist, is_enlist, set_up_prompt, take_sides
 from cli.ending import Ending
 from cli.first_game import ai_mismatch
+from cli.teaching import TEACHING_WORDS, print_hands, print_rules, print_told
 from cli.terminal import refuse
 from game.errors import ParseError, RulesError
 from game.notation import VERBS, parse
@@ -27,7 +28,8 @@ from game.service.game_service import DRAFTED, GameInfo, GameService
 from game.service.referee import is_referee_system
 from game.service.settings import Settings
 
-TABLE_WORDS = ("state", "json", "log", "help", "quit", "exit", "options", "hand", "preview", "undo", "games")
+TABLE_WORDS = ("state", "json", "log", "help", "quit", "exit", "options", "hand", "preview", "undo", "games",
+               *TEACHING_WORDS)
 
 
 def run_table(
@@ -105,7 +107,7 @@ async def _table(url: str, scenario: str | None, seed: int | None, inp: Iterable
             except RulesError as exc:
                 print(f"refused: {exc.text}{_suggestion(line, exc)}", file=out)
                 continue
-            print_events(outcome.events, out)
+            await print_told(service, game_id, outcome.events, out)
             await images.after(outcome.events)
             await _ai_turns(service, game_id, out, images)
             await print_state(service, game_id, False, out)
@@ -191,7 +193,10 @@ async def _table_word(service: GameService, game_id: int, line: str, out: TextIO
     elif word == "options":
         await _print_options(service, game_id, out, rest or None, always=True)
     elif word == "hand":
-        await _print_hands(service, game_id, out, rest.upper() or None)
+        await print_hands(service, game_id, out, [rest.upper()] if rest else await _humans(service, game_id),
+                          await _humans(service, game_id))
+    elif word == "rules":
+        await print_rules(service, game_id, rest, out)
     elif word == "preview":
         await _preview(service, game_id, rest, out, images)
     elif word == "undo":
@@ -242,20 +247,6 @@ async def _print_options(service: GameService, game_id: int, out: TextIO, ship: 
         print("The game is not waiting for you now.", file=out)
 
 
-async def _print_hands(service: GameService, game_id: int, out: TextIO, player: str | None) -> None:
-    rules = await service.reading.rules(game_id)
-    humans = await _humans(service, game_id)
-    wanted = [player] if player else humans
-    for p in wanted:
-        if p not in humans:
-            print(f"refused: player {p}'s hand is not yours to see.", file=out)
-            continue
-        q = (await service.reading.view(LOCAL, game_id, player=p)).game.squadron(p)
-        cards = ", ".join(f"{c} ({rules.cards[c].value})" if c in rules.cards else c for c in q.hand) or "empty"
-        down = f"; face down: {q.face_down}" if q.face_down else ""
-        print(f"Player {p}'s hand: {cards}{down}; Fortune {q.fortune}.", file=out)
-
-
 async def _preview(service: GameService, game_id: int, order: str, out: TextIO, images: _Images) -> None:
     """What a move would do, changing nothing: where it ends, any collision, and what would then be
     in each broadside path (and the picture, when boards are written)."""
@@ -288,7 +279,7 @@ async def _ai_turns(service: GameService, game_id: int, out: TextIO, images: _Im
         shown = [e for e in outcome.events if type(e).__name__ != "CardPicked"]
         if not shown:
             print("  [AI] chooses an initiative card face down.", file=out)
-        print_events(shown, out)
+        await print_told(service, game_id, shown, out)
         if images is not None:
             await images.after(outcome.events)
 

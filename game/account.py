@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from game import events as ev
 from game import roll_text
 from game.names import member, moment, prose
 from game.names import text as named
+
+if TYPE_CHECKING:
+    from game.model import Game
+    from game.rules_data import RulesData
 
 _STEPS = {"role": "attacker or defender", "draft": "drafting", "select": "terrain pool", "place": "placing terrain",
           "adjust": "adjusting terrain", "deploy": "deployment"}
@@ -74,7 +78,7 @@ def account(e: Any) -> str:
         case ev.RollSettled():
             return roll_text.settled_line(e)
         case ev.AttackResolved():
-            return roll_text.attack_line(e)
+            return roll_text.attack_line(e) + _why_nothing(e)
         case ev.FortuneSpent(player=p, left=left):
             return f"Player {p} spends a Fortune Point ({left} left)."
         case ev.ActivationBegan(activation=a, speed_rating=rating, speed_limited_by=why):
@@ -175,3 +179,107 @@ def overrides_line(events: Iterable[Any], most: int = 10) -> str:
     return f"⚠️ GM overrides in this game: {', '.join(lines[:most])}{more}."
 
 
+
+
+# ---------------------------------------------------------------- what no single event says
+
+
+def _why_nothing(e: ev.AttackResolved) -> str:
+    """Why a hull attack that hit did no damage or gave no Fatigue, from the event's own fields: the
+    rule that held it back (the event does not say which ship was Small or which card was face up)."""
+    if not e.hits or e.aim != "hull" or e.kind == "close" or (e.damage and e.fatigue):
+        return ""
+    why = []
+    if not e.damage:
+        small = " (a Small ship's counts as 2 at Cannon Shot)" if e.band == "cannon" else ""
+        harmless = "; a Partial Fire from Small Arms or Heavy Musket Volley does none" if e.kind == "partial" else ""
+        why.append(f"no damage: each point of damage takes as many hits as the target's Fortitude{small}{harmless}")
+    if not e.fatigue:
+        why.append("no Fatigue: a card such as Down! takes off the first Fatigue of each attack, and a ship at 7 "
+                   "takes no more")
+    text = "; ".join(why)
+    return f" {text[0].upper()}{text[1:]}."
+
+
+def account_lines(events: Sequence[Any], game: Game | None = None, rules: RulesData | None = None) -> list[str]:
+    """The account of a batch of events (one command's), a line each, with the lines no single event
+    carries: a ship that passes or holds, and, given the state after the batch and the rules, an
+    on-reveal card that found nothing to do. Events are never added for these: words only."""
+    out: list[str] = []
+    for i, e in enumerate(events):
+        line = account(e)
+        if line:
+            out.append(line)
+        if isinstance(e, ev.ActivationEnded):
+            out += _idle_activation(events[:i], e)
+        elif isinstance(e, ev.PhaseBegan) and e.phase.value == "movement" and game is not None and rules is not None:
+            out += _reveals_without_effect(events[:i], game, rules)
+    return out
+
+
+_QUIET_STEPS = (ev.ActivationStep, ev.WakeMarker, ev.ActivePlayer)
+
+
+def _idle_activation(before: Sequence[Any], end: ev.ActivationEnded) -> list[str]:
+    """An Attack Phase activation with no attack is a pass; a Movement one in which the ship neither
+    moved nor acted is a hold. Told only when the batch shows the whole activation."""
+    ship = end.ship
+    if end.phase.value == "attack":
+        for e in reversed(before):
+            if isinstance(e, ev.AttackResolved) and e.ship == ship:
+                return []
+            if isinstance(e, ev.PhaseBegan) or isinstance(e, ev.ActivationEnded) and e.ship != ship:
+                break  # the activation before this one: no attack of this ship since
+        return [f"{named(ship)} passes: no attack this turn."]
+    if end.phase.value == "movement":
+        for e in reversed(before):
+            if isinstance(e, ev.ActivationBegan) and e.activation.ship == ship:
+                return [f"{named(ship)} holds where it is."]
+            if not isinstance(e, _QUIET_STEPS):
+                return []
+    return []
+
+
+# on-reveal actions a player would see nothing of when they find nothing to do, and what they look for
+_REVEAL_WANTS = {"remove_fatigue": "Fatigue to remove", "remove_reload": "a reload marker to remove"}
+_SCOPE_WORDS = {"formation": "in Formation", "near_flagship": "near the Flagship", "own_ships": ""}
+
+
+def _reveals_without_effect(before: Sequence[Any], game: Game, rules: RulesData) -> list[str]:
+    """The face-up cards whose on-reveal effect found nothing to do, and why: said once the picks
+    for the next turn are made (when they act), from the state after and the events of the batch."""
+    from game import effects  # the account is read by front ends that need no effect interpreter otherwise
+
+    window = list(before)
+    picks = [i for i, e in enumerate(window) if isinstance(e, ev.CardPicked)]
+    if not picks:
+        return []  # the batch does not hold the moment the cards act
+    window = window[picks[-1]:]
+    out = []
+    for q in game.squadrons:
+        card = q.borrowed or q.face_up
+        found = rules.cards.get(card or "")
+        if found is None:
+            continue
+        for effect in found.effects:
+            action = str(effect.get("action", ""))
+            scope = str(effect.get("scope", "own_ships"))
+            if effect.get("kind") != "on_reveal" or action not in _REVEAL_WANTS or scope not in _SCOPE_WORDS \
+                    or "requires" in effect or "condition" in effect:
+                continue
+            mine = {s.id for s in game.ships_of(q.player)}
+            if any(_acted(e, action, mine) for e in window):
+                continue
+            where = _SCOPE_WORDS[scope]
+            ships = [s for s in game.ships_of(q.player) if s.can_act and effects.in_scope(game, s, effect, rules)]
+            who = f"player {q.player}'s ships" + (f" {where}" if where else "")
+            why = (f"no ship of player {q.player} is {where}" if where and not ships
+                   else f"none of {who} has {_REVEAL_WANTS[action]}")
+            out.append(f"{named(found.name)} (player {q.player}) does nothing: {why}.")
+    return out
+
+
+def _acted(e: Any, action: str, mine: set[str]) -> bool:
+    if action == "remove_fatigue":
+        return isinstance(e, ev.TrackChanged) and e.track == "fatigue" and e.amount < 0 and e.ship in mine
+    return isinstance(e, ev.ReloadMarker) and not e.present and e.ship in mine

@@ -8,14 +8,15 @@ written twice) and rolls no die.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from game import geometry as geo
-from game.commands import Activate, Advance, Shot, Turn
+from game.commands import Activate, Advance, Command, Crew, Shot, Turn
 from game.context import Decision
 from game.dice import SampledDice, ScriptedDice
 from game.engine import decide_and_apply
 from game.errors import RulesError
+from game.glossary import while_moving
 from game.model import Activation, Game, Phase, PointOfSail, Ship, ShipSide
 from game.notation import format_command
 from game.phases import attack as attack_rules
@@ -113,20 +114,78 @@ def _movement(g: Game, player: str, rules: RulesData, only: str | None) -> Optio
             return Options(player, "")
         ship = g.ship(act.ship)
         if act.step == "crew":
+            loads = [_reload_option(g, ship, side, rules, "crew")[0] for side in sorted(ship.reload)]
             return Options(player, f"{ship.id} has moved: a Crew Action, or finish.", (
-                Option(ship.id, "finish the activation", f"done {_q(ship.id)}"),))
-        return Options(player, f"{ship.id}'s activation is under way: move it.", (_move_option(g, ship, rules),))
+                *loads, Option(ship.id, "finish the activation", f"done {_q(ship.id)}"), *_card_reminders(g, player, rules, ("crew_action",))))
+        moved = _trial(g, Activate(ship.id, player=ship.controller), rules)
+        return Options(player, f"{ship.id}'s activation is under way: move it.", (_move_option(g, ship, rules, moved),))
     ships = [s for s in g.ships_of(player) if s.can_act and s.id not in g.activated and (only in (None, s.id))]
     items: list[Option] = []
     for s in ships:
-        items.append(_move_option(g, s, rules))
-        better = _closing_move(g, s, rules)
+        how = "hold" if " hold" in _move_option(g, s, rules).order else "move"
+        reloads: list[Option] = []
+        plain: Game | None = None  # the plain move, tried once: what bears after it, and what a closing move must beat
+        for side in sorted(s.reload):
+            option, after = _reload_option(g, s, side, rules, how)
+            reloads.append(option)
+            if plain is None and how == "move":
+                plain = after  # the same move, a side reloaded: no second trial (the reload set is put back below)
+        if plain is None:
+            plain = _trial(g, Activate(s.id, player=s.controller), rules)
+        items.append(_move_option(g, s, rules, plain))
+        better = _closing_move(g, s, rules, plain)
         if better is not None:
             items.append(better)
+        items += reloads
+    if items:
+        items += _card_reminders(g, player, rules, ("crew_action", "free_move"))
     return Options(player, f"Movement Phase, turn {g.turn}: activate one of your ships.", tuple(items))
 
 
-def _move_option(g: Game, ship: Ship, rules: RulesData) -> Option:
+def _card_reminders(g: Game, player: str, rules: RulesData, kinds: tuple[str, ...]) -> list[Option]:
+    """What the player's face-up card lets a ship do while moving (effects of these kinds), which no
+    other option would show (a newcomer held Rolling Broadsides for ten turns without knowing how)."""
+    q = g.squadron(player)
+    card = rules.cards.get(q.borrowed or q.face_up or "")
+    if card is None:
+        return []
+    return [Option("", f"{card.name} (face up): {line}") for line in while_moving(card, kinds)]
+
+
+def _trial(g: Game, cmd: Command, rules: RulesData) -> Game | None:
+    """The state after a command, tried through the engine itself (no die rolled for the game: these
+    are the player's own trials), or None when the engine refuses it."""
+    try:
+        return decide_and_apply(g, cmd, SampledDice(random.Random(0)), rules)[1]
+    except RulesError:
+        return None
+
+
+def _reload_option(g: Game, ship: Ship, side: ShipSide, rules: RulesData, how: str) -> tuple[Option, Game | None]:
+    """Reloading a side that carries a reload marker, `how`: with the move (`move`), with a ship that
+    holds (`hold`) or as the step after the move (`crew`); offered when the engine would take the
+    order. A ship that may not reload is told why (a Shaken one is offered its one Crew Action, Rally).
+    Also the state after the trial, None when the engine refused it."""
+    name, player = _q(ship.id), ship.controller
+    crew = Crew(ship.id, "reload", side=side.value, player=player)
+    trial: Command = crew
+    order = f"crew {name} reload {side.value}"
+    if how != "crew":
+        advance = Advance(ship.id, "hold", player=player) if how == "hold" else None
+        trial = Activate(ship.id, advance=advance, crew=crew, player=player)
+        order = f"move {name}{' hold' if how == 'hold' else ''} crew reload {side.value}"
+    try:
+        after = decide_and_apply(g, trial, SampledDice(random.Random(0)), rules)[1]
+    except RulesError as exc:
+        if ship.shaken:
+            rally = order.replace(f"reload {side.value}", "rally") if ship.fatigue else ""
+            return Option(ship.id, f"{side.value} guns unloaded, but a Shaken ship's only Crew Action is Rally", rally), None
+        # the engine's own words: Full Sail, Entangled …
+        return Option(ship.id, f"{side.value} guns unloaded: {exc.text}"), None
+    return Option(ship.id, f"reload the {side.value} guns (Crew Action)", order), after
+
+
+def _move_option(g: Game, ship: Ship, rules: RulesData, moved: Game | None = None) -> Option:
     t = g.table
     pos = geo.point_of_sail(hull(ship), t.weather_edge, t.width, t.height)
     if pos is None:
@@ -146,8 +205,18 @@ def _move_option(g: Game, ship: Ship, rules: RulesData) -> Option:
                           f"move {name} hold crew sail up")
         return Option(ship.id, f"{where}, {blocked.split(' is ', 1)[-1]}: hold", f"move {name} hold")
     held = f" ({why})" if why else ""
-    aim = _bearing_text(g, ship, rules)
-    return Option(ship.id, f"{where}, speed {speed}{held}{'; ' + aim if aim else ''}", f"move {name}")
+    # what the guns bear on once the move is made: where the ship stands now is not where it will fire from
+    after = _moved(moved, ship)
+    aim = _bearing_text(moved, after, rules) if moved is not None and after is not None else ""
+    return Option(ship.id, f"{where}, speed {speed}{held}{'; after the move, ' + aim if aim else ''}", f"move {name}")
+
+
+def _moved(moved: Game | None, ship: Ship) -> Ship | None:
+    """The ship after a trial move, still on the table, with the reload markers it has now (a trial
+    may have reloaded a side: the plain move does not)."""
+    if moved is None or not moved.ship(ship.id).on_table:
+        return None
+    return replace(moved.ship(ship.id), reload=ship.reload)
 
 
 def _bearings(g: Game, ship: Ship, rules: RulesData) -> list[tuple[str, str, float, str | None]]:
@@ -167,7 +236,9 @@ def _bearings(g: Game, ship: Ship, rules: RulesData) -> list[tuple[str, str, flo
 
 
 def _bearing_text(g: Game, ship: Ship, rules: RulesData) -> str:
-    parts = [f"{side} path: {enemy} {d:.1f}\" ({BAND_LABEL.get(band, band) if band else 'beyond Cannon Shot'})"
+    # a side with a reload marker cannot fire at what it bears on: said, so no one counts on it
+    parts = [f"{side} path: {enemy} {d:.1f}\" ({BAND_LABEL.get(band, band) if band else 'beyond Cannon Shot'}"
+             f"{', not loaded' if ShipSide(side) in ship.reload else ''})"
              for side, enemy, d, band in _bearings(g, ship, rules)[:2]]
     return ", ".join(parts)
 
@@ -179,23 +250,17 @@ def _in_reach(g: Game, ship: Ship, rules: RulesData) -> tuple[int, float]:
     return len({(side, enemy) for side, enemy, _, _ in found}), -min((b[2] for b in found), default=99.0)
 
 
-def _closing_move(g: Game, ship: Ship, rules: RulesData) -> Option | None:
-    """A move that brings a loaded broadside to bear within range when the plain move does not:
-    tried through the engine itself (no die rolled for the game: these are the player's own trials)."""
-    def after(cmd: Activate) -> Game | None:
-        try:
-            return decide_and_apply(g, cmd, SampledDice(random.Random(0)), rules)[1]
-        except RulesError:
-            return None
-
-    plain = after(Activate(ship.id, player=ship.controller))
-    best = _in_reach(plain, plain.ship(ship.id), rules) if plain is not None and plain.ship(ship.id).on_table else (0, -99.0)
+def _closing_move(g: Game, ship: Ship, rules: RulesData, plain: Game | None) -> Option | None:
+    """A move that brings a loaded broadside to bear within range when the plain move (already tried,
+    `plain`) does not: tried through the engine itself."""
+    before = _moved(plain, ship)
+    best = _in_reach(plain, before, rules) if plain is not None and before is not None else (0, -99.0)
     choice: tuple[tuple[int, float], Activate, Game] | None = None
     for when in ("start", "end"):
         for side in ("port", "starboard"):
             for degrees in (15.0, 30.0, 45.0):
                 cmd = Activate(ship.id, advance=Advance(ship.id, "ahead", Turn(when, side, degrees)), player=ship.controller)
-                moved = after(cmd)
+                moved = _trial(g, cmd, rules)
                 if moved is None or not moved.ship(ship.id).on_table:
                     continue
                 score = _in_reach(moved, moved.ship(ship.id), rules)
@@ -203,11 +268,9 @@ def _closing_move(g: Game, ship: Ship, rules: RulesData) -> Option | None:
                     choice = (score, cmd, moved)
     if choice is None:
         return None
-    from dataclasses import replace
-
     _, cmd, moved = choice
     order = format_command(replace(cmd, player=""))
-    return Option(ship.id, f"to bring guns to bear: `{order}` ({_bearing_text(moved, moved.ship(ship.id), rules)})", order)
+    return Option(ship.id, f"to bring guns to bear: `{order}` (after it, {_bearing_text(moved, moved.ship(ship.id), rules)})", order)
 
 
 # ---------------------------------------------------------------- Attack Phase

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 from typing import Literal
 
@@ -15,8 +16,10 @@ from bot.cogs.referee import lookup, table_names
 from bot.faces import faces
 from bot.limits import newest_lines
 from game import names
-from game.account import account
+from game.account import account_lines
 from game.errors import RulesError
+from game.glossary import look_up
+from game.notation import fold
 from game.rules_data import load_rules
 from render.alt_text import board_alt
 from render.options import RenderOptions
@@ -97,7 +100,7 @@ class BoardCog(commands.Cog):
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        text = "\n".join(faces(t) for t in (account(e) for e in events) if t)
+        text = "\n".join(faces(t) for t in account_lines(events) if t)  # a pass or a hold said too
         await reply(interaction, newest_lines(text) or "Nothing has happened yet.")
 
     @app_commands.command(description="Look up a rule or a card; or a play-aid table of a referee-assistant system")
@@ -128,6 +131,11 @@ class BoardCog(commands.Cog):
         if key in ("provisional", "data"):
             lines.append("Provisional data files: " + ", ".join(rules.provisional_files)
                          + ". Ship stat lines are provisional too: public sources give none.")
+        if key and key not in TERMS:  # a trait, a term, a keyword, an upgrade or a misspelt name: the glossary's
+            with contextlib.suppress(RulesError):  # nothing near: the answer below says what to try
+                entry = look_up(rules, term)
+                if not lines or fold(entry.name) == fold(term) and f"**{entry.name}**" not in "".join(lines):
+                    lines = [names.prose(line) for line in entry.lines()] + lines  # "Small" before "Small Arms"
         await reply(interaction, "\n".join(lines)[:1900] or f"Nothing found for “{names.text(term[:64])}”. Try: {', '.join(TERMS)}.")
 
     @app_commands.command(description="How to play through Quarterdeck")

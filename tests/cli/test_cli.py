@@ -221,7 +221,8 @@ def test_the_table_lists_its_games_opens_the_one_asked_for_and_suggests_a_comman
     assert "#1 Quick start" in text and "#2 " in text and "Opening game #1." in text
     assert "note: --scenario chooses a new game" in text
     assert "Did you mean `move`?" in text
-    assert "Player A's hand: Down! (" in text and "Player B's hand: Fire as She Bears (" in text
+    assert "Player A's hand (5 cards; Fortune 3):\n  Down! (1): " in text
+    assert "Player B's hand (5 cards; Fortune 3):\n  Fire as She Bears (1): " in text
     resumed = io.StringIO()
     run_table(None, None, iter(["hand B1", "quit"]), resumed, False, db=db, game=2)
     assert "player B1's hand is not yours to see" in resumed.getvalue()  # the computer's side
