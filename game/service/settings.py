@@ -193,16 +193,17 @@ WEBHOOK_HOSTS = ("discord.com", "discordapp.com", "canary.discord.com", "ptb.dis
 
 
 def _webhook(text: str) -> str:
-    """A Discord webhook's URL (a channel's Integrations, Webhooks, Copy Webhook URL), or nothing."""
+    """A Discord webhook's URL (a channel's Integrations, Webhooks, Copy Webhook URL), or nothing: as
+    discord.py's Webhook.from_url reads it (an id of 17 to 20 digits, a token of 60 characters or more)."""
+    import re
     from urllib.parse import urlsplit
 
     text = text.strip()
     if not text:
         return ""
     url = urlsplit(text)
-    parts = [p for p in url.path.strip("/").split("/") if not (p[:1] == "v" and p[1:].isdigit())]  # /api/v10/
-    if (url.scheme != "https" or url.hostname not in WEBHOOK_HOSTS or len(parts) != 4
-            or parts[:2] != ["api", "webhooks"] or not parts[2].isdigit() or not parts[3]):
+    if (url.scheme != "https" or url.hostname not in WEBHOOK_HOSTS
+            or not re.fullmatch(r"/api/webhooks/[0-9]{17,20}/[A-Za-z0-9._-]{60,}", url.path)):
         raise SettingsError("OWNER_WEBHOOK_URL must be a Discord webhook URL, "
                             "https://discord.com/api/webhooks/<id>/<token> (a channel's Integrations, Webhooks, "
                             "Copy Webhook URL); leave it empty to report nowhere.")

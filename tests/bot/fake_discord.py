@@ -642,7 +642,7 @@ class FakeDiscord:
 
     def channel_webhook(self, channel_id: int) -> str:
         """A webhook's URL for posting into the channel, as a server's Integrations page gives it."""
-        token = f"hook{snowflake()}"
+        token = f"hook{snowflake()}".ljust(68, "x")  # discord.py reads 60 characters or more as a token
         self.channel_webhooks[token] = str(channel_id)
         return f"https://discord.com/api/webhooks/{snowflake()}/{token}"
 
