@@ -54,7 +54,11 @@ def main(argv: list[str] | None = None) -> int:
         from cli.table import run_table
 
         return run_table(None, None, sys.stdin, sys.stdout, sys.stdin.isatty(), db=settings.database_url)
-    return asyncio.run(run_bot(settings, force_sync="--sync" in args))
+    try:
+        return asyncio.run(run_bot(settings, force_sync="--sync" in args))
+    except SettingsError as exc:  # found on opening the storage (a SQLite file it may not write)
+        print(f"Quarterdeck cannot start: {exc}", file=sys.stderr)
+        return 2
 
 
 def check(settings: Settings) -> int:

@@ -4,6 +4,7 @@ a container's HEALTHCHECK would ask it."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +88,27 @@ async def test_healthz_names_an_unreachable_database(harness: Any, tmp_path: Pat
     finally:
         await runner.cleanup()
         await broken.dispose()
+
+
+async def test_the_images_healthcheck_fails_until_healthy(harness: Any) -> None:
+    """The Dockerfile's HEALTHCHECK command, run against the endpoint: it fails on a 503, passes on 200."""
+    import os
+    import sys
+
+    from tests.docs.test_image import healthcheck
+
+    bot, _ = harness
+    runner, port = await serve(Health(bot, bot.service, Workers(0)), "127.0.0.1", 0)
+
+    async def check() -> int:
+        command = healthcheck()
+        ran = await asyncio.create_subprocess_exec(sys.executable, *command[1:], env={
+            **os.environ, "HEALTH_PORT": f"127.0.0.1:{port}"}, stderr=asyncio.subprocess.DEVNULL)
+        return await ran.wait()
+
+    try:
+        assert await check() != 0  # not connected to the gateway yet: 503
+        bot._connection.call_handlers("ready")
+        assert await check() == 0
+    finally:
+        await runner.cleanup()

@@ -8,6 +8,7 @@ import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,3 +67,40 @@ async def test_the_watchdog_is_fed_while_the_loop_runs(listener: socket.socket) 
     finally:
         feeder.cancel()
     assert got == [b"WATCHDOG=1"] * 3
+
+
+def test_the_unit_waits_for_ready_and_watches_the_bot() -> None:
+    import configparser
+
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str  # type: ignore[assignment,method-assign]
+    unit.read(Path(__file__).resolve().parents[2] / "deploy" / "quarterdeck.service")
+    service = unit["Service"]
+    assert service["Type"] == "notify" and int(service["WatchdogSec"]) >= 30
+    assert service["Restart"] == "on-failure"  # a watchdog kill is a failure: the bot is started again
+
+
+async def test_the_bot_says_ready_once_connected_and_stopping_at_the_end(
+        harness: Any, listener: socket.socket, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.observe import observing
+    from game.service.settings import Settings
+    from game.service.workers import Workers
+
+    bot, _ = harness
+    monkeypatch.setenv("WATCHDOG_USEC", "40000")  # 20 ms: fed at once, then again
+    monkeypatch.delenv("WATCHDOG_PID", raising=False)
+    async with observing(Settings(), bot, Workers(0)):
+        assert await heard(listener) == b"WATCHDOG=1"  # fed while connecting, and not ready yet
+        bot._connection.call_handlers("ready")
+        await until(listener, b"READY=1")
+    await until(listener, b"STOPPING=1")
+
+
+async def heard(sock: socket.socket) -> bytes:
+    return await asyncio.to_thread(sock.recv, 100)  # the fixture's timeout fails a message that never comes
+
+
+async def until(sock: socket.socket, message: bytes) -> None:
+    """Read past the watchdog's messages to this one."""
+    while (got := await heard(sock)) != message:
+        assert got == b"WATCHDOG=1", got
