@@ -61,7 +61,8 @@ class Health:
     async def checks(self) -> tuple[dict[str, Check], Vitals]:
         vitals = await self.vitals()
         database = Check(vitals.problem is None, vitals.problem or "reachable")
-        workers = Check(self.workers.alive(), "alive" if self.workers.alive() else "a worker process died")
+        alive = self.workers.alive()
+        workers = Check(alive, "alive" if alive else "a worker process died")
         overdue = vitals.problem is None and vitals.overdue > OVERDUE
         outbox = Check(vitals.problem is None and not overdue,
                        "unknown (the database is unreachable)" if vitals.problem is not None else

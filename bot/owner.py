@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from contextlib import suppress
 
 import aiohttp
 import discord
@@ -22,8 +23,22 @@ class OwnerReports:
         self.webhook = discord.Webhook.from_url(url, session=session)
         self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE)
         self.dropped = 0
+        self.loop = asyncio.get_running_loop()
 
     def say(self, text: str) -> None:
+        """From the loop, or from any thread (a job run in a thread logs its errors there too): the
+        queue is the loop's own, so another thread hands the report over to it."""
+        try:
+            here = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
+        if here is self.loop:
+            self._put(text)
+            return
+        with suppress(RuntimeError):  # the loop has closed: the bot is gone, and the log keeps the record
+            self.loop.call_soon_threadsafe(self._put, text)
+
+    def _put(self, text: str) -> None:
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:

@@ -80,6 +80,7 @@ class Workers:
         pool = self._pool
         if pool is None:
             return True
+        # the executor keeps no public account of its processes (pids() reads the same attribute)
         processes = list((pool._processes or {}).values())
         return not pool._broken and all(p.is_alive() for p in processes)
 

@@ -76,3 +76,13 @@ async def test_a_taken_health_port_is_named(harness: Any) -> None:
         with pytest.raises(SettingsError, match=f"HEALTH_PORT 127.0.0.1:{port} cannot be listened on"):
             async with observing(settings, bot, Workers(0)):
                 pass
+
+
+async def test_an_error_logged_in_a_thread_is_reported_too(harness: Any) -> None:
+    bot, fake = harness
+    settings = Settings(owner_webhook_url=fake.channel_webhook(OWNER_CHANNEL))
+    async with observing(settings, bot, Workers(0)):
+        await asyncio.to_thread(logging.getLogger("render.pooled").error, "a render failed in its thread")
+        # the hand-over was scheduled on the loop before the thread's result was: it has run by now
+        await settle(bot)
+    assert posted(fake) == ["⚠️ ERROR render.pooled: a render failed in its thread"]
