@@ -1,6 +1,6 @@
 # Quarterdeck in a container (docs/hosting.md; deploy/compose.yaml runs it with PostgreSQL).
 #   docker build -t quarterdeck .
-#   docker run -d --name quarterdeck --env-file .env -v quarterdeck-data:/data quarterdeck
+#   docker run -d --name quarterdeck --env-file .env -e HEALTH_PORT=127.0.0.1:8080 -v quarterdeck-data:/data quarterdeck
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

@@ -168,3 +168,13 @@ def test_the_image_builds_and_its_user_migrates_a_database_in_the_volume() -> No
         assert "/healthz" in " ".join(inspected["Healthcheck"]["Test"])
     finally:
         subprocess.run(["docker", "image", "rm", "-f", tag], capture_output=True, timeout=120)
+
+
+def test_the_guides_docker_run_keeps_the_data_and_the_healthcheck() -> None:
+    guide = (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8").replace("\\\n", " ")
+    runs = [shlex.split(line) for line in guide.splitlines() if line.startswith("docker run -d ")]
+    assert len(runs) == 1
+    run = runs[0]
+    assert run[run.index("-v") + 1].endswith(f":{data_dir()}"), "the games live in a volume, not the container"
+    # after --env-file, so that .env.example's empty HEALTH_PORT= does not turn the HEALTHCHECK's endpoint off
+    assert run.index("-e") > run.index("--env-file") and run[run.index("-e") + 1] == f"HEALTH_PORT={env()['HEALTH_PORT']}"
