@@ -41,8 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if "--check" in args:
         return check(settings)
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations report problems, not progress
+    from bot.logs import configure
+
+    configure(settings.log_level, settings.log_format)
     logging.getLogger("bot").info("settings: %s", settings.described())
     if not settings.discord_token:
         if not sys.stdin.isatty():  # a service manager's start: a table nobody can type at would end at once
@@ -59,7 +60,11 @@ def main(argv: list[str] | None = None) -> int:
         # a first game against the computer captain (a stored one is resumed), its boards in out/
         return run_table(None, None, sys.stdin, sys.stdout, sys.stdin.isatty(), db=settings.database_url,
                          out_dir=Path("out"), default_ai=FIRST_GAME_AI)
-    return asyncio.run(run_bot(settings, force_sync="--sync" in args))
+    try:
+        return asyncio.run(run_bot(settings, force_sync="--sync" in args))
+    except SettingsError as exc:  # found on opening the storage (a SQLite file it may not write)
+        print(f"Quarterdeck cannot start: {exc}", file=sys.stderr)
+        return 2
 
 
 def check(settings: Settings) -> int:
@@ -99,18 +104,29 @@ async def run_bot(settings: Settings, force_sync: bool = False) -> int:
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    runner = asyncio.create_task(bot.start(settings.discord_token))
-    waiter = asyncio.create_task(stop.wait())
-    done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
-    await bot.close()
-    await service.front.close()
-    workers.close()
-    if runner in done and runner.exception() is not None:
-        logging.getLogger("bot").error("the bot stopped: %s", runner.exception())
-        return 1
+    from bot.observe import observing
+
+    failed: BaseException | None = None
+    try:
+        async with observing(settings, bot, workers):
+            runner = asyncio.create_task(bot.start(settings.discord_token))
+            waiter = asyncio.create_task(stop.wait())
+            done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            failed = runner.exception() if runner in done else None
+            if failed is not None:  # inside: the owner's webhook hears of it too
+                logging.getLogger("bot").error("the bot stopped: %s", failed)
+            await bot.close()
+    except SettingsError as exc:  # HEALTH_PORT taken: said like any setting that cannot work
+        print(f"Quarterdeck cannot start: {exc}", file=sys.stderr)
+        await bot.close()
+        failed = exc
+    finally:
+        await service.front.close()
+        workers.close()
+    if failed is not None:
+        return 2 if isinstance(failed, SettingsError) else 1
     logging.getLogger("bot").info("shut down cleanly")
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

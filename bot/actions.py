@@ -18,6 +18,7 @@ from game import names
 from game.errors import RulesError
 from game.service.errors import ServiceError
 from game.service.game_service import Actor, AlreadyDecided, GameNotFound, GameService, Outcome
+from game.service.metrics import ERRORS
 from game.service.orders_service import OrderNote
 from game.service.results import PlanRefused
 from game.views import View
@@ -154,13 +155,16 @@ async def act(interaction: discord.Interaction, action: Action, done: str = "✅
     except RulesError as exc:
         if retire is not None and isinstance(exc, AlreadyDecided):
             await retire_components(interaction, retire)
+        ERRORS.labels("refused").inc()
         await reply(interaction, refusal(exc))
         return None
     except ServiceError as exc:  # a fault: the components stay, as the decision they answer is still open
+        ERRORS.labels("fault").inc()
         log.warning("service fault in %s: %s", interaction.command.name if interaction.command else "a component", exc)
         await reply(interaction, fault(exc))
         return None
     except Exception:
+        ERRORS.labels("unexpected").inc()
         log.exception("unexpected error in %s", interaction.command.name if interaction.command else "a component")
         await reply(interaction, UNEXPECTED)
         return None
@@ -250,6 +254,7 @@ async def private_preview(interaction: discord.Interaction, build: Preview) -> N
         view = await service.reading.view(await actor_of(interaction), gid)
         png, text = await build(service, view, gid)
     except (RulesError, ServiceError) as exc:
+        ERRORS.labels("refused" if isinstance(exc, RulesError) else "fault").inc()
         await reply(interaction, answer(exc))
         return
     # the line says what the preview shows; it is the picture's words too (names raw: not markdown)

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.actions import UNEXPECTED, fault, refusal
 from bot.outbox import Courier
+from bot.owner import OwnerReports
 from bot.permissions import invite_url
 from bot.views import DYNAMIC_ITEMS
 from game.errors import RulesError
@@ -22,6 +23,7 @@ from game.service.driver import Driver
 from game.service.errors import ServiceError
 from game.service.frontend import Job
 from game.service.game_service import GameService
+from game.service.metrics import ERRORS, INTERACTIONS
 
 log = logging.getLogger(__name__)
 COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "bot.cogs.squadron", "bot.cogs.setup",
@@ -63,6 +65,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
         self.force_sync = force_sync
         self.run_scheduler = run_scheduler
         self._tasks: list[asyncio.Task[Any]] = []
+        self.owner_reports: OwnerReports | None = None  # OWNER_WEBHOOK_URL's, set by run_bot
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -123,8 +126,26 @@ class QuarterdeckBot(commands.AutoShardedBot):
 
         await deadline_job(self, job)  # what the game's clock says: a GM may act, the captain plays, or a pass
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every interaction, counted by type for /metrics (the command tree handles it apart)."""
+        INTERACTIONS.labels(interaction.type.name).inc()
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        log.info("joined server %s (%s)", guild.id, guild.name)
+        if self.owner_reports is not None:
+            self.owner_reports.say(f"➕ Joined {discord.utils.escape_markdown(guild.name)} ({guild.id}), "
+                                   f"{guild.member_count or '?'} members; now in {len(self.guilds)} servers.")
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        log.info("left server %s (%s)", guild.id, guild.name)
+        if self.owner_reports is not None:
+            self.owner_reports.say(f"➖ Left {discord.utils.escape_markdown(guild.name)} ({guild.id}); "
+                                   f"now in {len(self.guilds)} servers.")
+
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
+        ERRORS.labels("refused" if isinstance(original, RulesError) or isinstance(error, app_commands.CheckFailure)
+                      else "fault" if isinstance(original, ServiceError) else "unexpected").inc()
         if isinstance(original, RulesError):
             text = refusal(original)
         elif isinstance(original, ServiceError):  # whichever command met it: no cog need catch a fault

@@ -27,6 +27,7 @@ from game.phases.common import owes_pick
 from game.service import outbox, posts
 from game.service.frontend import Delivery, Unreadable
 from game.service.game_service import Actor, GameInfo, GameService
+from game.service.metrics import DELIVERED, FAILED
 from game.service.orders_service import OrderNote
 from game.service.results import BoardRead, PlanRefused
 
@@ -99,6 +100,7 @@ class Courier:
             at = now or utcnow()
             retry = retry_at(exc, row.attempts, at)
             status = await self.service.front.failed(row, describe(exc), at, retry)
+            FAILED.labels("retry" if status == "pending" else "given_up").inc()
             level = logging.WARNING if status == "pending" else logging.ERROR
             log.log(level, "outbox row %s (%s, game %s), try %s: %s; %s", row.id, row.kind, row.game_id,
                     row.attempts, describe(exc), f"again at {retry:%H:%M:%S}" if status == "pending" else "given up")
@@ -106,6 +108,7 @@ class Courier:
                 log.exception("unexpected error delivering outbox row %s", row.id, exc_info=exc)
             return 0
         await self.service.front.delivered(row, now or utcnow())
+        DELIVERED.inc()
         return 1
 
     async def deliver(self, row: Delivery, reads: dict[int, BoardRead] | None = None) -> None:

@@ -63,6 +63,17 @@ class Delivery:
     post: AnyPost | Unreadable
 
 
+@dataclass(frozen=True)
+class Vitals:
+    """What /healthz and /metrics need of the storage (bot/health.py): whether the database answered
+    (`problem` says what it said when not), the outbox's backlog, and the games not over."""
+
+    problem: str | None = None
+    backlog: int = 0
+    overdue: timedelta = timedelta(0)  # how long the longest-due post has waited for the courier
+    games_live: int = 0
+
+
 class FrontEnd:
     """What the bot needs of the storage, as service calls."""
 
@@ -155,6 +166,16 @@ class FrontEnd:
     async def post(self, game_id: int, *posts: AnyPost) -> list[int]:
         """Posts about a game that no command wrote (a reminder, a note): in the outbox on their own."""
         return await self._repo.enqueue(game_id, stored_all(posts))
+
+    async def vitals(self) -> Vitals:
+        """One look at the database for the health endpoint; never raises for an unreachable one."""
+        try:
+            async with self._repo.session() as s:
+                count, overdue = await outbox.backlog(s, utcnow())
+            live = len(await self._repo.active_game_ids(every_system=True))
+        except Exception as exc:  # whatever the driver raises: the endpoint reports it, the bot goes on
+            return Vitals(problem=f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}")
+        return Vitals(backlog=count, overdue=overdue, games_live=live)
 
     # ------------------------------------------------------------------ jobs
 

@@ -4,6 +4,7 @@ reaching the caller."""
 
 from __future__ import annotations
 
+import getpass
 import os
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -11,6 +12,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from game.service.db import is_sqlite, make_engine, upgrade_to_head
 from game.service.game_service import GameService
 from game.service.results import GameChannel
+from game.service.settings import SettingsError
 from game.service.workers import Workers
 
 
@@ -23,9 +25,32 @@ class StorageUnreadable(Exception):
 
 
 async def open_service(url: str, workers: Workers | None = None, cached_games: int = 1000) -> GameService:
-    """The service on the database at `url`, upgraded to the newest migration first (the bot's start)."""
+    """The service on the database at `url`, upgraded to the newest migration first (the bot's start).
+    SettingsError when the SQLite file cannot be written where DATABASE_URL puts it."""
+    problem = unwritable_database(url)
+    if problem is not None:
+        raise SettingsError(problem)
     await upgrade_to_head(url)
     return GameService(make_engine(url), workers=workers, cached_games=cached_games)
+
+
+def unwritable_database(url: str) -> str | None:
+    """What stops this user from writing the SQLite file `url` names (SQLite says only "unable to open
+    database file"), or None. Its directory must be writable too: the -wal and -shm files go beside it."""
+    from sqlalchemy.engine import make_url
+
+    database = make_url(url).database if is_sqlite(url) else None
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    path = os.path.abspath(database)
+    folder = os.path.dirname(path)
+    who = _user()
+    if not os.path.isdir(folder):
+        return f"DATABASE_URL puts the database in {folder}, which does not exist: create it, or change DATABASE_URL."
+    if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.R_OK | os.W_OK)):
+        return (f"DATABASE_URL puts the database at {path}, which {who} cannot write (SQLite also writes its -wal "
+                f"file in {folder}): give {who} that directory, or point DATABASE_URL where it may write.")
+    return None
 
 
 def missing_database(url: str) -> str | None:
@@ -50,3 +75,10 @@ async def game_channels_at(url: str) -> list[GameChannel]:
         raise StorageUnreadable(exc) from exc
     finally:
         await engine.dispose()
+
+
+def _user() -> str:
+    try:
+        return f"user {getpass.getuser()}"
+    except (OSError, KeyError):  # a uid with no name (a container run with --user 1234)
+        return f"user id {os.getuid()}" if hasattr(os, "getuid") else "this user"

@@ -208,3 +208,12 @@ async def rows_of(s: AsyncSession, game_id: int) -> list[OutboxRow]:
 
 def now_or(now: datetime | None) -> datetime:
     return now or utcnow()
+
+
+async def backlog(s: AsyncSession, now: datetime) -> tuple[int, timedelta]:
+    """The rows not yet delivered, and how long the longest-due of them has been due (zero when none
+    is): a courier that runs keeps the second near zero, whatever the first."""
+    count = (await s.execute(select(func.count()).select_from(OutboxRow)
+                             .where(col(OutboxRow.status).in_(OPEN)))).scalar() or 0
+    oldest = _aware((await s.execute(select(func.min(OutboxRow.next_try_at)).where(_due(now)))).scalar())
+    return int(count), max(timedelta(0), now - oldest) if oldest is not None else timedelta(0)

@@ -38,6 +38,11 @@ class Settings:
     # worker processes for decisions, computer captains and renders (0: all inline, on the loop)
     workers: int = 0
     cached_games: int = 1000  # games kept loaded in memory (least recently used leave first)
+    # where /healthz and /metrics are served (bot/health.py): None is off, the default, so that an
+    # upgrade opens no port nobody asked for
+    health: tuple[str, int] | None = None
+    log_format: str = "text"  # or "json": one object per line, for a log collector
+    owner_webhook_url: str = ""  # a Discord webhook: errors and guild joins and leaves are reported there
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -51,6 +56,9 @@ class Settings:
             shard_ids=_ids(os.environ.get("SHARD_IDS", "")),
             workers=_whole("WORKERS", os.environ.get("WORKERS", ""), min(2, os.cpu_count() or 1), 0),
             cached_games=_whole("CACHED_GAMES", os.environ.get("CACHED_GAMES", ""), 1000, 1),
+            health=_health(os.environ.get("HEALTH_PORT", "")),
+            log_format=_log_format(os.environ.get("LOG_FORMAT", "")),
+            owner_webhook_url=_webhook(os.environ.get("OWNER_WEBHOOK_URL", "")),
         )
 
     def described(self) -> str:
@@ -62,10 +70,13 @@ class Settings:
         sync = f"to server {self.dev_guild_id} only" if self.dev_guild_id else "globally"
         shards = "all" if self.shard_ids is None else ",".join(map(str, self.shard_ids))
         count = "automatic" if self.shard_count is None else str(self.shard_count)
+        health = "off" if self.health is None else f"{self.health[0]}:{self.health[1]}"
+        webhook = "set" if self.owner_webhook_url else "not set"  # its token lets anyone post there
         return (f"DATABASE_URL={make_url(self.database_url).render_as_string(hide_password=True)}; "
                 f"DISCORD_TOKEN {token}; DEV_GUILD_ID={self.dev_guild_id or '(none)'} (commands synced {sync}); "
                 f"LOG_LEVEL={self.log_level}; WORKERS={self.workers}; CACHED_GAMES={self.cached_games}; "
-                f"SHARD_COUNT={count}; SHARD_IDS={shards}")
+                f"SHARD_COUNT={count}; SHARD_IDS={shards}; HEALTH_PORT={health}; LOG_FORMAT={self.log_format}; "
+                f"OWNER_WEBHOOK_URL {webhook}")
 
     def shards(self) -> tuple[int | None, tuple[int, ...] | None]:
         """SHARD_COUNT and SHARD_IDS checked together: ids without a count, or an id outside it,
@@ -155,3 +166,45 @@ def _ids(text: str) -> tuple[int, ...] | None:
             raise SettingsError(f"SHARD_IDS range {part[:40]!r} is too wide for one process.")
         ids.extend(range(low, high + 1))
     return tuple(sorted(set(ids)))
+
+
+def _health(text: str) -> tuple[str, int] | None:
+    """"8080" (on 127.0.0.1: only this machine may ask), "0.0.0.0:8080" (a scraper elsewhere, or a
+    container's published port), or empty for no endpoint."""
+    text = text.strip()
+    if not text:
+        return None
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or not 1 <= int(port) <= 65535 or any(c.isspace() for c in host):
+        raise SettingsError(f"HEALTH_PORT must be a port (8080, served on 127.0.0.1) or an address and port "
+                            f"(0.0.0.0:8080), not {text[:40]!r}; leave it empty for no health endpoint.")
+    return host, int(port)
+
+
+def _log_format(text: str) -> str:
+    fmt = text.strip().lower() or "text"
+    if fmt not in ("text", "json"):
+        raise SettingsError(f"LOG_FORMAT must be text or json, not {text[:20]!r}.")
+    return fmt
+
+
+WEBHOOK_HOSTS = ("discord.com", "discordapp.com", "canary.discord.com", "ptb.discord.com")
+
+
+def _webhook(text: str) -> str:
+    """A Discord webhook's URL (a channel's Integrations, Webhooks, Copy Webhook URL), or nothing: as
+    discord.py's Webhook.from_url reads it (an id of 17 to 20 digits, a token of 60 characters or more)."""
+    import re
+    from urllib.parse import urlsplit
+
+    text = text.strip()
+    if not text:
+        return ""
+    url = urlsplit(text)
+    if (url.scheme != "https" or url.hostname not in WEBHOOK_HOSTS
+            or not re.fullmatch(r"/api/webhooks/[0-9]{17,20}/[A-Za-z0-9._-]{60,}", url.path)):
+        raise SettingsError("OWNER_WEBHOOK_URL must be a Discord webhook URL, "
+                            "https://discord.com/api/webhooks/<id>/<token> (a channel's Integrations, Webhooks, "
+                            "Copy Webhook URL); leave it empty to report nowhere.")
+    return text

@@ -13,10 +13,13 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
+
+from game.service.metrics import JOB_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +48,14 @@ class Workers:
     async def run(self, fn: Callable[..., T], *args: Any, thread: bool = False) -> T:
         """fn(*args) in a worker process. Inline, on the loop (or, with `thread`, in a thread: what
         renders did before the pool). A worker that died is replaced and the job run once more:
-        jobs are pure, so running one twice changes nothing."""
+        jobs are pure, so running one twice changes nothing. Each job's time goes to /metrics."""
+        started = time.perf_counter()
+        try:
+            return await self._run(fn, *args, thread=thread)
+        finally:
+            JOB_SECONDS.labels(getattr(fn, "__name__", "job")).observe(time.perf_counter() - started)
+
+    async def _run(self, fn: Callable[..., T], *args: Any, thread: bool = False) -> T:
         if self.inline:
             return await asyncio.to_thread(fn, *args) if thread else fn(*args)
         loop = asyncio.get_running_loop()
@@ -63,6 +73,16 @@ class Workers:
         pool = self._executor()
         for f in [pool.submit(os.getpid) for _ in range(self.size)]:
             f.result()
+
+    def alive(self) -> bool:
+        """Whether the pool can take a job now: inline always; else no worker has died (a pool not yet
+        started starts on its first job)."""
+        pool = self._pool
+        if pool is None:
+            return True
+        # the executor keeps no public account of its processes (pids() reads the same attribute)
+        processes = list((pool._processes or {}).values())
+        return not pool._broken and all(p.is_alive() for p in processes)
 
     def pids(self) -> list[int]:
         """The worker processes' ids (for measuring their memory apart from the bot's)."""

@@ -259,6 +259,7 @@ class FakeDiscord:
         self.uploads: dict[str, bytes] = {}
         self.listeners: list[Callable[[Sent], None]] = []  # told of each request as it arrives
         self.sync_status = 200  # what a slash-command sync answers (503: Discord is down)
+        self.channel_webhooks: dict[str, str] = {}  # token -> channel: webhooks a server made (OWNER_WEBHOOK_URL)
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -544,7 +545,9 @@ class FakeDiscord:
         return _json(body)
 
     def _webhook(self, sent: Sent, token: str, rest: list[str]) -> web.Response:
-        """Follow-ups and edits under an interaction's token."""
+        """Follow-ups and edits under an interaction's token; a post through a channel's webhook."""
+        if token in self.channel_webhooks and not rest and sent.method == "POST":
+            return self._answer_message(sent, self._new_message(self.channel_webhooks[token], sent.payload, sent.files))
         found = self.interactions.get(token)
         if found is not None and self.now() - found.received > TOKEN_LIFETIME:
             return _error(401, 50027, "Invalid Webhook Token")
@@ -636,6 +639,12 @@ class FakeDiscord:
             self.thread_activity[thread["id"]] = self.now()
             return _json(thread, 201)  # resources-channel.mdx, Start Thread without Message: "201 Created"
         return _json({"message": f"fake Discord has no route {method} {path}", "code": 0}, status=404)
+
+    def channel_webhook(self, channel_id: int) -> str:
+        """A webhook's URL for posting into the channel, as a server's Integrations page gives it."""
+        token = f"hook{snowflake()}".ljust(68, "x")  # discord.py reads 60 characters or more as a token
+        self.channel_webhooks[token] = str(channel_id)
+        return f"https://discord.com/api/webhooks/{snowflake()}/{token}"
 
     def attach(self, filename: str, body: bytes) -> dict[str, Any]:
         """An attachment a user uploads with a command; the bot downloads it from this server."""

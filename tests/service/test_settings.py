@@ -15,8 +15,9 @@ import pytest
 from game.service.settings import Settings, SettingsError
 
 KEYS = ("DATABASE_URL", "DISCORD_TOKEN", "DEV_GUILD_ID", "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS", "WORKERS",
-        "CACHED_GAMES")
+        "CACHED_GAMES", "HEALTH_PORT", "LOG_FORMAT", "OWNER_WEBHOOK_URL")
 SERVER = "123456789012345678"
+WEBHOOK = "https://discord.com/api/webhooks/123456789012345678/" + "abc-DEF_ghi." * 6
 
 
 @pytest.fixture
@@ -44,6 +45,13 @@ def env_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     ('DATABASE_URL="postgresql+asyncpg://q:p#w@db:5432/q"', "database_url", "postgresql+asyncpg://q:p#w@db:5432/q"),
     ("WORKERS=3   # two cores and a spare", "workers", 3),
     ("# a comment line\n\nCACHED_GAMES=50", "cached_games", 50),
+    ("HEALTH_PORT=", "health", None),  # off unless asked for
+    ("HEALTH_PORT=8080", "health", ("127.0.0.1", 8080)),  # only this machine, unless an address is given
+    ("HEALTH_PORT=0.0.0.0:9100", "health", ("0.0.0.0", 9100)),
+    ("HEALTH_PORT=[::1]:8080", "health", ("::1", 8080)),
+    ("LOG_FORMAT=JSON", "log_format", "json"),
+    ("LOG_FORMAT=", "log_format", "text"),
+    (f"OWNER_WEBHOOK_URL={WEBHOOK}", "owner_webhook_url", WEBHOOK),
 ])
 def test_the_dotenv_grammar(env_file: Path, line: str, field: str, value: object) -> None:
     env_file.write_text(line + "\n", encoding="utf-8")
@@ -66,6 +74,14 @@ def test_the_environment_wins_over_the_file(env_file: Path, monkeypatch: pytest.
     ("WORKERS=-1", "WORKERS"),
     ("CACHED_GAMES=0", "CACHED_GAMES"),
     ("SHARD_COUNT=zero", "SHARD_COUNT"),
+    ("HEALTH_PORT=http", "HEALTH_PORT"),
+    ("HEALTH_PORT=70000", "HEALTH_PORT"),
+    ("HEALTH_PORT=localhost:", "HEALTH_PORT"),
+    ("LOG_FORMAT=xml", "LOG_FORMAT"),
+    ("OWNER_WEBHOOK_URL=http://discord.com/api/webhooks/1/x", "OWNER_WEBHOOK_URL"),  # not https
+    ("OWNER_WEBHOOK_URL=https://example.com/api/webhooks/1/x", "OWNER_WEBHOOK_URL"),  # not Discord
+    ("OWNER_WEBHOOK_URL=https://discord.com/channels/1/2", "OWNER_WEBHOOK_URL"),  # a channel's link
+    ("OWNER_WEBHOOK_URL=https://discord.com/api/webhooks/123456789012345678/short", "OWNER_WEBHOOK_URL"),
 ])
 def test_a_setting_that_cannot_work_is_named(env_file: Path, line: str, named: str) -> None:
     env_file.write_text(line + "\n", encoding="utf-8")
@@ -75,9 +91,11 @@ def test_a_setting_that_cannot_work_is_named(env_file: Path, line: str, named: s
 
 def test_the_start_up_line_masks_the_secrets(env_file: Path) -> None:
     env_file.write_text(f"DISCORD_TOKEN=secret.token.WXYZ\nDEV_GUILD_ID={SERVER}\n"
-                        "DATABASE_URL=postgresql+asyncpg://q:hunter2@db:5432/q\n", encoding="utf-8")
+                        "DATABASE_URL=postgresql+asyncpg://q:hunter2@db:5432/q\n"
+                        f"OWNER_WEBHOOK_URL={WEBHOOK}\n", encoding="utf-8")
     said = Settings.from_env().described()
     assert "hunter2" not in said and "secret.token" not in said
+    assert "abc-DEF" not in said and "OWNER_WEBHOOK_URL set" in said
     assert "DISCORD_TOKEN set (…WXYZ)" in said and f"synced to server {SERVER} only" in said and "***" in said
 
 
