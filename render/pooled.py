@@ -19,10 +19,10 @@ def render_job(view: View, options: RenderOptions | None) -> bytes:
     return render_board(view, options)
 
 
-def replay_job(frames: Sequence[Frame], limit_bytes: int, rules: object) -> list[bytes]:
-    from render.replay import replay_gifs
+def replay_job(frames: Sequence[Frame], limit_bytes: int, rules: object, fmt: str = "webp") -> list[bytes]:
+    from render.replay import replay_files
 
-    return replay_gifs(frames, limit_bytes, rules)
+    return replay_files(frames, limit_bytes, rules, fmt=fmt)
 
 
 def sheet_job(sheet: Sheet) -> tuple[bytes, str]:
@@ -36,9 +36,10 @@ async def render_board_async(view: View, options: RenderOptions | None = None) -
     return await default().run(render_job, view, options, thread=True)
 
 
-async def replay_gifs_async(frames: Sequence[Frame], limit_bytes: int, rules: object = None) -> list[bytes]:
-    """replay_gifs in a worker process (with WORKERS=0, in a thread)."""
-    return await default().run(replay_job, list(frames), limit_bytes, rules, thread=True)
+async def replay_files_async(frames: Sequence[Frame], limit_bytes: int, rules: object = None,
+                             fmt: str = "webp") -> list[bytes]:
+    """replay_files in a worker process (with WORKERS=0, in a thread)."""
+    return await default().run(replay_job, list(frames), limit_bytes, rules, fmt, thread=True)
 
 
 async def render_sheet_async(sheet: Sheet) -> tuple[bytes, str]:

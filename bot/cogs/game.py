@@ -293,7 +293,8 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         await reply(interaction, "🎲 Posted here for everyone." if posted else NOT_POSTED)
 
     @app_commands.command(description="The whole game as an animated board, one frame per command (and its log once over)")
-    async def replay(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(format="webp (the default: smaller, sharper) or gif (for viewers that play no WebP)")
+    async def replay(self, interaction: discord.Interaction, format: Literal["webp", "gif"] = "webp") -> None:
         if not await defer(interaction):  # a refusal is private; the replay is posted for everyone
             return
         service = service_of(interaction)
@@ -311,9 +312,9 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                 # room for the log file and the request itself
                 server = interaction.guild.filesize_limit if interaction.guild is not None else DEFAULT_UPLOAD
                 limit = max(1_000_000, min(server, MAX_REQUEST) - 1_500_000)
-                from render.pooled import replay_gifs_async  # draws in a worker process
+                from render.pooled import replay_files_async  # draws in a worker process
 
-                gifs = await replay_gifs_async(shown, limit, rules)
+                gifs = await replay_files_async(shown, limit, rules, format)
             finally:
                 _replaying.discard(gid)
         except RulesError as exc:
@@ -322,7 +323,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         part = f" (part {{}} of {len(gifs)})" if len(gifs) > 1 else "{}"
         alt = (f"An animated replay of game #{gid}{part}: the board after each of its {len(shown)} moments, "
                "every move and shot drawn in turn; /game log gives the same account in words.")
-        files = [discord.File(io.BytesIO(g), filename=f"game-{gid}-replay{f'-{i}' if len(gifs) > 1 else ''}.gif",
+        files = [discord.File(io.BytesIO(g), filename=f"game-{gid}-replay{f'-{i}' if len(gifs) > 1 else ''}.{format}",
                               description=alt.format(i) if len(gifs) > 1 else alt.format(""))
                  for i, g in enumerate(gifs, 1)]
         parts = f" in {len(gifs)} parts" if len(gifs) > 1 else ""

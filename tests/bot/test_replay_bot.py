@@ -26,12 +26,17 @@ async def test_replay_in_discord_before_and_after_the_end(harness: Any) -> None:
     [answer] = [r for r in sent if r.in_channel]  # for everyone in the channel
     assert not answer.ephemeral and "Game #1" in answer.content and "once the game is over" in answer.content
     names = [name for name, _ in answer.files]
-    assert names == ["game-1-replay.gif"]
+    assert names == ["game-1-replay.webp"]  # animated WebP by default (issue 27, item 6)
     # the picture's words for a screen reader (issue 26, item 8)
     assert answer.payload["attachments"][0]["description"].startswith("An animated replay of game #1: the board after")
-    with Image.open(io.BytesIO(answer.files[0][1])) as gif:
+    with Image.open(io.BytesIO(answer.files[0][1])) as webp:
         moments = int(answer.content.split(": ", 1)[1].split(" moment")[0])
-        assert gif.format == "GIF" and gif.n_frames == moments >= 1
+        assert webp.format == "WEBP" and webp.n_frames == moments >= 1
+    as_gif = [r for r in await dispatch(bot, command(ANN, "game", "replay", format="gif"), fake, settle=60)
+              if r.in_channel]
+    [(name, body)] = as_gif[0].files
+    with Image.open(io.BytesIO(body)) as gif:
+        assert name == "game-1-replay.gif" and gif.format == "GIF" and gif.n_frames == moments
     # nothing secret in the replay's words: the other hands stay hidden
     assert "Fire as She Bears" not in answer.content
 
@@ -40,7 +45,7 @@ async def test_replay_in_discord_before_and_after_the_end(harness: Any) -> None:
     sent = await dispatch(bot, command(ANN, "game", "replay"), fake, settle=60)
     [answer] = [r for r in sent if r.in_channel]
     names = [name for name, _ in answer.files]
-    assert names == ["game-1-replay.gif", "game-1-log.json"]
+    assert names == ["game-1-replay.webp", "game-1-log.json"]
     log_file = json.loads(answer.files[1][1])
     assert log_file["format"] == "quarterdeck-log/1" and "quarterdeck replay" in answer.content
     assert len(followups(sent)) == 1 and last_followup(sent).ephemeral

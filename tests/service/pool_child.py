@@ -23,7 +23,7 @@ async def main() -> None:
             await pick(bot, fake, ANN, "Down!")
             sent += await pick(bot, fake, BOB, "Take Courage")
             boards = [f for r in sent if r.in_channel for f in r.files]
-            replay = await dispatch(bot, command(BOB, "game", "replay"), fake, settle=60)
+            replay = await dispatch(bot, command(BOB, "game", "replay", format="gif"), fake, settle=60)
             gifs = [f for r in replay for f in r.files if f[0].endswith(".gif")]
             state = await bot.service.reading.state_for_audit(1)
             pids = workers.pids()
