@@ -175,9 +175,11 @@ class Privacy:
             await self._leagues(s, user_id, pseudonym)
             await s.execute(update(ServerTableEntry).where(col(ServerTableEntry.entered_by) == user_id)
                             .values(entered_by=pseudonym, entered_by_name=FORMER_NAME))
-            # posts already delivered keep nothing of them; one still to go out is delivered as written
+            # posts delivered (or given up) keep nothing of them; one still to go out, or going out now,
+            # is delivered as written: the courier would retry an emptied one forever
             await s.execute(update(OutboxRow).where(col(OutboxRow.payload).contains(user_id),
-                                                    col(OutboxRow.status) != "pending").values(payload="{}"))
+                                                    col(OutboxRow.status).in_(("done", "superseded", "failed")))
+                            .values(payload="{}"))
         for game_id in games:
             self.store.forget(game_id)
         self._forgotten(user_id)
