@@ -126,3 +126,27 @@ async def test_a_member_deletes_only_themselves(service: GameService) -> None:
     seats: dict[str, Any] = {s.player: s for s in (await service.store.load(gid, fresh=True)).seats}
     assert (seats["B"].user_id, seats["B"].display_name) == (BOB.user_id, "Bob")
     await service.commands.submit(BOB, gid, "concede B")  # Bob still plays his side
+
+
+async def test_a_referee_game_keeps_playing_after_its_umpire_is_forgotten(service: GameService) -> None:
+    """The referee systems log who rolled in their events and keep it in their states: rewritten alike,
+    the stored game still replays to the state it holds, and its other seats play on."""
+    from game.codec import from_data
+    from game.systems.base import replay
+    from game.systems.wsim import SYSTEM as WSIM
+
+    ref = service.referee
+    info = await ref.create_game(ANN, "chan-ref", "wsim")
+    for actor, seat in ((ANN, "Umpire"), (BOB, "British"), (CAT, "French")):
+        await ref.join(actor, info.id, seat, actor.user_id[-3:])
+    await ref.submit(ANN, info.id, "roll 3d6 for a test")
+    await ref.submit(ANN, info.id, "next")
+    await service.privacy.forget(ANN.user_id)
+    assert not [r for r in await every_row(service) if ANN.user_id in r[1]]
+    loaded = await ref._load(info.id, fresh=True)
+    initial = from_data(WSIM.state_type, json.loads(loaded.record.initial_state))
+    events = [e for _, _, e in await service.store.repo.events(info.id, system=WSIM)]
+    assert replay(WSIM, initial, events) == loaded.state  # the log, rewritten, still makes the state
+    await ref.submit(CAT, info.id, "plot Redoutable L1R1")  # the other seats play on
+    seats = {name: user for name, user, _ in (await ref.info(info.id)).seats}
+    assert seats["Umpire"].startswith("former:") and seats["British"] == BOB.user_id
