@@ -134,6 +134,27 @@ class PrivacyCog(commands.GroupCog, name="privacy", description="What Quarterdec
         if await service_of_bot(self.bot).retention.returned(str(guild.id)):
             log.info("back in server %s: its data's purge is cancelled", guild.id)
 
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """A removal or a return while the bot was down sent no event: the servers READY lists (an
+        unavailable one included) are compared with those that have data, for this process's shards.
+        A bot started on the wrong database plans purges its own bot's next start cancels."""
+        bot: Any = self.bot
+        shards = getattr(bot, "shard_ids", None)
+        count = getattr(bot, "shard_count", None) or 1
+
+        def ours(guild_id: str) -> bool:  # Discord's shard formula: (guild_id >> 22) % num_shards
+            return shards is None or (int(guild_id) >> 22) % count in shards if guild_id.isdigit() else False
+
+        try:
+            planned, cancelled = await service_of_bot(self.bot).retention.reconcile(
+                {str(g.id) for g in bot.guilds}, ours, int(getattr(bot, "guild_retention_days", 30)))
+        except Exception:  # the next start tries again; the purge job checks the server itself too
+            log.exception("could not compare the servers with their data")
+            return
+        if planned or cancelled:
+            log.warning("servers left while the bot was down: %s purges planned, %s cancelled", planned, cancelled)
+
 
 def service_of_bot(bot: commands.Bot) -> Any:
     return bot.service  # type: ignore[attr-defined]

@@ -5,9 +5,11 @@ other servers) and the shared data versions (a content hash, no one's data) stay
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlmodel import col
@@ -48,21 +50,61 @@ class Retention:
     def __init__(self, store: GameStore, purged: Callable[[str, list[int]], None] = lambda g, ids: None) -> None:
         self.store = store
         self._purged = purged  # what the parts keep of the server in memory (its channels' games) is dropped
+        # a join and a removal arrive as events whose handlers run as tasks: taken one at a time, in the
+        # order they came, a return told just before a removal never cancels the removal's purge
+        self._order = asyncio.Lock()
 
     async def left(self, guild_id: str, days: int) -> datetime:
         """The bot was removed from the server: its purge is planned (one only, however often told)."""
-        await self.returned(guild_id)
+        async with self._order:
+            return await self._plan(guild_id, days)
+
+    async def _plan(self, guild_id: str, days: int) -> datetime:
         due = utcnow() + timedelta(days=days)
-        async with self.store.repo.session() as s, s.begin():
+        async with self.store.repo.session() as s, s.begin():  # the old plan goes with the new one's commit
+            await s.execute(self._planned(guild_id).values(status="cancelled"))
             s.add(ScheduledJob(kind=PURGE, due_at=due, payload=purge_payload(guild_id)))
         return due
 
+    @staticmethod
+    def _planned(guild_id: str) -> Any:
+        return update(ScheduledJob).where(col(ScheduledJob.kind) == PURGE,
+                                          col(ScheduledJob.status).in_(("pending", "running")),
+                                          col(ScheduledJob.payload) == purge_payload(guild_id))
+
+    async def reconcile(self, present: Collection[str], ours: Callable[[str], bool], days: int) -> tuple[int, int]:
+        """After a start: Discord tells a bot of no removal or return that happened while it was down,
+        so the servers it is in now (`present`, of the servers `ours` says this process hears about)
+        are compared with the servers that have data. One with data the bot is no longer in gets its
+        purge planned (an earlier plan is kept, not moved on); one the bot is in loses a planned purge.
+        How many were planned and cancelled."""
+        planned = cancelled = 0
+        async with self._order:
+            for guild_id in sorted(await self._servers_with_data()):
+                if not ours(guild_id):
+                    continue
+                if guild_id in present:
+                    cancelled += await self._cancel(guild_id)
+                elif await self.purge_due(guild_id) is None:
+                    await self._plan(guild_id, days)
+                    planned += 1
+        return planned, cancelled
+
+    async def _servers_with_data(self) -> set[str]:
+        found: set[str] = set()
+        async with self.store.repo.session() as s:
+            for table in (GameRecord, GuildSettings, League, SavedSquadron, Rating, ServerTableEntry):
+                found.update((await s.execute(select(col(table.guild_id)).distinct())).scalars())
+        return found
+
     async def returned(self, guild_id: str) -> bool:
         """The bot is in the server again: a planned purge is cancelled. Whether there was one."""
+        async with self._order:
+            return await self._cancel(guild_id)
+
+    async def _cancel(self, guild_id: str) -> bool:
         async with self.store.repo.session() as s, s.begin():
-            result = await s.execute(update(ScheduledJob).where(
-                col(ScheduledJob.kind) == PURGE, col(ScheduledJob.status).in_(("pending", "running")),
-                col(ScheduledJob.payload) == purge_payload(guild_id)).values(status="cancelled"))
+            result = await s.execute(self._planned(guild_id).values(status="cancelled"))
         return bool(getattr(result, "rowcount", 0))
 
     async def purge_due(self, guild_id: str) -> datetime | None:

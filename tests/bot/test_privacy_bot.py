@@ -14,7 +14,15 @@ from sqlalchemy import select, update
 from game.service.models import ScheduledJob, Seat, utcnow
 from game.service.retention import PURGE
 from game.service.scheduler import run_due
-from tests.bot.fake_discord import GUILD_ID, command, component, dispatch, guild_create, guild_delete
+from tests.bot.fake_discord import (
+    GUILD_ID,
+    command,
+    component,
+    dispatch,
+    guild_create,
+    guild_delete,
+    guild_payload,
+)
 from tests.bot.test_bot import ANN, BOB, last_followup, setup_game
 
 
@@ -113,3 +121,27 @@ async def test_a_purge_due_while_the_bot_is_back_deletes_nothing(harness: Any) -
     await run_due(bot.service.store.repo, {PURGE: bot._purge})
     assert len(await bot.service.lobby.list_games(str(GUILD_ID))) == 1
     assert (await bot.service.audit.check(1)).ok
+
+
+async def test_a_removal_while_the_bot_was_down_is_found_at_the_start(harness: Any) -> None:
+    """No GUILD_DELETE reaches a bot that is down: READY's server list, compared with the data, finds
+    the server left; and one it is back in loses its planned purge."""
+    bot, fake = harness
+    await setup_game(bot, fake)
+    cog = bot.get_cog("privacy")
+    await cog.on_ready()  # READY listed no server: the one with a game was left meanwhile
+    assert await purges(bot) == ["pending"]
+    first = await bot.service.retention.purge_due(str(GUILD_ID))
+    await cog.on_ready()  # a reconnect: the plan is kept as it was, not moved on
+    assert await purges(bot) == ["pending"] and await bot.service.retention.purge_due(str(GUILD_ID)) == first
+    bot._connection._add_guild_from_data(guild_payload())  # READY lists it (no guild_join is dispatched)
+    await cog.on_ready()
+    assert await purges(bot) == ["cancelled"]
+
+
+async def test_only_this_processs_shards_are_compared(harness: Any) -> None:
+    bot, fake = harness
+    await setup_game(bot, fake)
+    shard = (GUILD_ID >> 22) % 2
+    planned = await bot.service.retention.reconcile(set(), lambda g: (int(g) >> 22) % 2 != shard, 30)
+    assert planned == (0, 0) and await purges(bot) == []  # another process's server: not this one's to judge
