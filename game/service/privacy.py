@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import and_, delete, or_, select, update
 from sqlmodel import col
 
 from game.service.models import (
@@ -149,10 +149,14 @@ class Privacy:
             seats = (await s.execute(select(Seat).where(col(Seat.user_id) == user_id))).scalars().all()
             names = frozenset(n for n in (*known_names, *(seat.display_name for seat in seats)) if n) | frozenset(
                 (await s.execute(select(col(LeagueEntry.name)).where(col(LeagueEntry.member) == user_id))).scalars())
-            # the games that hold them anywhere: their seats, the log's actors, or a mention in an event
+            # the games that hold them anywhere: their seats, the log's actors, a mention in an event, or
+            # a handover naming them (a side a GM gave away before they played holds only their name)
+            named = [col(EventRecord.payload).contains(json.dumps(n, ensure_ascii=False), autoescape=True) for n in names]
+            handovers = [and_(col(EventRecord.type) == "SeatHandedOver", or_(*named))] if named else []
             games = {seat.game_id for seat in seats} | set((await s.execute(
                 select(col(EventRecord.game_id)).where(or_(col(EventRecord.actor) == user_id,
-                                                      col(EventRecord.payload).contains(user_id))))).scalars())
+                                                           col(EventRecord.payload).contains(user_id),
+                                                           *handovers)))).scalars())
             status = {g: st for g, st in (await s.execute(select(col(GameRecord.id), col(GameRecord.status))
                                                          .where(col(GameRecord.id).in_(games)))).all()}
             for seat in seats:

@@ -150,3 +150,18 @@ async def test_a_referee_game_keeps_playing_after_its_umpire_is_forgotten(servic
     await ref.submit(CAT, info.id, "plot Redoutable L1R1")  # the other seats play on
     seats = {name: user for name, user, _ in (await ref.info(info.id)).seats}
     assert seats["Umpire"].startswith("former:") and seats["British"] == BOB.user_id
+
+
+async def test_a_handover_names_a_member_who_never_acted_and_is_forgotten_too(service: GameService) -> None:
+    """A GM gave her side away before she played: the log's handover holds her name and nothing else of
+    hers, and still loses it."""
+    text = scenario_text([S("Kestrel", "Sloop", 14, 10, 90, "A"), S("Otter", "Sloop", 22, 26, 270, "B")],
+                         test_dice=False)
+    info = await service.lobby.create_game(BOB, "chan-5", scenario_text=text)
+    await service.lobby.join(ANN, info.id, "A", "Annabel")
+    await service.lobby.join(BOB, info.id, "B", "Bob")
+    await service.commands.submit(BOB, info.id, "pick B Take Courage")
+    await service.seats.hand_over(GM, info.id, CAT.user_id, "Cat", "A")
+    await service.privacy.forget(ANN.user_id, known_names=["Annabel"])
+    assert not [r for r in await every_row(service) if "Annabel" in r[1] or ANN.user_id in r[1]]
+    assert (await service.audit.check(info.id)).ok
