@@ -27,7 +27,8 @@ from game.service.metrics import ERRORS, INTERACTIONS
 
 log = logging.getLogger(__name__)
 COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "bot.cogs.squadron", "bot.cogs.setup",
-        "bot.cogs.mine", "bot.cogs.league", "bot.cogs.standing", "bot.cogs.clock", "bot.cogs.referee")
+        "bot.cogs.mine", "bot.cogs.league", "bot.cogs.standing", "bot.cogs.clock", "bot.cogs.referee",
+        "bot.cogs.privacy")
 
 
 def intents() -> discord.Intents:
@@ -47,7 +48,8 @@ def tree_digest(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflak
 class QuarterdeckBot(commands.AutoShardedBot):
     def __init__(self, service: GameService, dev_guild_id: str = "", sync_commands: bool = True,
                  run_scheduler: bool = True, shard_count: int | None = None,
-                 shard_ids: tuple[int, ...] | None = None, force_sync: bool = False) -> None:
+                 shard_ids: tuple[int, ...] | None = None, force_sync: bool = False,
+                 guild_retention_days: int = 30) -> None:
         # nothing the bot posts pings anyone unless that message names them (the player to act)
         # without shard ids, discord.py runs every shard the count (or Discord) says
         shards: dict[str, Any] = {"shard_ids": list(shard_ids)} if shard_ids is not None else {}
@@ -64,6 +66,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
         self.sync_commands = sync_commands and (shard_ids is None or 0 in shard_ids)
         self.force_sync = force_sync
         self.run_scheduler = run_scheduler
+        self.guild_retention_days = guild_retention_days  # a server's data outlives the bot there (docs/privacy.md)
         self._tasks: list[asyncio.Task[Any]] = []
         self.owner_reports: OwnerReports | None = None  # OWNER_WEBHOOK_URL's, set by run_bot
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -80,7 +83,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
         if self.sync_commands:
             await self.sync_if_changed()
         if self.run_scheduler:
-            handlers = {"reminder": self._remind, "deadline": self._deadline}
+            handlers = {"reminder": self._remind, "deadline": self._deadline, "guild_purge": self._purge}
             self._tasks.append(asyncio.create_task(self.service.front.run_jobs(handlers)))
             self._tasks.append(asyncio.create_task(self._resume()))
 
@@ -141,6 +144,11 @@ class QuarterdeckBot(commands.AutoShardedBot):
         if self.owner_reports is not None:
             self.owner_reports.say(f"➖ Left {discord.utils.escape_markdown(guild.name)} ({guild.id}); "
                                    f"now in {len(self.guilds)} servers.")
+
+    async def _purge(self, job: Job) -> None:
+        from bot.cogs.privacy import purge_job
+
+        await purge_job(self, job)  # a server left GUILD_RETENTION_DAYS ago, unless the bot is back
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)

@@ -54,7 +54,8 @@ HELP = """**Quarterdeck** referees *Oak & Iron* in this channel.
   notation (`reroll 2 4`, `fortune`, `keep`, `capture Otter`, `freeturn Hoorn port 20`, `decline` …),
   `/plan` to queue your next order across time zones.
 • `/board` (zoom on a ship), `/log`, `/rules`, `/game status`, `/game undo`, `/game concede`.
-Full notation: docs/notation.md in the project."""
+• `/privacy show`, `export`, `delete`: what Quarterdeck keeps about you; download it or delete it.
+Full notation: docs/notation.md; privacy: docs/privacy.md in the project."""
 
 
 async def rule_terms(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

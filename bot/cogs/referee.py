@@ -118,7 +118,9 @@ async def publish(interaction: discord.Interaction, outcome: RefOutcome) -> None
         lines.append(f"🏁 Game over: {names.prose(outcome.info.result)}.")
     elif outcome.info.waiting:
         lines.append("⏳ Waiting for " + ", ".join(
-            f"{names.text(n)} (<@{u}>)" if u else names.text(n) for n, u, _ in outcome.info.seats if n in outcome.info.waiting) + ".")
+            # a seat of a member who had the bot forget them (former:<n>) has no one to mention
+            f"{names.text(n)} (<@{u}>)" if u and u.isdigit() else names.text(n)
+            for n, u, _ in outcome.info.seats if n in outcome.info.waiting) + ".")
     if not lines:
         return
     await service_of(interaction).front.post(outcome.game_id, Notice(fit_lines(lines, MORE), tuple(users)))

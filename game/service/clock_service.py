@@ -92,6 +92,11 @@ class Clock:
         store.plan_with(self.plan_after)
         store.when_reloaded(lambda game_id: self._clocks.pop(game_id, None))  # it changed with the game
 
+    def forget_member(self, user_id: str) -> None:
+        """The member's hours were deleted (/privacy delete): read again as the defaults."""
+        self._hours.pop(user_id, None)
+        self._hours_read.pop(user_id, None)
+
     async def plan(self, loaded: Stored[Any], waits: Mapping[str, Wait],
                    sides: Sequence[str]) -> tuple[list[str], list[PlannedJob]]:
         """Repository.append's `replan`: these sides' jobs, each from the side's wait (its holder, when its

@@ -2,7 +2,8 @@
 
 It only composes the parts, each a class with a public API that holds the one game store
 (game/service/store.py): commands, undo, lobby, seats, reading, squadrons, the guild's data, the
-audit, the front end's posts, the clock, standing orders, leagues and the referee-assistant systems.
+audit, the front end's posts, the clock, standing orders, leagues, the referee-assistant systems and
+privacy (a member's export and deletion; a server's data purged after the bot leaves it).
 A front end calls a part: `service.commands.submit(…)`, `service.clock.extend(…)`.
 docs/architecture.md maps them.
 """
@@ -38,9 +39,11 @@ from game.service.guild_data import GuildData
 from game.service.leagues import Leagues
 from game.service.lobby import DRAFTED, Lobby
 from game.service.orders_service import StandingOrders
+from game.service.privacy import Privacy
 from game.service.reading import Reading
 from game.service.referee import RefereeService
 from game.service.results import Expect, GameInfo, Outcome, SeatInfo
+from game.service.retention import Retention
 from game.service.seats import Seats
 from game.service.squadrons import Squadrons
 from game.service.store import GameStore
@@ -85,6 +88,9 @@ class GameService:
         self.leagues = Leagues(store, self.data, self.reading, self.commands, self.lobby)
         self.seats = Seats(store, self.leagues.ranked)
         self.autoplay = AutoPlay(store, self.commands, self.orders)
+        # a member's data, exported or forgotten; a server's, purged once the bot has left it
+        self.privacy = Privacy(store, forgotten=self.clock.forget_member)
+        self.retention = Retention(store, purged=lambda guild_id, games: self.lobby.forget_guild(guild_id))
 
     def _channel_used(self, guild_id: str, channel_id: str) -> None:
         self.lobby.forget_channel(guild_id, channel_id)

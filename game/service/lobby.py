@@ -106,6 +106,11 @@ class Lobby:
         """A game was made there: "no game here", if it was kept, is no longer true."""
         self._channels.pop((guild_id, channel_id), None)
 
+    def forget_guild(self, guild_id: str) -> None:
+        """The server's data was purged: none of its channels' games is known any more."""
+        for key in [k for k in self._channels if k[0] == guild_id]:
+            self._channels.pop(key, None)
+
     async def create_game(
         self,
         actor: Actor,

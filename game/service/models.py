@@ -372,3 +372,14 @@ class OutboxRow(SQLModel, table=True):
     last_error: str = Field(default="", sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
     done_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+class FormerMember(SQLModel, table=True):
+    """A member who had the bot forget them (/privacy delete): only a number, never who it was. What
+    stays of them in games and leagues names `former:<id>`, so a game's log still tells its sides apart
+    and the same pseudonym links one member's seats and events, while nothing links it to the person."""
+
+    __tablename__ = "former_members"
+
+    id: int | None = Field(default=None, primary_key=True)
+    forgotten_at: datetime = Field(default_factory=utcnow, sa_column=_ts())

@@ -43,6 +43,8 @@ class Settings:
     health: tuple[str, int] | None = None
     log_format: str = "text"  # or "json": one object per line, for a log collector
     owner_webhook_url: str = ""  # a Discord webhook: errors and guild joins and leaves are reported there
+    # days a server's data is kept after the bot leaves it, then purged (docs/privacy.md)
+    guild_retention_days: int = 30
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -59,6 +61,7 @@ class Settings:
             health=_health(os.environ.get("HEALTH_PORT", "")),
             log_format=_log_format(os.environ.get("LOG_FORMAT", "")),
             owner_webhook_url=_webhook(os.environ.get("OWNER_WEBHOOK_URL", "")),
+            guild_retention_days=_retention(os.environ.get("GUILD_RETENTION_DAYS", "")),
         )
 
     def described(self) -> str:
@@ -75,6 +78,7 @@ class Settings:
         return (f"DATABASE_URL={make_url(self.database_url).render_as_string(hide_password=True)}; "
                 f"DISCORD_TOKEN {token}; DEV_GUILD_ID={self.dev_guild_id or '(none)'} (commands synced {sync}); "
                 f"LOG_LEVEL={self.log_level}; WORKERS={self.workers}; CACHED_GAMES={self.cached_games}; "
+                f"GUILD_RETENTION_DAYS={self.guild_retention_days}; "
                 f"SHARD_COUNT={count}; SHARD_IDS={shards}; HEALTH_PORT={health}; LOG_FORMAT={self.log_format}; "
                 f"OWNER_WEBHOOK_URL {webhook}")
 
@@ -133,6 +137,19 @@ def _whole(name: str, text: str, default: int, least: int) -> int:
     if not text.isdigit() or int(text) < least:
         raise SettingsError(f"{name} must be a whole number of at least {least}, not {text[:20]!r}.")
     return int(text)
+
+
+MAX_RETENTION_DAYS = 365
+
+
+def _retention(text: str) -> int:
+    """Days a server's data outlives the bot's removal from it. At least 1: a kick by mistake, undone
+    within the day, must not have wiped the server's games; at most a year: data kept for nobody is
+    what Discord's developer policy asks bots not to keep."""
+    days = _whole("GUILD_RETENTION_DAYS", text, 30, 1)
+    if days > MAX_RETENTION_DAYS:
+        raise SettingsError(f"GUILD_RETENTION_DAYS must be at most {MAX_RETENTION_DAYS} days, not {days}.")
+    return days
 
 
 def _level(text: str) -> str:

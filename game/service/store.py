@@ -241,6 +241,11 @@ class GameStore:
             found = self._settings[guild_id] = await self.repo.guild_settings(guild_id)
         return found
 
+    def forget_guild(self, guild_id: str) -> None:
+        """The server's settings were deleted: the next read finds the defaults."""
+        self._settings.pop(guild_id, None)
+        self._settings_read.pop(guild_id, None)
+
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         await self.repo.save_guild_settings(settings)
         self._settings[settings.guild_id] = settings

@@ -110,6 +110,12 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
         Request("game replay", {}),
         Request("game seats", {}),
         Request("mygames", {}),
+        # the sender's own data: shown, and the delete asked (B's button is pressed below); the download
+        # holds the sender's saved squadrons, whose card names are theirs to know, so it is left out of
+        # the secrets check like a look-up (tests/bot/test_privacy_bot.py checks it holds only theirs)
+        Request("privacy show", {}),
+        Request("privacy export", {}, True),
+        Request("privacy delete", {}),
         Request("move", {"ship": ob}),
         Request("move", {"ship": ob, "turn": "end", "turn_side": "port", "turn_degrees": 10.0, "preview": True}),
         Request("attack", {"ship": ob, "kind": "broadside", "target": mine, "side": "both"}),
@@ -231,6 +237,10 @@ async def buttons(table: Table, user: tuple[int, str], t: Targets) -> list[tuple
     seq = await table.bot.service.reading.position(1)  # the options menu and its order button, of this moment
     pressed += [("options menu", await table.press(user, f"qd:opt:1:{seq}", values=["0"])),
                 ("give the order", await table.press(user, f"qd:go:1:{seq}:0"))]
+    # B's delete button, forged: it names B, so pressed by anyone else it deletes nothing
+    from tests.adversary.eyes import BOB
+
+    pressed.append(("B's delete button", await table.press(user, f"qd:forget:{BOB[0]}")))
     if t.menu_message is not None:  # B's own private menu, as if its message had reached someone else
         menu = f"qd:hand:1:B:{(await table.state()).turn}"  # as if made for this turn's pick
         for value in ("zzz", *t.card_prefixes):

@@ -781,3 +781,34 @@ async def dispatch(bot: discord.Client, payload: dict[str, Any], fake: FakeDisco
             await asyncio.sleep(0.01)  # the answer is the interaction's last request; this only settles it
             break
     return fake.requests[before:]
+
+
+def guild_payload(guild_id: int = GUILD_ID) -> dict[str, Any]:
+    """A server as a GUILD_CREATE event carries it (https://discord.com/developers/docs/events/gateway-events
+    #guild-create): the guild object with its channels and roles; no members (the bot asks for no
+    privileged intent)."""
+    return {"id": str(guild_id), "name": "Harbour", "icon": None, "owner_id": "1", "afk_timeout": 300,
+            "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
+            "roles": [], "emojis": [], "features": [], "mfa_level": 0, "system_channel_flags": 0,
+            "premium_tier": 0, "preferred_locale": "en-US", "nsfw_level": 0, "premium_progress_bar_enabled": False,
+            "joined_at": datetime.now(UTC).isoformat(), "large": False, "member_count": 3, "members": [],
+            "channels": [], "threads": [], "presences": [], "voice_states": [], "stage_instances": [],
+            "guild_scheduled_events": [], "soundboard_sounds": [], "unavailable": False}
+
+
+def guild_create(bot: discord.Client, guild_id: int = GUILD_ID) -> None:
+    """The bot joins a server (GUILD_CREATE, dispatched as on_guild_join: a new server has no
+    `unavailable` field, one coming back from an outage has it false)."""
+    payload = guild_payload(guild_id)
+    del payload["unavailable"]
+    bot._connection.parse_guild_create(payload)  # type: ignore[attr-defined]
+
+
+def guild_delete(bot: discord.Client, guild_id: int = GUILD_ID, outage: bool = False) -> None:
+    """GUILD_DELETE (https://discord.com/developers/docs/events/gateway-events#guild-delete): an
+    unavailable guild object. With `unavailable` true the server is in an outage (on_guild_unavailable);
+    without it the bot was removed from the server, or the server deleted (on_guild_remove)."""
+    payload: dict[str, Any] = {"id": str(guild_id)}
+    if outage:
+        payload["unavailable"] = True
+    bot._connection.parse_guild_delete(payload)  # type: ignore[attr-defined]

@@ -15,7 +15,7 @@ import pytest
 from game.service.settings import Settings, SettingsError
 
 KEYS = ("DATABASE_URL", "DISCORD_TOKEN", "DEV_GUILD_ID", "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS", "WORKERS",
-        "CACHED_GAMES", "HEALTH_PORT", "LOG_FORMAT", "OWNER_WEBHOOK_URL")
+        "CACHED_GAMES", "HEALTH_PORT", "LOG_FORMAT", "OWNER_WEBHOOK_URL", "GUILD_RETENTION_DAYS")
 SERVER = "123456789012345678"
 WEBHOOK = "https://discord.com/api/webhooks/123456789012345678/" + "abc-DEF_ghi." * 6
 
@@ -82,11 +82,22 @@ def test_the_environment_wins_over_the_file(env_file: Path, monkeypatch: pytest.
     ("OWNER_WEBHOOK_URL=https://example.com/api/webhooks/1/x", "OWNER_WEBHOOK_URL"),  # not Discord
     ("OWNER_WEBHOOK_URL=https://discord.com/channels/1/2", "OWNER_WEBHOOK_URL"),  # a channel's link
     ("OWNER_WEBHOOK_URL=https://discord.com/api/webhooks/123456789012345678/short", "OWNER_WEBHOOK_URL"),
+    ("GUILD_RETENTION_DAYS=0", "GUILD_RETENTION_DAYS"),  # a kick by mistake must not wipe a server at once
+    ("GUILD_RETENTION_DAYS=3650", "GUILD_RETENTION_DAYS"),  # data kept for no one
+    ("GUILD_RETENTION_DAYS=a month", "GUILD_RETENTION_DAYS"),
 ])
 def test_a_setting_that_cannot_work_is_named(env_file: Path, line: str, named: str) -> None:
     env_file.write_text(line + "\n", encoding="utf-8")
     with pytest.raises(SettingsError, match=named):
         Settings.from_env()
+
+
+def test_a_servers_data_is_kept_thirty_days_unless_set(env_file: Path) -> None:
+    env_file.write_text("", encoding="utf-8")
+    assert Settings.from_env().guild_retention_days == 30
+    env_file.write_text("GUILD_RETENTION_DAYS=7\n", encoding="utf-8")
+    assert Settings.from_env().guild_retention_days == 7
+    assert "GUILD_RETENTION_DAYS=7" in Settings.from_env().described()
 
 
 def test_the_start_up_line_masks_the_secrets(env_file: Path) -> None:
