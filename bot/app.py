@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import UNEXPECTED, fault, refusal
+from bot.fair_share import wait_text
 from bot.outbox import Courier
 from bot.permissions import invite_url
 from bot.views import DYNAMIC_ITEMS
@@ -130,6 +131,8 @@ class QuarterdeckBot(commands.AutoShardedBot):
         elif isinstance(original, ServiceError):  # whichever command met it: no cog need catch a fault
             log.warning("service fault in a command: %s", original)
             text = fault(original)
+        elif isinstance(error, app_commands.CommandOnCooldown):  # a check failure too: the wait is said
+            text = wait_text(error, interaction)
         elif isinstance(error, app_commands.CheckFailure):
             text = "❌ You may not use that command here."
         elif isinstance(original, discord.Forbidden):

@@ -13,6 +13,7 @@ from bot.actions import actor_of, choices, defer, game_here, refusal, reply, ser
 from bot.cogs.orders import ship_names
 from bot.cogs.referee import lookup, table_names
 from bot.faces import faces
+from bot.fair_share import BOARD, fair_share, refund
 from bot.limits import newest_lines
 from game import names
 from game.account import account
@@ -65,6 +66,7 @@ class BoardCog(commands.Cog):
     @app_commands.command(description="The board as you see it (privately); zoom on a ship if you like")
     @app_commands.describe(ship="Zoom on this ship (default: the whole table)")
     @app_commands.autocomplete(ship=ship_names)
+    @fair_share(*BOARD)
     async def board(self, interaction: discord.Interaction, ship: str | None = None) -> None:
         if not await defer(interaction):
             return
@@ -74,7 +76,8 @@ class BoardCog(commands.Cog):
             view = await service.reading.view(await actor_of(interaction), gid)
             if ship is not None:
                 view.game.ship(ship)
-        except (RulesError, KeyError) as exc:
+        except (RulesError, KeyError) as exc:  # nothing was drawn
+            refund(interaction)
             await reply(interaction, refusal(exc) if isinstance(exc, RulesError) else "❌ No such ship.")
             return
         png = await render_board_async(view, RenderOptions(zoom_ship=ship, active_ship=ship))

@@ -29,6 +29,7 @@ from bot.actions import (
 from bot.cogs.referee import create_game as create_referee_game
 from bot.cogs.referee import setup_names
 from bot.cogs.squadron import saved_names
+from bot.fair_share import REPLAY, VERIFY, fair_share, refund
 from bot.limits import DEFAULT_UPLOAD, MAX_REQUEST, file_batches, fit, fit_lines, thread_name
 from game import names
 from game.errors import RulesError
@@ -273,6 +274,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         await act(interaction, set_role, done=f"GM role set to {role.mention}.", publish_result=False, game_id=0)
 
     @app_commands.command(description="Recompute every roll of this channel's finished game from its revealed seed")
+    @fair_share(*VERIFY)
     async def verify(self, interaction: discord.Interaction) -> None:
         if not await defer(interaction):  # a refusal is private; the verification is posted for everyone
             return
@@ -282,6 +284,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             check = await service.audit.verify(await actor_of(interaction), gid)
             log_file = await service.audit.export_log(await actor_of(interaction), gid)
         except RulesError as exc:
+            refund(interaction)
             await reply(interaction, refusal(exc))
             return
         note = " This was a test game with fixed dice, so its fixed faces do not match the seed." if check.test_dice else ""
@@ -293,6 +296,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         await reply(interaction, "🎲 Posted here for everyone." if posted else NOT_POSTED)
 
     @app_commands.command(description="The whole game as an animated board, one frame per command (and its log once over)")
+    @fair_share(*REPLAY)
     async def replay(self, interaction: discord.Interaction) -> None:
         if not await defer(interaction):  # a refusal is private; the replay is posted for everyone
             return
@@ -316,7 +320,8 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                 gifs = await replay_gifs_async(shown, limit, rules)
             finally:
                 _replaying.discard(gid)
-        except RulesError as exc:
+        except RulesError as exc:  # refused before anything was drawn
+            refund(interaction)
             await reply(interaction, refusal(exc))
             return
         files = [discord.File(io.BytesIO(g), filename=f"game-{gid}-replay{f'-{i}' if len(gifs) > 1 else ''}.gif")
