@@ -46,7 +46,7 @@ def tree_digest(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflak
 class QuarterdeckBot(commands.AutoShardedBot):
     def __init__(self, service: GameService, dev_guild_id: str = "", sync_commands: bool = True,
                  run_scheduler: bool = True, shard_count: int | None = None,
-                 shard_ids: tuple[int, ...] | None = None, force_sync: bool = False) -> None:
+                 shard_ids: tuple[int, ...] | None = None, force_sync: bool = False, docs_url: str = "") -> None:
         # nothing the bot posts pings anyone unless that message names them (the player to act)
         # without shard ids, discord.py runs every shard the count (or Discord) says
         shards: dict[str, Any] = {"shard_ids": list(shard_ids)} if shard_ids is not None else {}
@@ -63,6 +63,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
         self.sync_commands = sync_commands and (shard_ids is None or 0 in shard_ids)
         self.force_sync = force_sync
         self.run_scheduler = run_scheduler
+        self.docs_url = docs_url  # DOCS_URL: where /help links the guide (empty: no link)
         self._tasks: list[asyncio.Task[Any]] = []
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 

@@ -38,6 +38,7 @@ class Settings:
     # worker processes for decisions, computer captains and renders (0: all inline, on the loop)
     workers: int = 0
     cached_games: int = 1000  # games kept loaded in memory (least recently used leave first)
+    docs_url: str = ""  # where the guide is published, linked from /help (empty: no link)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -51,6 +52,7 @@ class Settings:
             shard_ids=_ids(os.environ.get("SHARD_IDS", "")),
             workers=_whole("WORKERS", os.environ.get("WORKERS", ""), min(2, os.cpu_count() or 1), 0),
             cached_games=_whole("CACHED_GAMES", os.environ.get("CACHED_GAMES", ""), 1000, 1),
+            docs_url=_docs_url(os.environ.get("DOCS_URL", "")),
         )
 
     def described(self) -> str:
@@ -65,7 +67,7 @@ class Settings:
         return (f"DATABASE_URL={make_url(self.database_url).render_as_string(hide_password=True)}; "
                 f"DISCORD_TOKEN {token}; DEV_GUILD_ID={self.dev_guild_id or '(none)'} (commands synced {sync}); "
                 f"LOG_LEVEL={self.log_level}; WORKERS={self.workers}; CACHED_GAMES={self.cached_games}; "
-                f"SHARD_COUNT={count}; SHARD_IDS={shards}")
+                f"SHARD_COUNT={count}; SHARD_IDS={shards}; DOCS_URL={self.docs_url or '(none: /help links nothing)'}")
 
     def shards(self) -> tuple[int | None, tuple[int, ...] | None]:
         """SHARD_COUNT and SHARD_IDS checked together: ids without a count, or an id outside it,
@@ -112,6 +114,21 @@ def _guild(text: str) -> str:
     if text and not (text.isdigit() and 15 <= len(text) <= 21):
         raise SettingsError(f"DEV_GUILD_ID must be a server's id (digits: right-click the server, Copy Server ID), "
                             f"not {text[:40]!r}; leave it empty to sync the commands to every server.")
+    return text
+
+
+def _docs_url(text: str) -> str:
+    """A web address members can open, or nothing. /help links it in Discord: a repository path or a
+    typo'd scheme would be a dead link for every member, so it is refused at the start instead."""
+    from urllib.parse import urlsplit
+
+    text = text.strip()
+    if not text:
+        return ""
+    parts = urlsplit(text)
+    if parts.scheme not in ("https", "http") or not parts.netloc or any(c.isspace() for c in text) or len(text) > 300:
+        raise SettingsError(f"DOCS_URL must be a web address where the guide is published, such as "
+                            f"https://example.org/quarterdeck/, not {text[:60]!r}; leave it empty for no link.")
     return text
 
 

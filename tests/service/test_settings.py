@@ -15,7 +15,7 @@ import pytest
 from game.service.settings import Settings, SettingsError
 
 KEYS = ("DATABASE_URL", "DISCORD_TOKEN", "DEV_GUILD_ID", "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS", "WORKERS",
-        "CACHED_GAMES")
+        "CACHED_GAMES", "DOCS_URL")
 SERVER = "123456789012345678"
 
 
@@ -44,6 +44,8 @@ def env_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     ('DATABASE_URL="postgresql+asyncpg://q:p#w@db:5432/q"', "database_url", "postgresql+asyncpg://q:p#w@db:5432/q"),
     ("WORKERS=3   # two cores and a spare", "workers", 3),
     ("# a comment line\n\nCACHED_GAMES=50", "cached_games", 50),
+    ("DOCS_URL=https://example.org/quarterdeck/ # the guide", "docs_url", "https://example.org/quarterdeck/"),
+    ("DOCS_URL=", "docs_url", ""),
 ])
 def test_the_dotenv_grammar(env_file: Path, line: str, field: str, value: object) -> None:
     env_file.write_text(line + "\n", encoding="utf-8")
@@ -66,6 +68,9 @@ def test_the_environment_wins_over_the_file(env_file: Path, monkeypatch: pytest.
     ("WORKERS=-1", "WORKERS"),
     ("CACHED_GAMES=0", "CACHED_GAMES"),
     ("SHARD_COUNT=zero", "SHARD_COUNT"),
+    ("DOCS_URL=docs/notation.md", "DOCS_URL"),  # a repository path: no member can open it
+    ("DOCS_URL=htps://example.org", "DOCS_URL"),
+    ("DOCS_URL=https://", "DOCS_URL"),
 ])
 def test_a_setting_that_cannot_work_is_named(env_file: Path, line: str, named: str) -> None:
     env_file.write_text(line + "\n", encoding="utf-8")
