@@ -68,11 +68,11 @@ class BoardCog(commands.Cog):
         try:
             gid = await game_here(interaction, include_over=True)
             view = await service.reading.view(await actor_of(interaction), gid)
-            if ship is not None:
-                view.game.ship(ship)
-        except (RulesError, KeyError) as exc:  # nothing was drawn
+            if ship is not None:  # as an order names it: any case, a unique prefix, a clear typo
+                ship = resolve(ship, [s.id for s in view.game.ships], "ship")
+        except RulesError as exc:  # nothing was drawn
             refund(interaction)
-            await reply(interaction, refusal(exc) if isinstance(exc, RulesError) else "❌ No such ship.")
+            await reply(interaction, refusal(exc))
             return
         png = await render_board_async(view, RenderOptions(zoom_ship=ship, active_ship=ship))
         await reply(interaction, "🗺️ The board" + (f", around {names.text(ship)}" if ship else ""),
