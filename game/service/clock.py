@@ -70,7 +70,7 @@ def zone_name(typed: str) -> str:
     known = time_zones()
     if typed in known:
         return typed
-    key = typed.strip().casefold()
+    key = typed.casefold()  # as typed: a stray space or newline is refused, not guessed away
     same = [z for z in known if z.casefold() == key]
     if same:
         return same[0]
