@@ -13,7 +13,7 @@ from discord import app_commands
 from bot.limits import MAX_CONTENT, fit
 
 LINE_LIMIT = 400  # one command's line: a long description or many options are cut, the page still fits
-FOOT_ROOM = 200  # for the page's footer: which page, the next one, the guide's link
+FOOT_ROOM = 120  # for the page's footer: which page and how to see the next
 INTRO = ("**Quarterdeck** referees naval wargames in this channel: *Oak & Iron*, and Wooden Ships & Iron Men, "
          "Iron & Oak and Captain's Sea with `/ref`. New here? `/game create scenario: tutorial` plays a first game "
          "against the computer captain, with a hint for each step.")
@@ -75,7 +75,8 @@ def overview_lines(tree: app_commands.CommandTree[Any]) -> list[str]:
 def pages(lines: Sequence[str], next_page: str, docs_url: str = "", limit: int = MAX_CONTENT) -> list[str]:
     """The lines in pages of whole lines, each page at most `limit` characters with its footer: the
     page's number, how to see the next (`next_page` formatted with its number), the guide's link."""
-    room = limit - FOOT_ROOM
+    link = f"\n📖 The full guide: <{docs_url}>" if docs_url else ""
+    room = limit - FOOT_ROOM - len(link)  # DOCS_URL may be a few hundred characters: the link is never cut
     bodies: list[list[str]] = [[]]
     used = 0
     for line in lines:
@@ -85,7 +86,6 @@ def pages(lines: Sequence[str], next_page: str, docs_url: str = "", limit: int =
             used = 0
         bodies[-1].append(line)
         used += len(line) + 1
-    link = f"\n📖 The full guide: <{docs_url}>" if docs_url else ""
     out = []
     for i, body in enumerate(bodies, 1):
         foot = "" if len(bodies) == 1 else f"\n*Page {i} of {len(bodies)}*" + (

@@ -126,8 +126,10 @@ def _docs_url(text: str) -> str:
     if not text:
         return ""
     parts = urlsplit(text)
-    if parts.scheme not in ("https", "http") or not parts.netloc or any(c.isspace() for c in text) or len(text) > 300:
-        raise SettingsError(f"DOCS_URL must be a web address where the guide is published, such as "
+    # a space or an angle bracket would end the link early in Discord's markup (<address>)
+    if parts.scheme not in ("https", "http") or not parts.netloc or any(c.isspace() or c in "<>" for c in text) \
+            or len(text) > 300:
+        raise SettingsError(f"DOCS_URL must be a web address (at most 300 characters) where the guide is published, such as "
                             f"https://example.org/quarterdeck/, not {text[:60]!r}; leave it empty for no link.")
     return text
 

@@ -90,3 +90,13 @@ async def test_the_command_option_autocompletes_command_names(harness: Any) -> N
     sent = await dispatch(bot, _base(ANN, CHANNEL_ID, 4, data), fake)
     offered = [c["value"] for c in next(r.payload["data"]["choices"] for r in sent if r.payload.get("type") == 8)]
     assert offered[:2] == ["game handover", "ref handover"] or set(offered[:2]) == {"game handover", "ref handover"}
+
+
+async def test_a_long_docs_url_is_linked_whole_on_every_page(harness: Any) -> None:
+    from bot.help import help_pages
+
+    bot, _ = harness
+    url = "https://example.org/" + "q" * 270  # DOCS_URL allows 300 characters
+    for name in (None, "move", "squadron", "ref"):
+        for page in help_pages(bot.tree, name, url):
+            assert len(page) <= MAX_CONTENT and page.endswith(f"<{url}>"), (name, len(page))

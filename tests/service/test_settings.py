@@ -71,6 +71,7 @@ def test_the_environment_wins_over_the_file(env_file: Path, monkeypatch: pytest.
     ("DOCS_URL=docs/notation.md", "DOCS_URL"),  # a repository path: no member can open it
     ("DOCS_URL=htps://example.org", "DOCS_URL"),
     ("DOCS_URL=https://", "DOCS_URL"),
+    ("DOCS_URL=https://example.org/<b>", "DOCS_URL"),
 ])
 def test_a_setting_that_cannot_work_is_named(env_file: Path, line: str, named: str) -> None:
     env_file.write_text(line + "\n", encoding="utf-8")
