@@ -51,12 +51,17 @@ def nearest(typed: str, names: Sequence[str]) -> list[str]:
 def ranked(typed: str, names: Sequence[str]) -> list[str]:
     """The names worth suggesting for what has been typed so far: every name containing it, in the
     callers' order, then the near misses, best first. Nothing typed: every name."""
+    return [names[i] for i in ranked_at(typed, names)]
+
+
+def ranked_at(typed: str, names: Sequence[str]) -> list[int]:
+    """`ranked`, as positions in `names`: for names that may repeat (two members called Sam)."""
     key = _spaced(typed)
     if not key:
-        return list(names)
+        return list(range(len(names)))
     containing = [i for i, n in enumerate(names) if key in _spaced(n)]
     if len(key) < SUGGEST_FROM:
-        return [names[i] for i in containing]
+        return containing
     forms: list[str] = []
     owner: list[int] = []
     for i, name in enumerate(names):
@@ -69,7 +74,7 @@ def ranked(typed: str, names: Sequence[str]) -> list[str]:
         if owner[at] not in seen:
             seen.add(owner[at])
             near.append(owner[at])
-    return [names[i] for i in containing] + [names[i] for i in near]
+    return containing + near
 
 
 def _spaced(name: str) -> str:
