@@ -68,8 +68,14 @@ def detail_lines(node: Node) -> list[str]:
     return [_line(node), *(_option(p) for p in node.parameters)]
 
 
+# what no command's description can say: the buttons under the board
+BUTTONS = ("Initiative: press **Choose initiative card** under the board for a private menu of your hand; the "
+           "choice stays secret until the reveal. Re-rolls: the buttons under a roll.")
+
+
 def overview_lines(tree: app_commands.CommandTree[Any]) -> list[str]:
-    return [INTRO, "One command's options in detail: `/help command: NAME`.", *(_line(n) for n in commands_of(tree))]
+    return [INTRO, BUTTONS, "One command's options in detail: `/help command: NAME`.",
+            *(_line(n) for n in commands_of(tree))]
 
 
 def pages(lines: Sequence[str], next_page: str, docs_url: str = "", limit: int = MAX_CONTENT) -> list[str]:

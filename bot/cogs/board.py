@@ -143,5 +143,6 @@ class BoardCog(commands.Cog):
             text = shown[page - 1]
         await interaction.response.send_message(text, ephemeral=True, suppress_embeds=True)
 
+
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(BoardCog(bot))
