@@ -12,10 +12,11 @@ from typing import Any
 
 import discord
 
-from bot.limits import error_text, fit
+from bot.limits import MAX_CHOICE_NAME, MAX_CHOICES, error_text, fit
 from bot.markup import chat
 from game import names
 from game.errors import RulesError
+from game.fuzzy import ranked
 from game.service.errors import ServiceError
 from game.service.game_service import Actor, AlreadyDecided, GameNotFound, GameService, Outcome
 from game.service.metrics import ERRORS
@@ -36,9 +37,10 @@ ANNOUNCE_LATER = (" I could not post its announcement there yet (I need View Cha
 
 
 def choices(names: list[str], current: str) -> list[discord.app_commands.Choice[str]]:
-    """Autocomplete: the names containing what was typed so far (Discord takes 25, of 100 characters)."""
-    return [discord.app_commands.Choice(name=n[:100], value=n[:100])
-            for n in names if current.lower() in n.lower()][:25]
+    """Autocomplete: the names containing what was typed so far, then those it is a typo of (Discord
+    takes 25, of 100 characters). `names` are only what the asker may see: ranking adds no name."""
+    return [discord.app_commands.Choice(name=n[:MAX_CHOICE_NAME], value=n[:MAX_CHOICE_NAME])
+            for n in ranked(current, names)[:MAX_CHOICES]]
 
 
 def service_of(interaction: discord.Interaction) -> GameService:

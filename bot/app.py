@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import UNEXPECTED, fault, refusal
+from bot.fair_share import wait_text
 from bot.outbox import Courier
 from bot.owner import OwnerReports
 from bot.permissions import invite_url
@@ -49,7 +50,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
     def __init__(self, service: GameService, dev_guild_id: str = "", sync_commands: bool = True,
                  run_scheduler: bool = True, shard_count: int | None = None,
                  shard_ids: tuple[int, ...] | None = None, force_sync: bool = False,
-                 guild_retention_days: int = 30) -> None:
+                 guild_retention_days: int = 30, docs_url: str = "") -> None:
         # nothing the bot posts pings anyone unless that message names them (the player to act)
         # without shard ids, discord.py runs every shard the count (or Discord) says
         shards: dict[str, Any] = {"shard_ids": list(shard_ids)} if shard_ids is not None else {}
@@ -67,6 +68,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
         self.force_sync = force_sync
         self.run_scheduler = run_scheduler
         self.guild_retention_days = guild_retention_days  # a server's data outlives the bot there (docs/privacy.md)
+        self.docs_url = docs_url  # DOCS_URL: where /help links the guide (empty: no link)
         self._tasks: list[asyncio.Task[Any]] = []
         self.owner_reports: OwnerReports | None = None  # OWNER_WEBHOOK_URL's, set by run_bot
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -159,6 +161,8 @@ class QuarterdeckBot(commands.AutoShardedBot):
         elif isinstance(original, ServiceError):  # whichever command met it: no cog need catch a fault
             log.warning("service fault in a command: %s", original)
             text = fault(original)
+        elif isinstance(error, app_commands.CommandOnCooldown):  # a check failure too: the wait is said
+            text = wait_text(error, interaction)
         elif isinstance(error, app_commands.CheckFailure):
             text = "❌ You may not use that command here."
         elif isinstance(original, discord.Forbidden):

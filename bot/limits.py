@@ -12,6 +12,8 @@ MAX_FILES = 10  # files in one message
 MAX_REQUEST = 25 * 1024 * 1024  # bytes one message may carry, whatever a file's own limit
 DEFAULT_UPLOAD = 10 * 1024 * 1024  # bytes a file, in a server without boosts
 MAX_THREAD_NAME = 100
+MAX_CHOICES = 25  # autocomplete choices in one answer
+MAX_CHOICE_NAME = 100  # characters of a choice's name (and of a string value)
 MAX_RULES_HINT = 900  # of an error's "what is allowed" part, when the whole does not fit
 ELLIPSIS = "…"
 

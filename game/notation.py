@@ -13,12 +13,12 @@
     A: place island-1 12 18 rot 30 | A: finish | A: deploy Kestrel 10 4 heading 0
 
 A line may start with `A:` to say which player gives the order. With a game state, ship and card
-names may be written in any case, without accents, or as a unique prefix.
+names may be written in any case, without accents, as a unique prefix, or with a typo that is
+nearer one name than any other (game/fuzzy.py).
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Collection, Iterable
 
 from game.commands import (
@@ -50,6 +50,8 @@ from game.commands import (
     UseFortune,
 )
 from game.errors import ParseError
+from game.fuzzy import fold as fold  # re-exported: the systems and scenarios fold names here
+from game.fuzzy import nearest
 from game.model import Game
 from game.tokens import Tokens, quote, read_words
 
@@ -64,12 +66,6 @@ SETUP_VERBS = ("role", "draft", "terrain", "place", "finish", "deploy", "enlist"
 ATTACK_VERBS = ("fire", "partial", "melee")
 
 
-def fold(name: str) -> str:
-    """Case- and accent-insensitive form of a name."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold().strip()
-
-
 def resolve(name: str, known: Iterable[str], what: str) -> str:
     options = list(dict.fromkeys(known))
     f = fold(name)
@@ -81,6 +77,13 @@ def resolve(name: str, known: Iterable[str], what: str) -> str:
         return prefix[0]
     if prefix:
         raise ParseError(f"{name!r} could be any of {', '.join(prefix)}.", f"Write more of the {what}'s name.")
+    # a typo: only when one name is clearly nearest, never a guess between two close ones
+    near = nearest(name, options)
+    if len(near) == 1:
+        return near[0]
+    if near:
+        raise ParseError(f"{name!r} is close to both {' and '.join(near[:2]) if len(near) == 2 else ', '.join(near)}.",
+                         f"Write the {what}'s name as it is spelled.")
     raise ParseError(f"There is no {what} called {name!r}.", f"Known: {', '.join(options)}.")
 
 

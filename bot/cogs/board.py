@@ -1,4 +1,4 @@
-"""/board, /log, /rules, /help: looking, never acting."""
+"""/board, /log, /rules, /help (written from the command tree: bot/help.py): looking, never acting."""
 
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ from bot.actions import actor_of, choices, defer, game_here, refusal, reply, ser
 from bot.cogs.orders import ship_names
 from bot.cogs.referee import lookup, table_names
 from bot.faces import faces
+from bot.fair_share import BOARD, fair_share, refund
+from bot.help import commands_of, help_pages
 from bot.limits import newest_lines
 from game import names
 from game.account import account_lines
-from game.errors import RulesError
+from game.errors import ParseError, RulesError
 from game.glossary import look_up
-from game.notation import fold
+from game.notation import fold, resolve
 from game.rules_data import load_rules
 from render.alt_text import board_alt
 from render.options import RenderOptions
@@ -44,18 +46,9 @@ TERMS = {
                    "Row, Transfer Flag, Landing Party.",
 }
 
-HELP = """**Quarterdeck** referees *Oak & Iron* in this channel.
-• New here? `/game create scenario: tutorial`: you against the computer captain, with a hint for each step of turn 1.
-• `/game create` (quick start, a built-in scenario or your own file; `thread: True` for its own thread), `/game join`
-• Your own squadron: `/squadron new`, `ship`, `hand`, `check`; then `/game create scenario: drafted` and
-  `/game join squadron: NAME`; the set-up runs with `/setup role|draft|terrain|place|finish|deploy`.
-• Initiative: press **Choose initiative card** — a private menu of your hand; the choice stays secret until the reveal.
-• `/move` a ship (add `preview: True` to see it first, privately), `/attack`, `/order` for anything in table
-  notation (`reroll 2 4`, `fortune`, `keep`, `capture Otter`, `freeturn Hoorn port 20`, `decline` …),
-  `/plan` to queue your next order across time zones.
-• `/board` (zoom on a ship), `/log`, `/rules`, `/game status`, `/game undo`, `/game concede`.
-• `/privacy show`, `export`, `delete`: what Quarterdeck keeps about you; download it or delete it.
-Full notation: docs/notation.md; privacy: docs/privacy.md in the project."""
+
+async def command_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return choices([n.qualified_name for n in commands_of(interaction.client.tree)], current)  # type: ignore[attr-defined]
 
 
 async def rule_terms(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -71,6 +64,7 @@ class BoardCog(commands.Cog):
     @app_commands.describe(ship="Zoom on this ship (default: the whole table)",
                            text="The board in words instead of the picture (what a screen reader says of it)")
     @app_commands.autocomplete(ship=ship_names)
+    @fair_share(*BOARD)
     async def board(self, interaction: discord.Interaction, ship: str | None = None, text: bool = False) -> None:
         if not await defer(interaction):
             return
@@ -78,10 +72,11 @@ class BoardCog(commands.Cog):
         try:
             gid = await game_here(interaction, include_over=True)
             view = await service.reading.view(await actor_of(interaction), gid)
-            if ship is not None:
-                view.game.ship(ship)
-        except (RulesError, KeyError) as exc:
-            await reply(interaction, refusal(exc) if isinstance(exc, RulesError) else "❌ No such ship.")
+            if ship is not None:  # as an order names it: any case, a unique prefix, a clear typo
+                ship = resolve(ship, [s.id for s in view.game.ships], "ship")
+        except RulesError as exc:  # nothing was drawn
+            refund(interaction)
+            await reply(interaction, refusal(exc))
             return
         alt = board_alt(view)
         if text:
@@ -139,9 +134,27 @@ class BoardCog(commands.Cog):
                     lines = [names.prose(line) for line in entry.lines()] + lines  # "Small" before "Small Arms"
         await reply(interaction, "\n".join(lines)[:1900] or f"Nothing found for “{names.text(term[:64])}”. Try: {', '.join(TERMS)}.")
 
-    @app_commands.command(description="How to play through Quarterdeck")
-    async def help(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(HELP, ephemeral=True)
+    @app_commands.command(description="Every command with its options, from the bot itself; or one command in detail")
+    @app_commands.describe(command="One command or group, e.g. game create (default: every command)",
+                           page="Which page of the answer")
+    @app_commands.autocomplete(command=command_names)
+    async def help(self, interaction: discord.Interaction, command: str | None = None,
+                   page: app_commands.Range[int, 1, 100] = 1) -> None:
+        # private, and answered at once: nothing is read but the bot's own command tree
+        tree = self.bot.tree
+        if command is not None and command.strip():
+            try:
+                command = resolve(command.strip().lstrip("/"), [n.qualified_name for n in commands_of(tree)], "command")
+            except ParseError as exc:
+                await interaction.response.send_message(refusal(ParseError(exc.message, "`/help` lists every command.")),
+                                                        ephemeral=True)
+                return
+        shown = help_pages(tree, command, getattr(self.bot, "docs_url", ""))
+        if page > len(shown):
+            text = f"❌ There is no page {page}: this help has {len(shown)}."
+        else:
+            text = shown[page - 1]
+        await interaction.response.send_message(text, ephemeral=True, suppress_embeds=True)
 
 
 async def setup(bot: commands.Bot) -> None:

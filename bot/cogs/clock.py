@@ -11,16 +11,23 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.actions import actor_of, defer, deliver, game_here, refusal, reply, service_of
+from bot.actions import actor_of, choices, defer, deliver, game_here, refusal, reply, service_of
 from bot.limits import fit
 from bot.markup import chat
 from game.account import account
 from game.errors import RulesError
+from game.service.clock import time_zones
 from game.service.frontend import Job
 from game.service.game_service import Outcome
 from game.service.posts import Notice
 
 log = logging.getLogger(__name__)
+
+
+async def time_zone_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Every zone name the system knows, "paris" finding Europe/Paris: free text of ~600 names is
+    typed wrong more often than right."""
+    return choices(list(time_zones()), current)
 
 
 class ClockCog(commands.GroupCog, name="clock", description="A game's deadlines; your own hours and vacations"):
@@ -56,6 +63,7 @@ class ClockCog(commands.GroupCog, name="clock", description="A game's deadlines;
     @app_commands.command(description="Your time zone and quiet hours (no pings then), for all your games")
     @app_commands.describe(time_zone="e.g. Europe/Paris", quiet_from="Local hour quiet hours begin (0-23)",
                            quiet_to="Local hour they end (0-23)")
+    @app_commands.autocomplete(time_zone=time_zone_names)
     async def hours(self, interaction: discord.Interaction, time_zone: str | None = None,
                     quiet_from: app_commands.Range[int, 0, 23] | None = None,
                     quiet_to: app_commands.Range[int, 0, 23] | None = None) -> None:

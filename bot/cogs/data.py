@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import actor_of, defer, refusal, reply, service_of
+from bot.fair_share import IMPORT, fair_share, refund
 from game.errors import RulesError
 from game.rules_data import DataError
 
@@ -35,6 +36,7 @@ class DataCog(commands.GroupCog, name="data", description="This server's game da
 
     @app_commands.command(name="import", description="Replace one data file for this server's new games (GM)")
     @app_commands.describe(file="One TOML file of the /data export zip, edited")
+    @fair_share(*IMPORT)
     async def import_file(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         if not await defer(interaction):
             return
@@ -43,13 +45,16 @@ class DataCog(commands.GroupCog, name="data", description="This server's game da
                 raise RulesError("That file is too large.", f"Keep data files under {MAX_BYTES // 1000} KB.")
             text = (await file.read()).decode("utf-8")
             version = await service_of(interaction).data.import_data(await actor_of(interaction), file.filename, text)
-        except DataError as exc:
+        except DataError as exc:  # a GM fixing the file tries again at once: only an import counts
+            refund(interaction)
             await reply(interaction, f"❌ Not imported: {exc}")
             return
         except RulesError as exc:
+            refund(interaction)
             await reply(interaction, refusal(exc))
             return
         except UnicodeDecodeError:
+            refund(interaction)
             await reply(interaction, "❌ Data files are UTF-8 text (TOML).")
             return
         await reply(interaction, f"✅ `{file.filename}` imported (data version {version}). Games already under way "

@@ -29,6 +29,7 @@ from bot.actions import (
 from bot.cogs.referee import create_game as create_referee_game
 from bot.cogs.referee import setup_names
 from bot.cogs.squadron import saved_names
+from bot.fair_share import REPLAY, VERIFY, fair_share, refund
 from bot.limits import DEFAULT_UPLOAD, MAX_REQUEST, file_batches, fit, fit_lines, thread_name
 from game import names
 from game.errors import RulesError
@@ -273,6 +274,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         await act(interaction, set_role, done=f"GM role set to {role.mention}.", publish_result=False, game_id=0)
 
     @app_commands.command(description="Recompute every roll of this channel's finished game from its revealed seed")
+    @fair_share(*VERIFY)
     async def verify(self, interaction: discord.Interaction) -> None:
         if not await defer(interaction):  # a refusal is private; the verification is posted for everyone
             return
@@ -282,6 +284,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             check = await service.audit.verify(await actor_of(interaction), gid)
             log_file = await service.audit.export_log(await actor_of(interaction), gid)
         except RulesError as exc:
+            refund(interaction)
             await reply(interaction, refusal(exc))
             return
         note = " This was a test game with fixed dice, so its fixed faces do not match the seed." if check.test_dice else ""
@@ -294,6 +297,7 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
 
     @app_commands.command(description="The whole game as an animated board, one frame per command (and its log once over)")
     @app_commands.describe(format="webp (the default: smaller, sharper) or gif (for viewers that play no WebP)")
+    @fair_share(*REPLAY)
     async def replay(self, interaction: discord.Interaction, format: Literal["webp", "gif"] = "webp") -> None:
         if not await defer(interaction):  # a refusal is private; the replay is posted for everyone
             return
@@ -317,7 +321,8 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                 gifs = await replay_files_async(shown, limit, rules, format)
             finally:
                 _replaying.discard(gid)
-        except RulesError as exc:
+        except RulesError as exc:  # refused before anything was drawn
+            refund(interaction)
             await reply(interaction, refusal(exc))
             return
         part = f" (part {{}} of {len(gifs)})" if len(gifs) > 1 else "{}"

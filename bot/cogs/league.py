@@ -18,10 +18,11 @@ from discord.ext import commands
 from bot.actions import actor_of, choices, defer, post_here, refusal, reply, service_of
 from bot.cogs.game import MAX_SCENARIO_BYTES, scenario_names
 from bot.cogs.squadron import saved_names
-from bot.limits import fit, fit_lines, thread_name
+from bot.limits import MAX_CHOICE_NAME, MAX_CHOICES, fit, fit_lines, thread_name
 from bot.markup import member_id
 from game import names
 from game.errors import RulesError
+from game.fuzzy import ranked_at
 from game.service.errors import ServiceError
 from game.service.game_service import Actor, GameService
 from game.service.leagues import MAX_ROUND_HOURS, LeagueInfo, Pairing, RoundReport, Table
@@ -47,8 +48,9 @@ async def entrant_names(interaction: discord.Interaction, current: str) -> list[
         info = await service_of(interaction).leagues.show(str(interaction.guild_id), str(interaction.namespace.name))
     except (RulesError, ServiceError):
         return []
-    return [app_commands.Choice(name=fit(e.name, 100), value=e.member) for e in info.entrants
-            if not e.dropped and current.lower() in e.name.lower()][:25]
+    still = [e for e in info.entrants if not e.dropped]
+    return [app_commands.Choice(name=fit(still[i].name, MAX_CHOICE_NAME), value=still[i].member)
+            for i in ranked_at(current, [e.name for e in still])[:MAX_CHOICES]]
 
 
 async def tell(client: discord.Client, member: str, text: str) -> None:

@@ -15,9 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from game.errors import RulesError
+from game.fuzzy import ranked
 from game.service.decision import Wait
 from game.service.models import GameClock, PlayerClock
 
@@ -53,6 +56,27 @@ def zone(name: str) -> ZoneInfo:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
         return ZoneInfo("UTC")
+
+
+@cache
+def time_zones() -> tuple[str, ...]:
+    """Every IANA zone name this system knows (about 600 with tzdata), sorted: what members pick from."""
+    return tuple(sorted(available_timezones()))
+
+
+def zone_name(typed: str) -> str:
+    """The zone a member named, in any case ("europe/paris"); anything else is refused with the nearest
+    names, as a time zone that is wrong would shift every reminder and quiet hour silently."""
+    known = time_zones()
+    if typed in known:
+        return typed
+    key = typed.casefold()  # as typed: a stray space or newline is refused, not guessed away
+    same = [z for z in known if z.casefold() == key]
+    if same:
+        return same[0]
+    near = ranked(typed[:64], known)[:3]
+    raise RulesError(f"There is no time zone {typed[:40]!r}.",
+                     f"Did you mean {' or '.join(near)}?" if near else "Use a name like Europe/Paris or UTC.")
 
 
 def in_quiet(when: datetime, hours: PlayerClock) -> bool:

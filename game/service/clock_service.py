@@ -21,7 +21,7 @@ from game.names import iso
 from game.service import orders_store
 from game.service.authority import Actor, as_seated, require_gm
 from game.service.cache import SHARED_TTL, Bounded
-from game.service.clock import ACTION_TEXT, ACTIONS, AWAY_MODES, hours_of, plan_wait, reminder_text, zone
+from game.service.clock import ACTION_TEXT, ACTIONS, AWAY_MODES, hours_of, plan_wait, reminder_text, zone_name
 from game.service.commands import Commands
 from game.service.decision import (
     Decision,
@@ -238,9 +238,7 @@ class Clock:
                         quiet_to: int | None = None) -> str:
         clock = await orders_store.player_clock(self.store.repo, actor.user_id)
         if time_zone is not None:
-            if zone(time_zone).key != time_zone:
-                raise RulesError(f"There is no time zone {time_zone[:40]!r}.", "Use a name like Europe/Paris or UTC.")
-            clock.time_zone = time_zone
+            clock.time_zone = zone_name(time_zone)
         for h in (quiet_from, quiet_to):
             if h is not None and not 0 <= h <= 23:
                 raise RulesError("Quiet hours are given as hours of the day, 0 to 23.")

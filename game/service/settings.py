@@ -45,6 +45,7 @@ class Settings:
     owner_webhook_url: str = ""  # a Discord webhook: errors and guild joins and leaves are reported there
     # days a server's data is kept after the bot leaves it, then purged (docs/privacy.md)
     guild_retention_days: int = 30
+    docs_url: str = ""  # where the guide is published, linked from /help (empty: no link)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -62,6 +63,7 @@ class Settings:
             log_format=_log_format(os.environ.get("LOG_FORMAT", "")),
             owner_webhook_url=_webhook(os.environ.get("OWNER_WEBHOOK_URL", "")),
             guild_retention_days=_retention(os.environ.get("GUILD_RETENTION_DAYS", "")),
+            docs_url=_docs_url(os.environ.get("DOCS_URL", "")),
         )
 
     def described(self) -> str:
@@ -80,7 +82,7 @@ class Settings:
                 f"LOG_LEVEL={self.log_level}; WORKERS={self.workers}; CACHED_GAMES={self.cached_games}; "
                 f"GUILD_RETENTION_DAYS={self.guild_retention_days}; "
                 f"SHARD_COUNT={count}; SHARD_IDS={shards}; HEALTH_PORT={health}; LOG_FORMAT={self.log_format}; "
-                f"OWNER_WEBHOOK_URL {webhook}")
+                f"OWNER_WEBHOOK_URL {webhook}; DOCS_URL={self.docs_url or '(none: /help links nothing)'}")
 
     def shards(self) -> tuple[int | None, tuple[int, ...] | None]:
         """SHARD_COUNT and SHARD_IDS checked together: ids without a count, or an id outside it,
@@ -127,6 +129,23 @@ def _guild(text: str) -> str:
     if text and not (text.isdigit() and 15 <= len(text) <= 21):
         raise SettingsError(f"DEV_GUILD_ID must be a server's id (digits: right-click the server, Copy Server ID), "
                             f"not {text[:40]!r}; leave it empty to sync the commands to every server.")
+    return text
+
+
+def _docs_url(text: str) -> str:
+    """A web address members can open, or nothing. /help links it in Discord: a repository path or a
+    typo'd scheme would be a dead link for every member, so it is refused at the start instead."""
+    from urllib.parse import urlsplit
+
+    text = text.strip()
+    if not text:
+        return ""
+    parts = urlsplit(text)
+    # a space or an angle bracket would end the link early in Discord's markup (<address>)
+    if parts.scheme not in ("https", "http") or not parts.netloc or any(c.isspace() or c in "<>" for c in text) \
+            or len(text) > 300:
+        raise SettingsError(f"DOCS_URL must be a web address (at most 300 characters) where the guide is published, such as "
+                            f"https://example.org/quarterdeck/, not {text[:60]!r}; leave it empty for no link.")
     return text
 
 

@@ -21,7 +21,7 @@ from game.commands import (
     UseFortune,
 )
 from game.errors import ParseError
-from game.notation import format_command, parse
+from game.notation import format_command, parse, resolve
 from game.scenario import quickstart
 
 CANONICAL = [
@@ -68,6 +68,26 @@ def test_names_resolve_against_a_game() -> None:
     assert parse("pick a careful", g) == PickCard("A", "Careful Aim")
     with pytest.raises(ParseError):
         parse("move Nobody", g)
+
+
+def test_a_typo_resolves_only_to_the_one_name_clearly_nearest() -> None:
+    g = quickstart()
+    assert parse("move Kestral", g) == Activate("Kestrel")
+    assert parse("pass Otler", g) == Pass("Otter")
+    assert parse("pick A Carefl Aim", g) == PickCard("A", "Careful Aim")
+    with pytest.raises(ParseError, match="There is no ship called 'Nobody'"):
+        parse("move Nobody", g)
+    # two names about as near: refused naming both, never a guess
+    with pytest.raises(ParseError, match="'Hawrk' is close to both Hawk and Hark"):
+        resolve("Hawrk", ["Hawk", "Hark", "Otter"], "ship")
+    assert resolve("Hawk", ["Hawk", "Hark"], "ship") == "Hawk"  # an exact name is never a typo
+
+
+def test_a_hand_the_sender_may_not_see_is_never_matched() -> None:
+    """Bob's typo of a card in Ann's hand stays as he wrote it: resolving it (or refusing it with the
+    near names) would tell him what she holds."""
+    g = quickstart()
+    assert parse("pick A Carefl Aim", g, hands={"B"}) == PickCard("A", "Carefl Aim")
 
 
 @pytest.mark.parametrize("line", ["", "fly Kestrel", "move", "move Kestrel turn sideways port 10",

@@ -15,7 +15,7 @@ import pytest
 from game.service.settings import Settings, SettingsError
 
 KEYS = ("DATABASE_URL", "DISCORD_TOKEN", "DEV_GUILD_ID", "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS", "WORKERS",
-        "CACHED_GAMES", "HEALTH_PORT", "LOG_FORMAT", "OWNER_WEBHOOK_URL", "GUILD_RETENTION_DAYS")
+        "CACHED_GAMES", "HEALTH_PORT", "LOG_FORMAT", "OWNER_WEBHOOK_URL", "GUILD_RETENTION_DAYS", "DOCS_URL")
 SERVER = "123456789012345678"
 WEBHOOK = "https://discord.com/api/webhooks/123456789012345678/" + "abc-DEF_ghi." * 6
 
@@ -52,6 +52,8 @@ def env_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     ("LOG_FORMAT=JSON", "log_format", "json"),
     ("LOG_FORMAT=", "log_format", "text"),
     (f"OWNER_WEBHOOK_URL={WEBHOOK}", "owner_webhook_url", WEBHOOK),
+    ("DOCS_URL=https://example.org/quarterdeck/ # the guide", "docs_url", "https://example.org/quarterdeck/"),
+    ("DOCS_URL=", "docs_url", ""),
 ])
 def test_the_dotenv_grammar(env_file: Path, line: str, field: str, value: object) -> None:
     env_file.write_text(line + "\n", encoding="utf-8")
@@ -85,6 +87,10 @@ def test_the_environment_wins_over_the_file(env_file: Path, monkeypatch: pytest.
     ("GUILD_RETENTION_DAYS=0", "GUILD_RETENTION_DAYS"),  # a kick by mistake must not wipe a server at once
     ("GUILD_RETENTION_DAYS=3650", "GUILD_RETENTION_DAYS"),  # data kept for no one
     ("GUILD_RETENTION_DAYS=a month", "GUILD_RETENTION_DAYS"),
+    ("DOCS_URL=docs/notation.md", "DOCS_URL"),  # a repository path: no member can open it
+    ("DOCS_URL=htps://example.org", "DOCS_URL"),
+    ("DOCS_URL=https://", "DOCS_URL"),
+    ("DOCS_URL=https://example.org/<b>", "DOCS_URL"),
 ])
 def test_a_setting_that_cannot_work_is_named(env_file: Path, line: str, named: str) -> None:
     env_file.write_text(line + "\n", encoding="utf-8")
