@@ -19,6 +19,7 @@ from bot.outbox import Courier
 from bot.owner import OwnerReports
 from bot.permissions import invite_url
 from bot.views import DYNAMIC_ITEMS
+from game import names
 from game.errors import RulesError
 from game.service.driver import Driver
 from game.service.errors import ServiceError
@@ -138,13 +139,13 @@ class QuarterdeckBot(commands.AutoShardedBot):
     async def on_guild_join(self, guild: discord.Guild) -> None:
         log.info("joined server %s (%s)", guild.id, guild.name)
         if self.owner_reports is not None:
-            self.owner_reports.say(f"➕ Joined {discord.utils.escape_markdown(guild.name)} ({guild.id}), "
+            self.owner_reports.say(f"➕ Joined {names.text(guild.name)} ({guild.id}), "
                                    f"{guild.member_count or '?'} members; now in {len(self.guilds)} servers.")
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         log.info("left server %s (%s)", guild.id, guild.name)
         if self.owner_reports is not None:
-            self.owner_reports.say(f"➖ Left {discord.utils.escape_markdown(guild.name)} ({guild.id}); "
+            self.owner_reports.say(f"➖ Left {names.text(guild.name)} ({guild.id}); "
                                    f"now in {len(self.guilds)} servers.")
 
     async def _purge(self, job: Job) -> None:

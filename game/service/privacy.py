@@ -59,7 +59,9 @@ def scrub(value: Any, user_id: str, pseudonym: str, names: frozenset[str], key: 
         if key in SEAT_NAMES and value in names:
             return FORMER_NAME
         if user_id in value:  # a mention written into older wording; never part of a longer number
-            value = value.replace(f"<@!{user_id}>", FORMER_NAME).replace(f"<@{user_id}>", FORMER_NAME)
+            # the wrapper of a mention the bot wrote into events stored before issue 23 (it is read
+            # here only to be taken out: game/ writes no markup)
+            value = re.sub(rf"<[@!]+{re.escape(user_id)}>", FORMER_NAME, value)
             return re.sub(rf"(?<!\d){re.escape(user_id)}(?!\d)", pseudonym, value)
     return value
 
