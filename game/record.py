@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
@@ -111,17 +112,20 @@ def game_figures(initial: Game, final: Game, events: Iterable[Any], seats: Mappi
                  die: Die) -> list[PlayerGame]:
     """Each seated player's figures. `seats` maps a player to the member who held the seat at the end
     (a computer captain's seat names `ai:…`); `final` is the state after the last event."""
-    owner = {s.id: s.owner for s in initial.ships}
+    # ships sunk and taken are read from the final state, not the events: an undone sinking is no sinking
     sunk: dict[str, set[str]] = {}  # ships sunk, by owner
-    taken: dict[str, set[str]] = {}  # ships captured, by their captor
+    taken: dict[str, set[str]] = {}  # ships held by a captor at the end, by the captor
+    for s in final.ships:
+        if Status.SUNK in s.statuses:
+            sunk.setdefault(s.owner, set()).add(s.id)
+        elif s.controller and s.controller != s.owner and not final.allied(s.controller, s.owner):
+            taken.setdefault(s.controller, set()).add(s.id)
+    owner = {s.id: s.owner for s in final.ships}
+    # every die rolled counts, undone or not: each was a fair draw whatever became of it
     hits: dict[str, dict[Fraction, list[int]]] = {}
     tests: dict[str, dict[Fraction, list[int]]] = {}
     for e in events:
-        if isinstance(e, ev.StatusGained) and e.status == Status.SUNK:
-            sunk.setdefault(owner.get(e.ship, ""), set()).add(e.ship)
-        elif isinstance(e, ev.ControlChanged) and e.reason == "captured":
-            taken.setdefault(e.controller, set()).add(e.ship)
-        elif isinstance(e, ev.DiceRolled):
+        if isinstance(e, ev.DiceRolled):
             _count(hits, tests, die, e.player, e.kind, e.faces, e.successes)
         elif isinstance(e, ev.DiceRerolled):
             new = tuple(e.faces[i] for i in e.positions)
@@ -140,8 +144,7 @@ def game_figures(initial: Game, final: Game, events: Iterable[Any], seats: Mappi
             tuple(sorted(s.cls for s in initial.ships if s.owner == q.player)),
             sum(len(sunk.get(p, ())) for p in enemies),
             len(taken.get(q.player, ())),
-            len(sunk.get(q.player, ())) + sum(1 for ships in taken.values() for s in ships
-                                              if owner.get(s) == q.player and s not in sunk.get(q.player, ())),
+            len(sunk.get(q.player, ())) + sum(1 for ships in taken.values() for s in ships if owner[s] == q.player),
             _tally(hits.get(q.player, {})), _tally(tests.get(q.player, {}))))
     return out
 
@@ -167,3 +170,41 @@ def _count(hits: dict[str, dict[Fraction, list[int]]], tests: dict[str, dict[Fra
 
 def _tally(groups: Mapping[Fraction, list[int]]) -> DiceTally:
     return DiceTally(tuple((p, n, k) for p, (n, k) in sorted(groups.items())))
+
+
+@dataclass(frozen=True)
+class Turnout:
+    """One member's activations in one game: played themselves, or played for them (a GM, a stand-in
+    or the computer captain, past a deadline or while away), and how long each of their answers took."""
+
+    played: int = 0
+    covered: int = 0
+    responses: tuple[float, ...] = ()  # seconds from the last other command to theirs
+
+
+def turnout(rows: Iterable[tuple[int, str, datetime, Any]], seats: Mapping[str, str]) -> dict[str, Turnout]:
+    """From (command, actor, time, event) rows in log order. An activation counts as covered when its
+    command says another acted for the seat (ActedFor) or was given by someone other than the member."""
+    member_of = dict(seats)
+    played: dict[str, int] = {}
+    covered: dict[str, int] = {}
+    responses: dict[str, list[float]] = {}
+    last_other: tuple[str, datetime] | None = None  # actor and time of the previous command
+    command: int | None = None
+    acted_for: set[str] = set()
+    for cmd, actor, when, e in rows:
+        if cmd != command:
+            if last_other is not None and actor != last_other[0] and actor in member_of.values():
+                responses.setdefault(actor, []).append((when - last_other[1]).total_seconds())
+            command, acted_for = cmd, set()
+        last_other = (actor, when)
+        if isinstance(e, ev.ActedFor):
+            acted_for.add(e.player)
+        elif isinstance(e, ev.ActivationBegan):
+            member = member_of.get(e.activation.player)
+            if member is None:
+                continue
+            book = covered if e.activation.player in acted_for or actor != member else played
+            book[member] = book.get(member, 0) + 1
+    return {m: Turnout(played.get(m, 0), covered.get(m, 0), tuple(responses.get(m, ())))
+            for m in set(member_of.values())}

@@ -7,7 +7,6 @@ from fractions import Fraction
 
 import pytest
 
-from game import events as ev
 from game.model import Status
 from game.record import EXACT_UP_TO, DiceTally, game_figures, luck
 from tests.game.test_attack import duel
@@ -34,9 +33,11 @@ def test_a_scripted_broadside_gives_the_hand_computed_luck() -> None:
 
 def test_sunk_captured_and_lost_are_counted_per_side() -> None:
     t = duel()
-    frigate = "Frigate"
-    events = [ev.StatusGained(frigate, Status.SUNK), ev.ControlChanged("Galleon", "B", "captured")]
-    figures = {f.player: f for f in game_figures(t.initial, t.state, events, {"A": "1", "B": "2"}, t.rules.die)}
+    ships = tuple(dataclasses.replace(s, statuses=frozenset({Status.SUNK})) if s.id == "Frigate"
+                  else dataclasses.replace(s, controller="B", statuses=frozenset({Status.CAPTURED}))
+                  for s in t.state.ships)
+    final = dataclasses.replace(t.state, ships=ships)
+    figures = {f.player: f for f in game_figures(t.initial, final, [], {"A": "1", "B": "2"}, t.rules.die)}
     assert (figures["A"].sunk, figures["A"].captured, figures["A"].lost) == (1, 0, 1)
     assert (figures["B"].sunk, figures["B"].captured, figures["B"].lost) == (0, 1, 1)
     assert figures["A"].result == "draw"

@@ -1,0 +1,85 @@
+"""/captain's service part (game/service/records.py): records from finished games only, per server
+or (for the captain alone) across servers, hidden categories left out for others, and a rebuild from
+the logs giving the same figures."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.service.game_service import Actor, GameService
+from game.service.records import RecordRefused
+from tests.helpers import S, scenario_text
+
+ANN, BOB = Actor("111", "g1"), Actor("222", "g1")
+ANN2, CAT2 = Actor("111", "g2"), Actor("333", "g2")
+
+
+async def game(service: GameService, a: Actor, b: Actor, over: bool = True, loser: Actor | None = None,
+               test_dice: bool = False) -> int:
+    text = scenario_text([S("Kestrel", "Sloop", 14, 10, 90, "A"), S("Otter", "Sloop", 22, 26, 270, "B")],
+                         test_dice=test_dice)
+    info = await service.lobby.create_game(a, f"chan-{a.guild_id}", scenario_text=text)
+    await service.lobby.join(a, info.id, "A", "Ann" if a.user_id == "111" else "Cat")
+    await service.lobby.join(b, info.id, "B", {"222": "Bob", "333": "Cat", "111": "Ann"}[b.user_id])
+    for line, who in (("pick A Effective Fire", a), ("pick B Take Courage", b), ("pick A Careful Aim", a),
+                      ("pick B Reload!", b)):
+        await service.commands.submit(who, info.id, line)
+    if over:
+        await service.commands.concede(loser or b, info.id)
+    return info.id
+
+
+async def test_a_record_counts_finished_games_of_this_server_only(service: GameService) -> None:
+    await game(service, ANN, BOB)  # Ann wins (Bob concedes)
+    await game(service, ANN, BOB, loser=ANN)
+    await game(service, ANN, BOB, over=False)  # still in play: never counted
+    await game(service, ANN2, CAT2)  # another server's
+    here = await service.records.record(BOB.user_id, ANN.user_id, "g1")
+    assert (here.games, here.wins, here.draws, here.losses) == (2, 1, 0, 1)
+    assert here.name == "Ann" and here.scope == "server"
+    assert here.rivals is not None and [(r.name, r.wins, r.losses) for r in here.rivals] == [("Bob", 1, 1)]
+    assert here.favourite_ships == (("Sloop", 2),)
+    everywhere = await service.records.record(ANN.user_id, ANN.user_id, None)
+    assert (everywhere.games, everywhere.wins) == (3, 2)
+    assert {r.name for r in everywhere.rivals or ()} == {"Bob", "Cat"}
+    with pytest.raises(RecordRefused):  # which servers Ann plays in is hers to tell
+        await service.records.record(BOB.user_id, ANN.user_id, None)
+    other = await service.records.record(CAT2.user_id, CAT2.user_id, "g1")
+    assert other.games == 0
+
+
+async def test_a_hidden_category_is_left_out_for_others_only(service: GameService) -> None:
+    await game(service, ANN, BOB)
+    await service.records.set_hidden(ANN.user_id, "luck", True)
+    await service.records.set_hidden(ANN.user_id, "rivals", True)
+    seen = await service.records.record(BOB.user_id, ANN.user_id, "g1")
+    assert seen.hits is None and seen.tests is None and seen.rivals is None
+    assert "luck" not in seen.shown and "results" in seen.shown and seen.games == 1
+    own = await service.records.record(ANN.user_id, ANN.user_id, "g1")
+    assert own.hits is not None and own.rivals is not None and own.hidden == {"luck", "rivals"}
+    await service.records.set_hidden(ANN.user_id, "luck", False)
+    assert (await service.records.record(BOB.user_id, ANN.user_id, "g1")).hits is not None
+    with pytest.raises(RecordRefused):
+        await service.records.set_hidden(ANN.user_id, "secrets", True)
+
+
+async def test_a_rebuild_from_the_logs_gives_the_same_figures(service: GameService) -> None:
+    await game(service, ANN, BOB)
+    await game(service, ANN, BOB, loser=ANN)
+    first = await service.records.record(ANN.user_id, ANN.user_id, "g1")
+    assert await service.records.record(BOB.user_id, ANN.user_id, "g1") == first
+    assert len(service.records._records) == 1  # one record kept, for both viewers
+    service.records._games.clear()
+    service.records._records.clear()
+    again = await service.records.record(ANN.user_id, ANN.user_id, "g1")
+    assert again == first and again is not first
+    await game(service, ANN, BOB)  # a game that ends makes a new record
+    assert (await service.records.record(ANN.user_id, ANN.user_id, "g1")).games == 3
+
+
+async def test_dice_typed_in_by_testers_are_no_luck(service: GameService) -> None:
+    gid = await game(service, ANN, BOB, test_dice=True)
+    summary = service.records._games[gid]
+    assert not summary.verified
+    record = await service.records.record(ANN.user_id, ANN.user_id, "g1")
+    assert record.hits is not None and record.hits.dice == 0 and record.games == 1
