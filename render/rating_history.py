@@ -3,7 +3,7 @@
 Drawn for Discord's 400-pixel-wide preview: a thick line with a dot per game, few ticks, large
 type, and the latest value written out, so the shape and the number both read on a phone. The
 plot shows only what the record already lets the viewer see (the record hides it when the member
-hid their rating)."""
+hid their rating). Its alt text is render/alt_text.py `rating_alt`."""
 
 from __future__ import annotations
 
@@ -50,11 +50,3 @@ def rating_png(name: str, history: Sequence[float]) -> bytes:
     rating_figure(name, history).savefig(out, format="png", dpi=DPI)
     return out.getvalue()
 
-
-def rating_alt(name: str, history: Sequence[float]) -> str:
-    """The plot said in words (the image's description): the same figures, nothing more."""
-    if not history:
-        return f"{name} has no ranked games in this server yet."
-    low, high = min(history), max(history)
-    return (f"Line chart of {name}'s rating after each of {len(history)} ranked games: from {history[0]:.1f} "
-            f"to {history[-1]:.1f} now, lowest {low:.1f}, highest {high:.1f}.")

@@ -6,7 +6,8 @@ import io
 
 from PIL import Image
 
-from render.rating_history import rating_alt, rating_png
+from render.alt_text import rating_alt
+from render.rating_history import rating_png
 
 
 def test_the_plot_is_a_png_that_downscales_to_the_400_px_preview() -> None:
