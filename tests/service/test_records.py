@@ -83,3 +83,38 @@ async def test_dice_typed_in_by_testers_are_no_luck(service: GameService) -> Non
     assert not summary.verified
     record = await service.records.record(ANN.user_id, ANN.user_id, "g1")
     assert record.hits is not None and record.hits.dice == 0 and record.games == 1
+
+
+async def test_the_rating_history_replays_this_servers_results_only(service: GameService) -> None:
+    from game.league.rating import Skill, rate
+    from game.service.models import League, LeagueGame, utcnow
+
+    async with service.store.repo.session() as s, s.begin():
+        for guild, results in (("g1", [("111", "222", "111"), ("111", "222", None), ("222", "111", "222")]),
+                               ("g2", [("111", "333", "333")])):
+            lg = League(guild_id=guild, channel_id="1", name="Cup", scenario="quickstart", format="swiss",
+                        round_hours=24, status="over", created_by="111")
+            s.add(lg)
+            await s.flush()
+            for n, (a, b, winner) in enumerate(results, start=1):
+                s.add(LeagueGame(league_id=lg.id, round=n, table_no=1, a_member=a, b_member=b, status="done",
+                                 winner=winner, recorded_at=utcnow()))
+            # a forfeit and a bye move nothing
+            s.add(LeagueGame(league_id=lg.id, round=9, table_no=1, a_member="111", b_member="222", status="done",
+                             winner="111", forfeited="B", recorded_at=utcnow()))
+            s.add(LeagueGame(league_id=lg.id, round=9, table_no=2, a_member="111", status="done", winner="111",
+                             recorded_at=utcnow()))
+    ann, bob = Skill(), Skill()
+    expected = []
+    for side in ("a", None, "b"):  # Ann beat Bob, drew, then lost (Bob was side a in the third)
+        if side == "b":
+            bob, ann = rate(bob, ann, "a")
+        else:
+            ann, bob = rate(ann, bob, side)
+        expected.append(ann.ordinal)
+    record = await service.records.record("222", "111", "g1")
+    assert record.history == pytest.approx(expected) and record.rating == pytest.approx(expected[-1])
+    await service.records.set_hidden("111", "rating", True)
+    hidden = await service.records.record("222", "111", "g1")
+    assert hidden.rating is None and hidden.history == ()
+    assert (await service.records.record("111", "111", None)).history == ()  # a rating is a server's
