@@ -60,3 +60,31 @@ def test_tallies_merge_by_chance_and_the_normal_tail_is_close_to_the_exact() -> 
     # mean 150 + 150 = 300, seen 330; the normal approximation with continuity correction agrees
     assert exact.expected == pytest.approx(300)
     assert 0.01 < exact.chance < 0.1
+
+
+def test_turnout_counts_who_played_each_activation_and_the_answer_times() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from game import events as ev
+    from game.model import Activation, PointOfSail
+    from game.record import turnout
+
+    t0 = datetime(2026, 11, 1, tzinfo=UTC)
+
+    def began(player: str) -> ev.ActivationBegan:
+        return ev.ActivationBegan(Activation("Kestrel", player, PointOfSail.LARGE, 3))
+
+    rows = [
+        (1, "222", t0, began("B")),  # Bob plays his own activation
+        (2, "111", t0 + timedelta(minutes=10), began("A")),  # Ann answers after 10 minutes
+        (3, "222", t0 + timedelta(minutes=40), began("B")),  # Bob after 30
+        (4, "system", t0 + timedelta(hours=50), ev.ActedFor("A", "ai:A", "past the deadline", kind="gm")),
+        (4, "system", t0 + timedelta(hours=50), began("A")),  # the deadline played Ann's activation
+        (5, "111", t0 + timedelta(hours=51), began("A")),  # Ann answers an hour after the system
+        (6, "999", t0 + timedelta(hours=52), began("B")),  # a GM gave Bob's order
+    ]
+    got = turnout(rows, {"A": "111", "B": "222"})
+    # Ann: played commands 2 and 5; command 4 was played for her; answers 10 min and 60 min
+    assert (got["111"].played, got["111"].covered, got["111"].responses) == (2, 1, (600.0, 3600.0))
+    # Bob: played 1 and 3 (the first command of a game has no answer time); 6 was a GM's
+    assert (got["222"].played, got["222"].covered, got["222"].responses) == (2, 1, (1800.0,))
