@@ -16,6 +16,7 @@ import statistics
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlmodel import col
@@ -33,6 +34,7 @@ from game.service.store import OAK_AND_IRON, GameStore
 CATEGORIES = ("results", "rating", "reliability", "luck", "rivals", "ships")
 CACHED_GAMES = 2000
 CACHED_RECORDS = 500
+Mark = tuple[str, tuple[tuple[str, str, str], ...]]  # a game's creation time and its seats
 
 
 class RecordRefused(ServiceRefusal):
@@ -91,8 +93,8 @@ class Records:
     def __init__(self, store: GameStore) -> None:
         self.store = store
         self.session = store.repo.session
-        self._games: OrderedDict[int, GameSummary] = OrderedDict()
-        self._records: OrderedDict[tuple[str, str, frozenset[int]], CaptainRecord] = OrderedDict()
+        self._games: OrderedDict[int, tuple[Mark, GameSummary]] = OrderedDict()
+        self._records: OrderedDict[tuple[str, str, frozenset[tuple[int, Mark]]], CaptainRecord] = OrderedDict()
         store.when_over(self._game_ended)
 
     async def _game_ended(self, record: GameRecord, state: Game) -> None:
@@ -130,34 +132,46 @@ class Records:
             raise RecordRefused("A record across every server is shown only to its own captain.",
                                 "Ask for this server's record, or ask them to share theirs.")
         hidden = await self.hidden(member)
-        ids = await self._finished(member, guild_id)
-        key = (member, guild_id or "", frozenset(ids))
+        games = await self._finished(member, guild_id)
+        key = (member, guild_id or "", frozenset(games.items()))
         full = self._records.get(key)
         if full is None:
-            summaries = [await self._summary_of(i) for i in ids]
+            summaries = [await self._summary_of(i, mark) for i, mark in sorted(games.items())]
             full = await self._build(member, guild_id, [s for s in summaries if s is not None])
             self._records[key] = full
             while len(self._records) > CACHED_RECORDS:
                 self._records.popitem(last=False)
         return _as_seen(full, hidden, viewer == member)
 
-    async def _finished(self, member: str, guild_id: str | None) -> list[int]:
-        q = (select(col(GameRecord.id)).join(Seat, col(Seat.game_id) == col(GameRecord.id))
-             .where(col(Seat.user_id) == member, col(GameRecord.status) == "over",
-                    col(GameRecord.system) == OAK_AND_IRON))
+    async def _finished(self, member: str, guild_id: str | None) -> dict[int, Mark]:
+        """The member's finished games, each with its mark: when it was made and who holds its seats.
+        A figure kept under another mark is stale (a member forgotten by /privacy delete, a seat handed
+        over, an id used again after a purge) and is computed afresh."""
+        mine = (select(col(GameRecord.id)).join(Seat, col(Seat.game_id) == col(GameRecord.id))
+                .where(col(Seat.user_id) == member, col(GameRecord.status) == "over",
+                       col(GameRecord.system) == OAK_AND_IRON))
         if guild_id is not None:
-            q = q.where(col(GameRecord.guild_id) == guild_id)
+            mine = mine.where(col(GameRecord.guild_id) == guild_id)
+        q = (select(col(GameRecord.id), col(GameRecord.created_at), col(Seat.player), col(Seat.user_id),
+                    col(Seat.display_name)).join(Seat, col(Seat.game_id) == col(GameRecord.id))
+             .where(col(GameRecord.id).in_(mine.scalar_subquery())))
+        seats: dict[int | None, list[tuple[str, str, str]]] = {}
+        made: dict[int | None, str] = {}
         async with self.session() as s:
-            return sorted({i for i in (await s.execute(q)).scalars() if i is not None})
+            for gid, created, player, user, name in (await s.execute(q)).all():
+                made[gid] = _made(created)
+                seats.setdefault(gid, []).append((player, user or "", name))
+        return {gid: (made[gid], tuple(sorted(held))) for gid, held in seats.items() if gid is not None}
 
-    async def _summary_of(self, game_id: int) -> GameSummary | None:
-        if game_id in self._games:
-            return self._games[game_id]
+    async def _summary_of(self, game_id: int, mark: Mark) -> GameSummary | None:
+        kept = self._games.get(game_id)
+        if kept is not None and kept[0] == mark:
+            return kept[1]
         async with self.session() as s:
             record = await s.get(GameRecord, game_id)
-        return None if record is None else await self._summary(record)
+        return None if record is None else await self._summary(record, mark)
 
-    async def _summary(self, record: GameRecord) -> GameSummary | None:
+    async def _summary(self, record: GameRecord, mark: Mark | None = None) -> GameSummary | None:
         assert record.id is not None
         async with self.session() as s:
             seats = list((await s.execute(select(Seat).where(col(Seat.game_id) == record.id))).scalars())
@@ -181,7 +195,10 @@ class Records:
             tuple((seat.user_id, seat.display_name or seat.user_id) for seat in seats if seat.user_id),
             tuple(sorted(turnout(events, by_player).items())),
             check.ok and not check.unrecorded and not initial.test_dice and not final.test_dice)
-        self._games[record.id] = summary
+        if mark is None:
+            mark = (_made(record.created_at),
+                    tuple(sorted((seat.player, seat.user_id or "", seat.display_name) for seat in seats)))
+        self._games[record.id] = (mark, summary)
         while len(self._games) > CACHED_GAMES:
             self._games.popitem(last=False)
         return summary
@@ -234,6 +251,11 @@ class Records:
             if member in (row.a_member, row.b_member):
                 history.append(skills[member].ordinal)
         return (history[-1] if history else None), tuple(history)
+
+
+def _made(when: datetime) -> str:
+    # SQLite hands back the time without its zone, a record still in memory has it: both are UTC
+    return when.replace(tzinfo=None).isoformat()
 
 
 def _as_seen(full: CaptainRecord, hidden: frozenset[str], own: bool) -> CaptainRecord:

@@ -79,7 +79,7 @@ async def test_a_rebuild_from_the_logs_gives_the_same_figures(service: GameServi
 
 async def test_dice_typed_in_by_testers_are_no_luck(service: GameService) -> None:
     gid = await game(service, ANN, BOB, test_dice=True)
-    summary = service.records._games[gid]
+    summary = service.records._games[gid][1]
     assert not summary.verified
     record = await service.records.record(ANN.user_id, ANN.user_id, "g1")
     assert record.hits is not None and record.hits.dice == 0 and record.games == 1
@@ -118,3 +118,15 @@ async def test_the_rating_history_replays_this_servers_results_only(service: Gam
     hidden = await service.records.record("222", "111", "g1")
     assert hidden.rating is None and hidden.history == ()
     assert (await service.records.record("111", "111", None)).history == ()  # a rating is a server's
+
+
+async def test_a_finished_game_is_figured_as_it_ends_and_a_forgotten_rival_is_not_named(service: GameService) -> None:
+    gid = await game(service, ANN, BOB)
+    kept = service.records._games[gid]  # computed by the hook on the game's end
+    seen = await service.records.record(BOB.user_id, BOB.user_id, "g1")
+    assert service.records._games[gid] is kept  # and used as it is: the same seats, the same game
+    assert [r.name for r in seen.rivals or ()] == ["Ann"]
+    await service.privacy.forget(ANN.user_id, ["Ann"])
+    after = await service.records.record(BOB.user_id, BOB.user_id, "g1")
+    assert after.games == 1 and all(r.name != "Ann" and r.member != ANN.user_id for r in after.rivals or ())
+    assert (await service.records.record(ANN.user_id, ANN.user_id, None)).games == 0
