@@ -130,3 +130,44 @@ async def test_a_finished_game_is_figured_as_it_ends_and_a_forgotten_rival_is_no
     after = await service.records.record(BOB.user_id, BOB.user_id, "g1")
     assert after.games == 1 and all(r.name != "Ann" and r.member != ANN.user_id for r in after.rivals or ())
     assert (await service.records.record(ANN.user_id, ANN.user_id, None)).games == 0
+
+
+async def test_luck_is_the_verified_logs_own_dice(service: GameService) -> None:
+    """A broadside with the game's own fair dice: the record's hits are those the log holds, and the
+    tail chance is the binomial's, computed here by hand from the logged faces."""
+    from math import comb
+
+    from game import events as ev
+    from game.model import Phase
+    from game.service.repository import decode_state
+
+    # as tests/game/test_attack.py's duel: head to wind, nobody moves; 6" apart, Musket Shot
+    text = scenario_text([S("Galleon", "Light Galleon", 10, 18, 0, "A"), S("Frigate", "Sixth Rate", 17.5, 18, 0, "B")],
+                         test_dice=False)
+    info = await service.lobby.create_game(ANN, "chan-g1", scenario_text=text)
+    await service.lobby.join(ANN, info.id, "A", "Ann")
+    await service.lobby.join(BOB, info.id, "B", "Bob")
+    for line, who in (("pick A Adjust Position", ANN), ("pick B Take Courage", BOB), ("pick A Down!", ANN),
+                      ("pick B Reload!", BOB)):
+        await service.commands.submit(who, info.id, line)
+    for _ in range(6):
+        loaded = await service.store.load(info.id)
+        if loaded.state.phase is not Phase.MOVEMENT:
+            break
+        player = loaded.state.active_player
+        ship = "Galleon" if player == "A" else "Frigate"
+        await service.commands.submit(ANN if player == "A" else BOB, info.id, f'move "{ship}" hold')
+    assert (await service.store.load(info.id)).state.active_player == "A"
+    await service.commands.submit(ANN, info.id, "fire Galleon starboard Frigate")
+    if (await service.store.load(info.id)).state.pending is not None:
+        await service.commands.submit(ANN, info.id, "keep")
+    await service.commands.concede(BOB, info.id)
+    rolls = [e for _, _, e in await service.store.repo.events(info.id)
+             if isinstance(e, ev.DiceRolled) and e.player == "A" and e.kind == "hit_musket"]
+    assert len(rolls) == 1 and len(rolls[0].faces) == 5
+    k = rolls[0].successes
+    record = await service.records.record(BOB.user_id, ANN.user_id, "g1")
+    assert service.records._games[info.id][1].verified
+    assert record.hits is not None and (record.hits.dice, record.hits.observed) == (5, k)
+    assert record.hits.chance == pytest.approx(sum(comb(5, i) * 3**i * 5 ** (5 - i) for i in range(k, 6)) / 8**5)
+    assert not decode_state((await service.store.load(info.id)).record.initial_state).test_dice
