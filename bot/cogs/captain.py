@@ -30,7 +30,14 @@ def _luck(what: str, got: Luck | None) -> str:
         return f"{what}: no verified dice yet"
     how = "exactly" if got.method == "exact" else "by the normal approximation"
     return (f"{what}: {got.observed} from {got.dice} dice against {got.expected:.1f} expected; fair dice do at "
-            f"least this well {got.chance:.0%} of the time ({how})")
+            f"least this well {_odds(got.chance)} ({how})")
+
+
+def _odds(chance: float) -> str:
+    """A percentage rounds a rare run of luck to 0%: below 1% it is said as one time in so many."""
+    if chance >= 0.01:
+        return f"{chance:.0%} of the time"
+    return "less than once in a million times" if chance < 1e-6 else f"once in {round(1 / chance):,} times"
 
 
 def _minutes(seconds: float) -> str:

@@ -67,3 +67,14 @@ async def test_the_record_across_servers_is_its_captains_alone(harness: Any) -> 
     assert refused.ephemeral and "only to its own captain" in refused.content and "Games" not in refused.content
     own = last_followup(await dispatch(bot, command(ANN, "captain", scope="all"), fake))
     assert own.ephemeral and "in every server" in own.content and "Games 1" in own.content
+
+
+def test_luck_is_said_as_a_percentage_or_as_one_time_in_so_many() -> None:
+    from bot.cogs.captain import _luck
+    from game.record import Luck
+
+    assert _luck("Hits", Luck(5, 4, 1.875, 2268 / 32768, "exact")) == (
+        "Hits: 4 from 5 dice against 1.9 expected; fair dice do at least this well 7% of the time (exactly)")
+    assert "once in 1,250 times (by the normal approximation)" in _luck("Hits", Luck(2000, 800, 750.0, 0.0008, "normal"))
+    assert "less than once in a million" in _luck("Hits", Luck(2000, 900, 750.0, 1e-9, "normal"))
+    assert _luck("Tests passed", Luck(0, 0, 0.0, 1.0, "none")) == "Tests passed: no verified dice yet"
