@@ -55,3 +55,12 @@ def board_alt(view: View, last_move: tuple[str, Sequence[object]] | None = None,
     if listed < len(shown):
         said += f" {len(shown) - listed} more ship(s) not listed."
     return said if len(said) <= limit else said[: limit - 1] + "…"
+
+
+def rating_alt(name: str, history: Sequence[float]) -> str:
+    """The plot said in words (the image's description): the same figures, nothing more."""
+    if not history:
+        return f"{name} has no ranked games in this server yet."
+    low, high = min(history), max(history)
+    return (f"Line chart of {name}'s rating after each of {len(history)} ranked games: from {history[0]:.1f} "
+            f"to {history[-1]:.1f} now, lowest {low:.1f}, highest {high:.1f}.")

@@ -45,3 +45,14 @@ async def replay_files_async(frames: Sequence[Frame], limit_bytes: int, rules: o
 async def render_sheet_async(sheet: Sheet) -> tuple[bytes, str]:
     """A ship's sheet as PNG bytes and its alt text, in a worker process (with WORKERS=0, in a thread)."""
     return await default().run(sheet_job, sheet, thread=True)
+
+
+def rating_job(name: str, history: Sequence[float]) -> bytes:
+    from render.rating_history import rating_png
+
+    return rating_png(name, history)
+
+
+async def rating_png_async(name: str, history: Sequence[float]) -> bytes:
+    """A captain's rating history as a PNG, in a worker process (with WORKERS=0, in a thread)."""
+    return await default().run(rating_job, name, list(history), thread=True)

@@ -2,8 +2,9 @@
 
 It only composes the parts, each a class with a public API that holds the one game store
 (game/service/store.py): commands, undo, lobby, seats, reading, squadrons, the guild's data, the
-audit, the front end's posts, the clock, standing orders, leagues, the referee-assistant systems and
-privacy (a member's export and deletion; a server's data purged after the bot leaves it).
+audit, the front end's posts, the clock, standing orders, leagues, captains' records, the
+referee-assistant systems and privacy (a member's export and deletion; a server's data purged after
+the bot leaves it).
 A front end calls a part: `service.commands.submit(…)`, `service.clock.extend(…)`.
 docs/architecture.md maps them.
 """
@@ -41,6 +42,7 @@ from game.service.lobby import DRAFTED, Lobby
 from game.service.orders_service import StandingOrders
 from game.service.privacy import Privacy
 from game.service.reading import Reading
+from game.service.records import Records
 from game.service.referee import RefereeService
 from game.service.results import Expect, GameInfo, Outcome, SeatInfo
 from game.service.retention import Retention
@@ -87,6 +89,7 @@ class GameService:
                            seeds)
         self.leagues = Leagues(store, self.data, self.reading, self.commands, self.lobby)
         self.seats = Seats(store, self.leagues.ranked)
+        self.records = Records(store)  # /captain: a captain's record from the finished games' logs
         self.autoplay = AutoPlay(store, self.commands, self.orders)
         # a member's data, exported or forgotten; a server's, purged once the bot has left it
         self.privacy = Privacy(store, forgotten=self.clock.forget_member)

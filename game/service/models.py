@@ -383,3 +383,13 @@ class FormerMember(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     forgotten_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class RecordPrivacy(SQLModel, table=True):
+    """The categories of a member's /captain record they hid from everyone else (in every server)."""
+
+    __tablename__ = "record_privacy"
+
+    user_id: str = Field(primary_key=True, max_length=32)
+    hidden: str = Field(default="", max_length=200)  # category names, comma-separated
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())

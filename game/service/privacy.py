@@ -30,6 +30,7 @@ from game.service.models import (
     PlannedOrder,
     PlayerClock,
     Rating,
+    RecordPrivacy,
     SavedSquadron,
     ScheduledJob,
     Seat,
@@ -101,6 +102,7 @@ class Privacy:
             events = await rows(select(col(EventRecord.game_id), col(EventRecord.seq)).where(col(EventRecord.actor) == user_id)
                                 .order_by(col(EventRecord.game_id), col(EventRecord.seq)))
             tables = await rows(select(ServerTableEntry).where(col(ServerTableEntry.entered_by) == user_id))
+            hidden = await s.get(RecordPrivacy, user_id)
         acted: dict[int, list[int]] = {}
         for game_id, seq in events:
             acted.setdefault(game_id, []).append(seq)
@@ -130,6 +132,7 @@ class Privacy:
             "events_acted_in": [{"game": g, "events": seqs} for g, seqs in acted.items()],
             "table_entries": [{"server": t.guild_id, "system": t.system, "table": t.table_name, "row": t.row_key,
                                "column": t.column_key, "value": t.value} for (t,) in tables],
+            "record_hidden": [] if hidden is None else [c for c in hidden.hidden.split(",") if c],
         }
 
     async def forget(self, user_id: str, known_names: Iterable[str] = ()) -> str:
@@ -173,7 +176,8 @@ class Privacy:
             for job in (await s.execute(select(ScheduledJob).where(col(ScheduledJob.payload).contains(user_id)))).scalars():
                 job.payload = _rewritten(job.payload, user_id, pseudonym, names)
             for table, column in ((PlannedOrder, PlannedOrder.user_id), (StandingOrderRecord, StandingOrderRecord.user_id),
-                                  (PlayerClock, PlayerClock.user_id), (SavedSquadron, SavedSquadron.owner_id)):
+                                  (PlayerClock, PlayerClock.user_id), (SavedSquadron, SavedSquadron.owner_id),
+                                  (RecordPrivacy, RecordPrivacy.user_id)):
                 await s.execute(delete(table).where(col(column) == user_id))
             # another member who named them as a stand-in: their time away now just stops their clock
             await s.execute(update(PlayerClock).where(col(PlayerClock.substitute) == user_id)

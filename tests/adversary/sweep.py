@@ -110,6 +110,12 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
         Request("game replay", {}),
         Request("game seats", {}),
         Request("mygames", {}),
+        # records: another's across servers is refused; this server's holds finished games only (none)
+        Request("captain", {}),
+        Request("captain", {"members": {"member": ANN}}),
+        Request("captain", {"members": {"member": ANN}, "scope": "all"}),
+        Request("captain", {"scope": "all"}),
+        Request("captain-privacy", {"category": "luck"}),
         # the sender's own data: shown, and the delete asked (B's button is pressed below); the download
         # holds the sender's saved squadrons, whose card names are theirs to know, so it is left out of
         # the secrets check like a look-up (tests/bot/test_privacy_bot.py checks it holds only theirs)
