@@ -7,9 +7,11 @@ the game there; `/game follow member:` follows that member's games played there 
 which other channels the follower may view, so never the server's other channels). A follower's DM
 shows what a spectator sees (Reading.board): never a hand, a sealed pick or a seat's private answer.
 
-A follower who closed their DMs (Discord's error 50007, "Cannot send messages to this user", in
-docs/topics/opcodes-and-status-codes of the API reference) is unfollowed quietly: the DM is not tried
-again and no other follow of theirs sends another."""
+A follower who closed their DMs is unfollowed quietly: the DM is not tried again and no other follow
+of theirs sends another. Discord answers a message to such a user (Create Message in a DM channel,
+Discord's API reference, resources/message) with 403 and JSON error code 50007, "Cannot send
+messages to this user" (Discord's JSON error codes table, topics/opcodes-and-status-codes#json-json-
+error-codes; the fake Discord answers the same: tests/bot/fake_discord.py, `closed_dms`)."""
 
 from __future__ import annotations
 
