@@ -3,9 +3,10 @@ games played in that channel, and gets the spectator's board at each board post,
 
 Who may follow what is decided where the follow is made: the bot takes the follow from within a
 channel or thread, which the member could see (Discord delivered the command from it), and in the
-server of the interaction. A member's games are followed in that channel (and its threads' games named
-by it) only, never across the server: the bot cannot tell which other channels the follower may
-view. What a follower gets is a spectator's view (Reading.board), never a hand or a sealed pick.
+server of the interaction. A member's games are followed in that channel or thread only (a game in a
+thread is played at the thread's id, so a follow made in its parent channel does not reach it: the
+thread may be private), never across the server: the bot cannot tell which other channels the
+follower may view. What a follower gets is a spectator's view (Reading.board), never a hand or a sealed pick.
 
 The DMs go through the outbox: when the courier delivers a game's board post it first writes one DM
 row per follower (`fan_out`, keyed by the board row and the follower, so a board post retried writes
@@ -133,13 +134,16 @@ class Following:
             where = [col(Follow.game_id) == game_id]
             if seated:
                 where.append(col(Follow.member_id).in_(seated) & (col(Follow.guild_id) == game.guild_id)
-                             & col(Follow.channel_id).in_([game.channel_id, game.thread_id or game.channel_id]))
+                             & (col(Follow.channel_id) == game.channel_id))  # a thread's game: the thread's id
             rows = (await s.execute(select(Follow).where(or_(*where), col(Follow.digest_hour).is_(None))
                                     .order_by(col(Follow.id)))).scalars()
             return {r.user_id: r.id or 0 for r in rows if r.user_id not in seated}
 
     async def fan_out(self, game_id: int, board_row: int, board: posts.Board) -> list[int]:
-        """One DM row per follower for a board row being delivered (keyed: never twice for it)."""
+        """One DM row per follower for a board row being delivered (keyed: never twice for it). A
+        board with no new events (/game status, which anyone may ask again and again) DMs nobody."""
+        if board.first is None:
+            return []
         rows = [stored(FollowBoard(user, follow, board.first, board.last))
                 for user, follow in (await self.followers(game_id)).items()]
         keyed = [posts.Post(r.kind, r.payload, f"follow:{board_row}:{r.payload['user']}") for r in rows]
@@ -171,7 +175,7 @@ class Following:
             if row.game_id is not None:
                 q = q.where(col(GameRecord.id) == row.game_id)
             else:
-                q = q.where(or_(col(GameRecord.channel_id) == row.channel_id, col(GameRecord.thread_id) == row.channel_id))
+                q = q.where(col(GameRecord.channel_id) == row.channel_id)
             games = list((await s.execute(q)).scalars())
             zone = (await s.execute(select(col(PlayerClock.time_zone))
                                     .where(col(PlayerClock.user_id) == row.user_id))).scalar() or "UTC"

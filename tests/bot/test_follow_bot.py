@@ -12,7 +12,7 @@ from game.service.models import utcnow
 from game.service.scheduler import run_due
 from tests.bot.fake_discord import OTHER_CHANNEL_ID, FakeDiscord, Sent, command, component, dispatch
 from tests.bot.test_bot import ANN, BOB, EVE, last_followup, pick, setup_game
-from tests.bot.test_outbox_bot import rows
+from tests.bot.test_outbox_bot import rows, thread_game
 
 
 def dms_to(fake: FakeDiscord, user: tuple[int, str]) -> list[Sent]:
@@ -47,9 +47,27 @@ async def test_a_follower_gets_the_spectators_board_by_dm_and_unfollows_with_its
     assert await bot.service.following.mine(str(EVE[0]))
     done = last_followup(await dispatch(bot, component(EVE, button, sent[-1].response_message_id or "1"), fake))
     assert "Unfollowed" in done.content and not await bot.service.following.mine(str(EVE[0]))
-    before = len(dms_to(fake, EVE))
-    await dispatch(bot, command(ANN, "game", "status"), fake)
-    assert len(dms_to(fake, EVE)) == before
+    assert await bot.service.following.followers(1) == {}
+
+
+async def test_asking_for_the_board_again_dms_no_follower(harness: Any) -> None:
+    """/game status may be asked by anyone, again and again: only boards with new events are sent."""
+    bot, fake = harness
+    await setup_game(bot, fake)
+    await dispatch(bot, command(EVE, "game", "follow"), fake)
+    for _ in range(3):
+        await dispatch(bot, command(BOB, "game", "status"), fake)
+    assert not dms_to(fake, EVE)
+
+
+async def test_a_members_follow_in_a_parent_channel_does_not_reach_a_game_in_its_thread(harness: Any) -> None:
+    """A thread may be private: a follow made in its parent channel is not one made in the thread."""
+    bot, fake = harness
+    _, tid = await thread_game(bot, fake)
+    await dispatch(bot, command(EVE, "game", "follow", members={"member": ANN}), fake)
+    assert await bot.service.following.followers(1) == {}
+    await dispatch(bot, command(EVE, "game", "follow", channel_id=tid, members={"member": ANN}), fake)
+    assert list(await bot.service.following.followers(1)) == [str(EVE[0])]
 
 
 async def test_players_of_the_game_are_not_dmed_their_own_boards(harness: Any) -> None:
@@ -79,7 +97,7 @@ async def test_a_follower_with_closed_dms_is_unfollowed_quietly(harness: Any) ->
     fake.closed_dms.add(str(EVE[0]))
     await setup_game(bot, fake)
     await dispatch(bot, command(EVE, "game", "follow"), fake)
-    await dispatch(bot, command(ANN, "game", "status"), fake)
+    await pick(bot, fake, ANN, "Effective Fire")
     assert not await bot.service.following.mine(str(EVE[0]))
     follows = [r for r in await rows(bot) if r.kind == "follow"]
     assert follows and all(r.status == "done" for r in follows)  # not retried
