@@ -127,7 +127,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
     async def _digest(self, job: Job) -> None:
         """A follower's daily digest (game/service/following.py): its DMs go out through the outbox."""
         data = json.loads(job.payload)
-        for game_id in await self.service.following.digest(int(data["follow"]), int(data["hour"])):
+        for game_id in await self.service.following.digest(int(data["follow"]), int(data["hour"]), data.get("since")):
             await self.courier.drain(game_id)
 
     async def _remind(self, job: Job) -> None:

@@ -57,6 +57,14 @@ def next_digest(hour: int, time_zone: str, now: datetime) -> datetime:
     return at.astimezone(UTC)
 
 
+def token(when: datetime | None) -> str:
+    """A time as a digest job carries it: the same whether the database gave it back aware or not."""
+    if when is None:
+        return ""
+    aware = when.replace(tzinfo=UTC) if when.tzinfo is None else when
+    return aware.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds")
+
+
 class Following:
     def __init__(self, store: GameStore) -> None:
         self.store = store
@@ -87,7 +95,7 @@ class Following:
                               member_id=member_id)
                 s.add(same)
             same.digest_hour = digest_hour
-            same.last_digest_at = utcnow() if digest_hour is not None else None
+            same.last_digest_at = stamp = utcnow() if digest_hour is not None else None
             await s.flush()
             zone = (await s.execute(select(col(PlayerClock.time_zone))
                                     .where(col(PlayerClock.user_id) == user_id))).scalar() or "UTC"
@@ -95,7 +103,7 @@ class Following:
             made = Followed(same.id, same.game_id, same.member_id, same.channel_id, same.digest_hour)
         if digest_hour is not None:
             await schedule(self._repo, DIGEST_JOB, next_digest(digest_hour, zone, utcnow()), None,
-                           {"follow": made.id, "hour": digest_hour})
+                           {"follow": made.id, "hour": digest_hour, "since": token(stamp)})
         return made
 
     async def unfollow(self, user_id: str, follow_id: int | None = None, guild_id: str | None = None,
@@ -159,14 +167,17 @@ class Following:
             row = await s.get(Follow, follow_id)
             return row is not None and row.user_id == user_id
 
-    async def digest(self, follow_id: int, hour: int, now: datetime | None = None) -> list[int]:
+    async def digest(self, follow_id: int, hour: int, planned: str | None = None,
+                     now: datetime | None = None) -> list[int]:
         """The daily digest of one follow: a DM row per followed game that moved since the last digest
         (how many events, and the game's status), then the next digest scheduled; the games written to. Nothing when the
         follow is gone or its hour changed (a newer job carries the new hour)."""
         now = now or utcnow()
         async with self._repo.session() as s, s.begin():
             row = await s.get(Follow, follow_id)
-            if row is None or row.digest_hour != hour:
+            # a job is the follow's only if it carries its last digest's time: following again (the same
+            # hour too) plans a new job, and the old one then does nothing rather than double the digests
+            if row is None or row.digest_hour != hour or (planned is not None and token(row.last_digest_at) != planned):
                 return []
             since = row.last_digest_at or row.created_at
             if since.tzinfo is None:
@@ -193,5 +204,6 @@ class Following:
                 lines.append((g.id, f"{moved} event{'s' if moved != 1 else ''} since the last digest; now {g.status}"))
         for gid, text in lines:
             await self._repo.enqueue(gid, [stored(FollowDigest(user, fid, text))])
-        await schedule(self._repo, DIGEST_JOB, next_digest(hour, zone, now), None, {"follow": fid, "hour": hour})
+        await schedule(self._repo, DIGEST_JOB, next_digest(hour, zone, now), None,
+                       {"follow": fid, "hour": hour, "since": token(now)})
         return [gid for gid, _ in lines]

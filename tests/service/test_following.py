@@ -4,14 +4,18 @@ member's hour in their time zone, and privacy deletion and a server's purge take
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import select
+from sqlmodel import col
 
 from game.errors import RulesError
-from game.service.following import MAX_FOLLOWS, next_digest
+from game.service.following import DIGEST_JOB, MAX_FOLLOWS, next_digest
 from game.service.game_service import Actor, GameService
-from game.service.models import utcnow
+from game.service.models import ScheduledJob, utcnow
+from game.service.scheduler import Job, run_due
 
 ANN, BOB, EVE, MAL = "111", "222", "333", "444"
 GUILD = "900"
@@ -70,6 +74,26 @@ async def test_a_digest_lists_only_games_that_moved(service: GameService) -> Non
     await service.commands.submit(Actor(ANN, GUILD), gid, "pick A Effective Fire")
     assert await service.following.digest(made.id, 7, now=utcnow() + timedelta(seconds=1)) == [gid]
     assert await service.following.digest(made.id, 8) == []  # a job of an hour since changed: nothing
+
+
+async def test_following_again_at_the_same_hour_never_doubles_the_digests(service: GameService) -> None:
+    gid = await game(service)
+    await service.following.follow(EVE, GUILD, "chan-1", gid, None, 7)
+    await service.following.follow(EVE, GUILD, "chan-1", gid, None, 7)
+    await service.commands.submit(Actor(ANN, GUILD), gid, "pick A Effective Fire")
+    later = utcnow() + timedelta(days=1, hours=1)
+    ran: list[list[int]] = []
+
+    async def digest(job: Job) -> None:
+        data = json.loads(job.payload)
+        ran.append(await service.following.digest(data["follow"], data["hour"], data["since"], now=later))
+
+    await run_due(service.store.repo, {DIGEST_JOB: digest}, now=later)
+    assert sorted(ran) == [[], [gid]]  # the first job was the follow's no longer: one digest
+    async with service.store.repo.session() as s:
+        planned = (await s.execute(select(ScheduledJob).where(col(ScheduledJob.kind) == DIGEST_JOB,
+                                                              col(ScheduledJob.status) == "pending"))).scalars().all()
+    assert len(planned) == 1  # and one next digest
 
 
 async def test_privacy_and_the_purge_take_the_follows(service: GameService) -> None:
