@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.actions import UNEXPECTED, defer, reply, service_of
+from bot.actions import UNEXPECTED, defer, game_here, refusal, reply, service_of
 from bot.limits import fit
 from bot.publish import account_text
 from game import names
+from game.errors import RulesError
 from game.service import posts
 from render.alt_text import board_alt
 from render.options import RenderOptions
@@ -118,9 +119,6 @@ async def follow_digest(d: Delivering, post: posts.FollowDigest) -> None:
 async def follow_command(interaction: discord.Interaction, member: discord.Member | None,
                          digest_hour: int | None) -> None:
     """/game follow: this channel's game, or `member`'s games in this channel."""
-    from bot.actions import game_here, refusal
-    from game.errors import RulesError
-
     if not await defer(interaction):
         return
     if interaction.guild_id is None:
