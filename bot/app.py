@@ -23,6 +23,7 @@ from game import names
 from game.errors import RulesError
 from game.service.driver import Driver
 from game.service.errors import ServiceError
+from game.service.following import DIGEST_JOB
 from game.service.frontend import Job
 from game.service.game_service import GameService
 from game.service.metrics import ERRORS, INTERACTIONS
@@ -86,7 +87,8 @@ class QuarterdeckBot(commands.AutoShardedBot):
         if self.sync_commands:
             await self.sync_if_changed()
         if self.run_scheduler:
-            handlers = {"reminder": self._remind, "deadline": self._deadline, "guild_purge": self._purge}
+            handlers = {"reminder": self._remind, "deadline": self._deadline, "guild_purge": self._purge,
+                        DIGEST_JOB: self._digest}
             self._tasks.append(asyncio.create_task(self.service.front.run_jobs(handlers)))
             self._tasks.append(asyncio.create_task(self._resume()))
 
@@ -121,6 +123,12 @@ class QuarterdeckBot(commands.AutoShardedBot):
         await self.service.front.remember_synced_commands(scope, digest)
         log.info("slash commands synced (%s)", scope)
         return True
+
+    async def _digest(self, job: Job) -> None:
+        """A follower's daily digest (game/service/following.py): its DMs go out through the outbox."""
+        data = json.loads(job.payload)
+        for game_id in await self.service.following.digest(int(data["follow"]), int(data["hour"]), data.get("since")):
+            await self.courier.drain(game_id)
 
     async def _remind(self, job: Job) -> None:
         from bot.cogs.clock import remind_job

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.actions import tell_planner, tell_player
+from bot.follow import follow_board, follow_digest
 from bot.limits import fit
 from bot.publish import created_text, nudge, post_account, post_board, update_status
 from game.errors import RulesError
@@ -168,6 +169,8 @@ def handles(cls: type[P]) -> Callable[[Callable[[Delivering, P], Awaitable[None]
 
 @handles(posts.Board)
 async def _board(d: Delivering, post: posts.Board) -> None:
+    # the followers' DMs first (keyed by this row): a board post retried after a failure writes none twice
+    await d.service.following.fan_out(d.row.game_id, d.row.id, post)
     if await d.service.front.later_boards(d.row):
         await post_account(d.channel, d.read.events)  # the newest board shows the game; this one tells its part
     else:
@@ -208,6 +211,10 @@ async def _notice(d: Delivering, post: posts.Notice) -> None:
     """A line for the channel, pinging only the users it names."""
     await d.channel.send(fit(post.text or "…"),
                          allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in post.user_ids]))
+
+
+handles(posts.FollowBoard)(follow_board)
+handles(posts.FollowDigest)(follow_digest)
 
 
 @handles(Unreadable)

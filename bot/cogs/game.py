@@ -30,6 +30,7 @@ from bot.cogs.referee import create_game as create_referee_game
 from bot.cogs.referee import setup_names
 from bot.cogs.squadron import saved_names
 from bot.fair_share import REPLAY, VERIFY, fair_share, refund
+from bot.follow import UnfollowButton, follow_command, unfollow_command
 from bot.limits import DEFAULT_UPLOAD, MAX_REQUEST, file_batches, fit, fit_lines, thread_name
 from game import names
 from game.errors import RulesError
@@ -233,6 +234,17 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
 
         await act(interaction, hand_over, done="🔁 Handed over.")
 
+    @app_commands.command(description="Get this channel's game (or a member's games here) by DM, or a daily digest")
+    @app_commands.describe(member="Follow this member's games played in this channel instead of this channel's game",
+                           digest_hour="One digest a day at this hour of yours (0-23; /clock hours sets your zone)")
+    async def follow(self, interaction: discord.Interaction, member: discord.Member | None = None,
+                     digest_hour: app_commands.Range[int, 0, 23] | None = None) -> None:
+        await follow_command(interaction, member, digest_hour)
+
+    @app_commands.command(description="Stop the DMs of the follows you made in this channel")
+    async def unfollow(self, interaction: discord.Interaction) -> None:
+        await unfollow_command(interaction)
+
     @app_commands.command(description="Who has played each side, turn by turn")
     async def seats(self, interaction: discord.Interaction) -> None:
         if not await defer(interaction):
@@ -353,5 +365,6 @@ _replaying: set[int] = set()  # games whose replay is being drawn: one at a time
 
 
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(UnfollowButton)
     await bot.add_cog(GameCog(bot))
 

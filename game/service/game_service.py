@@ -35,6 +35,7 @@ from game.service.errors import (
     UndoRefused,
     WrongGuild,
 )
+from game.service.following import Following
 from game.service.frontend import FrontEnd
 from game.service.guild_data import GuildData
 from game.service.leagues import Leagues
@@ -78,6 +79,7 @@ class GameService:
         self.data = GuildData(store)
         self.squadrons = Squadrons(store, self.data)
         self.reading = Reading(store)
+        self.following = Following(store)  # DMs to members following a game (/game follow)
         self.commands = Commands(store, self.reading)
         self.undo = Undo(store)
         self.audit = Audit(store)

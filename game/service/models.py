@@ -361,7 +361,7 @@ class OutboxRow(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)  # the order of delivery within a game
     game_id: int = Field(foreign_key="games.id")
-    kind: str = Field(max_length=20)  # board | status | nudge | note | planned | notice
+    kind: str = Field(max_length=20)  # board | status | nudge | note | planned | notice | follow | digest
     payload: str = Field(default="{}", sa_type=Text)
     # set for rows that must be written once only (a nudge per pick owed): later copies are not written
     key: str | None = Field(default=None, max_length=100)
@@ -393,3 +393,22 @@ class RecordPrivacy(SQLModel, table=True):
     user_id: str = Field(primary_key=True, max_length=32)
     hidden: str = Field(default="", max_length=200)  # category names, comma-separated
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class Follow(SQLModel, table=True):
+    """A member following a game (`game_id`), or a member's games (`member_id`) in one channel of a
+    server (`channel_id`, where /game follow was used: the follower could see it), by DM at each board
+    or in a daily digest at `digest_hour`, their local hour (their PlayerClock's time zone)."""
+
+    __tablename__ = "follows"
+    __table_args__ = (Index("ix_follows_game", "game_id"), Index("ix_follows_member", "guild_id", "member_id"))
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: str = Field(max_length=32, index=True)  # the follower
+    guild_id: str = Field(max_length=32)
+    channel_id: str = Field(max_length=32)  # where the follow was made; a member's games are followed there only
+    game_id: int | None = Field(default=None, foreign_key="games.id")
+    member_id: str | None = Field(default=None, max_length=32)
+    digest_hour: int | None = Field(default=None)  # none: a DM at each board
+    last_digest_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())

@@ -160,7 +160,31 @@ class Notice:
         return [int(u) for u in self.users if u.isdigit()]
 
 
-AnyPost = Board | Status | Created | Nudge | Note | Planned | Notice
+@POSTS.register("follow")
+@dataclass(frozen=True)
+class FollowBoard:
+    """A follower's DM of a board post (game/service/following.py): the spectator's board and the
+    account of events first..last, with a button to unfollow (`follow` is the follow's id)."""
+
+    user: str
+    follow: int
+    first: int | None = None
+    last: int | None = None
+    lane: ClassVar[str] = DM
+
+
+@POSTS.register("digest")
+@dataclass(frozen=True)
+class FollowDigest:
+    """A follower's daily digest line for one game, with a button to unfollow."""
+
+    user: str
+    follow: int
+    text: str
+    lane: ClassVar[str] = DM
+
+
+AnyPost = Board | Status | Created | Nudge | Note | Planned | Notice | FollowBoard | FollowDigest
 
 
 def stored(post: AnyPost) -> Post:

@@ -20,6 +20,7 @@ from sqlmodel import col
 
 from game.service.models import (
     EventRecord,
+    Follow,
     FormerMember,
     GameRecord,
     League,
@@ -103,6 +104,7 @@ class Privacy:
                                 .order_by(col(EventRecord.game_id), col(EventRecord.seq)))
             tables = await rows(select(ServerTableEntry).where(col(ServerTableEntry.entered_by) == user_id))
             hidden = await s.get(RecordPrivacy, user_id)
+            follows = await rows(select(Follow).where(col(Follow.user_id) == user_id).order_by(col(Follow.id)))
         acted: dict[int, list[int]] = {}
         for game_id, seq in events:
             acted.setdefault(game_id, []).append(seq)
@@ -133,6 +135,8 @@ class Privacy:
             "table_entries": [{"server": t.guild_id, "system": t.system, "table": t.table_name, "row": t.row_key,
                                "column": t.column_key, "value": t.value} for (t,) in tables],
             "record_hidden": [] if hidden is None else [c for c in hidden.hidden.split(",") if c],
+            "follows": [{"server": f.guild_id, "channel": f.channel_id, "game": f.game_id, "member": f.member_id,
+                         "digest_hour": f.digest_hour} for (f,) in follows],
         }
 
     async def forget(self, user_id: str, known_names: Iterable[str] = ()) -> str:
@@ -179,6 +183,8 @@ class Privacy:
                                   (PlayerClock, PlayerClock.user_id), (SavedSquadron, SavedSquadron.owner_id),
                                   (RecordPrivacy, RecordPrivacy.user_id)):
                 await s.execute(delete(table).where(col(column) == user_id))
+            # their follows, and others' follows of them (which name them): gone, not pseudonymised
+            await s.execute(delete(Follow).where(or_(col(Follow.user_id) == user_id, col(Follow.member_id) == user_id)))
             # another member who named them as a stand-in: their time away now just stops their clock
             await s.execute(update(PlayerClock).where(col(PlayerClock.substitute) == user_id)
                             .values(substitute=None, away_mode="stop"))

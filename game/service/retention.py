@@ -16,6 +16,7 @@ from sqlmodel import col
 
 from game.service.models import (
     EventRecord,
+    Follow,
     GameClock,
     GameRecord,
     GuildSettings,
@@ -131,6 +132,7 @@ class Retention:
             if leagues:
                 await gone(LeagueGame, col(LeagueGame.league_id).in_(leagues))
                 await gone(LeagueEntry, col(LeagueEntry.league_id).in_(leagues))
+            await gone(Follow, col(Follow.guild_id) == guild_id)  # before the games they name
             if games:
                 for table in GAME_ROWS:
                     await gone(table, col(table.game_id).in_(games))

@@ -109,6 +109,11 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
         Request("game verify", {}),
         Request("game replay", {}),
         Request("game seats", {}),
+        # following by DM: the sender gets a spectator's boards (the DMs are checked like every answer)
+        Request("game follow", {}),
+        Request("game follow", {"digest_hour": 7}),
+        Request("game unfollow", {}),
+        Request("game follow", {}),
         Request("mygames", {}),
         # records: another's across servers is refused; this server's holds finished games only (none)
         Request("captain", {}),
@@ -247,6 +252,8 @@ async def buttons(table: Table, user: tuple[int, str], t: Targets) -> list[tuple
     from tests.adversary.eyes import BOB
 
     pressed.append(("B's delete button", await table.press(user, f"qd:forget:{BOB[0]}")))
+    # B's unfollow button, forged: it names B, so pressed by anyone else it ends nothing
+    pressed.append(("B's unfollow button", await table.press(user, f"qd:unfollow:1:{BOB[0]}")))
     if t.menu_message is not None:  # B's own private menu, as if its message had reached someone else
         menu = f"qd:hand:1:B:{(await table.state()).turn}"  # as if made for this turn's pick
         for value in ("zzz", *t.card_prefixes):
