@@ -160,7 +160,17 @@ class Notice:
         return [int(u) for u in self.users if u.isdigit()]
 
 
-AnyPost = Board | Status | Created | Nudge | Note | Planned | Notice
+@POSTS.register("chronicle")
+@dataclass(frozen=True)
+class ChronicleCard:
+    """A finished game's summary card (game/service/chronicle.py): in its channel with the Rematch
+    button, or (`chronicle`) in the server's chronicle channel with a thread for after-action reports."""
+
+    chronicle: bool = False
+    lane: ClassVar[str] = CHANNEL
+
+
+AnyPost = Board | Status | Created | Nudge | Note | Planned | Notice | ChronicleCard
 
 
 def stored(post: AnyPost) -> Post:
