@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.actions import tell_planner, tell_player
+from bot.chronicle import post_card, post_chronicle
 from bot.limits import fit
 from bot.publish import created_text, nudge, post_account, post_board, update_status
 from game.errors import RulesError
@@ -208,6 +209,17 @@ async def _notice(d: Delivering, post: posts.Notice) -> None:
     """A line for the channel, pinging only the users it names."""
     await d.channel.send(fit(post.text or "…"),
                          allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in post.user_ids]))
+
+
+@handles(posts.ChronicleCard)
+async def _chronicle(d: Delivering, post: posts.ChronicleCard) -> None:
+    """A finished game's summary card: in its channel, or in the server's chronicle channel (if a GM
+    set one when the row goes out) with a thread for after-action reports."""
+    card = await d.service.chronicle.card(d.row.game_id)
+    if not post.chronicle:
+        await post_card(d.channel, card)
+    elif card.chronicle_channel is not None:
+        await post_chronicle(d.client, d.courier.channel(card.chronicle_channel, card.guild_id), card, d.channel.jump_url)
 
 
 @handles(Unreadable)

@@ -11,7 +11,7 @@ only computed once the game is over: before that the faces a player alone saw co
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,17 @@ class Summary:
     winner: str | None
     result: str
     sides: tuple[SideSummary, ...]
+
+
+@dataclass(frozen=True)
+class CardText:
+    """What the card says beyond the summary: the figures the service adds."""
+
+    title: str
+    duration: str
+    members: Mapping[str, tuple[str, ...]]
+    verified: bool
+    game_id: int
 
 
 def chance(die: Die, kind: str) -> float | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from game.chronicle import CardText, Summary
 from game.replay import Frame
 from game.service.workers import default
 from game.systems.sheet import Sheet
@@ -31,6 +32,12 @@ def sheet_job(sheet: Sheet) -> tuple[bytes, str]:
     return render_sheet(sheet)
 
 
+def summary_job(summary: Summary, card: CardText) -> tuple[bytes, str]:
+    from render.summary_card import summary_card
+
+    return summary_card(summary, card)
+
+
 async def render_board_async(view: View, options: RenderOptions | None = None) -> bytes:
     """render_board in a worker process (with WORKERS=0, in a thread)."""
     return await default().run(render_job, view, options, thread=True)
@@ -45,3 +52,8 @@ async def replay_files_async(frames: Sequence[Frame], limit_bytes: int, rules: o
 async def render_sheet_async(sheet: Sheet) -> tuple[bytes, str]:
     """A ship's sheet as PNG bytes and its alt text, in a worker process (with WORKERS=0, in a thread)."""
     return await default().run(sheet_job, sheet, thread=True)
+
+
+async def summary_card_async(summary: Summary, card: CardText) -> tuple[bytes, str]:
+    """A finished game's summary card and its alt text, in a worker process (with WORKERS=0, in a thread)."""
+    return await default().run(summary_job, summary, card, thread=True)

@@ -273,6 +273,21 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
 
         await act(interaction, set_role, done=f"GM role set to {role.mention}.", publish_result=False, game_id=0)
 
+    @app_commands.command(description="Where finished games' summary cards also go, each with a thread for reports")
+    @app_commands.describe(channel="The chronicle channel (leave it out to stop chronicling elsewhere)")
+    @app_commands.default_permissions(manage_guild=True)
+    async def chronicle(self, interaction: discord.Interaction,
+                        channel: app_commands.AppCommandChannel | None = None) -> None:
+        # the channel as the interaction resolved it (a raw channel: no cache needed to name it)
+        async def set_channel(service: GameService, actor: Actor, gid: int) -> None:
+            if channel is not None and channel.type not in (discord.ChannelType.text, discord.ChannelType.news):
+                raise RulesError("The chronicle channel is a text channel.", "Choose one where a thread can open.")
+            await service.chronicle.set_channel(actor, str(channel.id) if channel is not None else None)
+
+        done = (f"📜 Finished games' cards also go to {channel.mention}, each with a thread for after-action reports."
+                if channel is not None else "📜 Finished games' cards now go only to their own channels.")
+        await act(interaction, set_channel, done=done, publish_result=False, game_id=0)
+
     @app_commands.command(description="Recompute every roll of this channel's finished game from its revealed seed")
     @fair_share(*VERIFY)
     async def verify(self, interaction: discord.Interaction) -> None:

@@ -27,6 +27,7 @@ from game.service.audit import Audit
 from game.service.authority import Actor, require_gm
 from game.service.clock_service import Clock
 from game.service.errors import AlreadyDecided, ChannelBusy, NotSeated, ServiceError, ServiceRefusal
+from game.service.frontend import FrontEnd
 from game.service.models import GameClock, GameRecord, Seat
 from game.service.outbox import Post
 from game.service.posts import ChronicleCard, stored
@@ -70,15 +71,13 @@ def duration_text(d: timedelta) -> str:
 
 
 class Chronicle:
-    def __init__(self, store: GameStore, audit: Audit, clock: Clock, announcement: Callable[[str], list[Post]],
-                 seeds: Callable[[], str], outbox: bool) -> None:
+    def __init__(self, store: GameStore, audit: Audit, clock: Clock, front: FrontEnd, seeds: Callable[[], str]) -> None:
         self.store = store
         self.audit = audit
         self.clock = clock
-        self.announcement = announcement
+        self.front = front
         self.seeds = seeds
-        if outbox:
-            store.post_with(card_posts)
+        front.also_post(card_posts)  # with a front end that posts: after the board that says "Game over"
 
     async def card(self, game_id: int) -> Card:
         """The card of a finished game (refused before its end: its dice are secret until then)."""
@@ -139,7 +138,7 @@ class Chronicle:
         record = GameRecord(guild_id=old.guild_id, channel_id=place, thread_id=thread_id or old.thread_id,
                             name=old.name, system=old.system, edition=old.edition, seed=0, dice_seed=seed,
                             status="open", initial_state="", data_version=old.data_version, rematch_of=game_id)
-        announce = self.announcement(start.system)
+        announce = self.front.announcement(start.system)
         try:
             record = await self.store.repo.create_game(record, replace(start, seed=0), seats, announce)
         except IntegrityError:  # another press (another process) made it first
