@@ -139,3 +139,22 @@ async def test_the_ending_commit_writes_the_cards(db_url: str) -> None:
         assert kinds.count("chronicle") == 2 and kinds.index("chronicle") > kinds.index("board")
     finally:
         await engine.dispose()
+
+
+async def test_a_drafted_rematch_brings_each_players_squadron_to_their_new_side(service: GameService) -> None:
+    from importlib import resources
+
+    dutch = resources.files("game.data").joinpath("oak_and_iron/squadrons/dutch_skirmish.toml").read_text()
+    await service.squadrons.save(ANN, dutch)
+    await service.squadrons.save(BOB, dutch.replace('"Zeeland Admiralty"', '"Bob\'s Admiralty"', 1))
+    info = await service.lobby.create_game(ANN, "chan-2", scenario="drafted_skirmish")
+    await service.lobby.join(ANN, info.id, "A", "Ann", squadron="Zeeland Admiralty")
+    await service.lobby.join(BOB, info.id, "B", "Bob", squadron="Bob's Admiralty")
+    await service.commands.concede(ANN, info.id)
+    again = await service.chronicle.rematch(ANN, info.id)
+    state = (await service.store.load(again.id)).state
+    assert state.phase is Phase.PREPARATION
+    assert (state.squadron("A").name, state.squadron("B").name) == ("Bob's Admiralty", "Zeeland Admiralty")
+    assert all(s.owner == s.controller for s in state.ships)
+    assert {s.owner for s in state.ships} == {"A", "B"}
+    assert (await service.audit.check(again.id)).ok
