@@ -60,11 +60,11 @@ def test_a_row_in_the_old_format_decodes_and_a_post_is_written_as_before(
 
 
 def test_every_kind_has_one_type_and_its_old_lane() -> None:
-    assert set(POSTS.types) == {"board", "status", "created", "nudge", "note", "planned", "notice"}
+    assert set(POSTS.types) == {"board", "status", "created", "nudge", "note", "planned", "notice", "chronicle"}
     # the lanes of game/service/outbox.py before the types: status edits, DMs (nudge, note), the channel
     assert {k: lane(k) for k in POSTS.types} == {
         "board": "channel", "status": "status", "created": "channel", "nudge": "dm", "note": "dm",
-        "planned": "channel", "notice": "channel"}
+        "planned": "channel", "notice": "channel", "chronicle": "channel"}  # the card (issue 27): in order, after the board
     assert lane("a kind from a newer version") == "channel"
 
 
