@@ -19,7 +19,7 @@ from bot.actions import UNEXPECTED, actor_of, after_command, answer, defer, repl
 from bot.limits import fit, thread_name
 from bot.markup import chat
 from game import names
-from game.chronicle import CardText, luck_text
+from game.chronicle import CardText, luck_text, turns_text
 from game.errors import RulesError
 from game.service.chronicle import Card, duration_text
 from game.service.errors import ChannelBusy, ServiceError
@@ -35,7 +35,7 @@ def card_text(card: Card, jump: str = "") -> str:
     s = card.summary
     result = f"player {s.winner} wins" if s.winner else "a draw"
     lines = [f"📜 **{names.text(s.name)}** (game #{card.game_id}) is over: {result}"
-             f"{f' ({s.result})' if s.result else ''} after {s.turns} turns, {duration_text(card.duration)}."]
+             f"{f' ({s.result})' if s.result else ''} after {turns_text(s.turns)}, {duration_text(card.duration)}."]
     for side in s.sides:
         who = chat(" & ".join(card.members.get(side.side, ())) or f"player {side.side}")
         luck = luck_text(side.luck) if side.dice else "no dice rolled"

@@ -105,3 +105,7 @@ def luck_text(luck: float) -> str:
     if abs(luck) < 0.05:
         return "±0.0 (as the dice promised)"
     return f"{luck:+.1f} ({'luckier' if luck > 0 else 'unluckier'} than average)"
+
+
+def turns_text(n: int) -> str:
+    return f"{n} turn{'' if n == 1 else 's'}"

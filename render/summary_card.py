@@ -13,11 +13,12 @@ import io
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from game.chronicle import CardText, SideSummary, Summary, luck_text
+from game.chronicle import CardText, SideSummary, Summary, luck_text, turns_text
 
 DPI = 100
 WIDTH_IN = 8.0
-HEIGHT_IN = 4.6
+HEIGHT_IN = 5.0
+RESULT_CHARS = 58  # what fits one line of the subtitle at its size
 INK = "#1b2631"
 GREY = "#4d5656"
 SIDE_COLOURS = ("#1f4e79", "#922b21", "#1e8449", "#7d3c98")
@@ -53,8 +54,9 @@ def summary_figure(summary: Summary, card: CardText) -> Figure:
     ax.set_xlim(0, 1)
     ax.set_ylim(HEIGHT_IN, 0)  # inches from the top
     ax.text(0.03, 0.42, _cut(card.title, 36), fontsize=24, fontweight="bold", color=INK, va="center")
-    ax.text(0.03, 0.95, f"{_result(summary)} · {summary.turns} turns · {card.duration}", fontsize=16,
-            color=GREY, va="center")
+    # the result may be long (a withdrawal says why): a line of its own, the turns and time below it
+    ax.text(0.03, 0.92, _cut(_result(summary), RESULT_CHARS), fontsize=16, color=GREY, va="center")
+    ax.text(0.03, 1.28, f"{turns_text(summary.turns)} · {card.duration}", fontsize=16, color=GREY, va="center")
     sides = summary.sides[:MAX_SIDES]
     width = 0.94 / max(1, len(sides))
     for i, side in enumerate(sides):
@@ -71,7 +73,7 @@ def _column(ax: object, side: SideSummary, x: float, width: float, colour: str, 
     from matplotlib.axes import Axes
 
     assert isinstance(ax, Axes)
-    top = 1.3
+    top = 1.7
     ax.fill_between([x, x + width - 0.02], top, top + 0.45, color=colour, linewidth=0)
     label = f"{'★ ' if won else ''}{side.side}: {_who(card, side.side)}"
     ax.text(x + 0.015, top + 0.225, _cut(label, 30), fontsize=15, fontweight="bold", color="white", va="center")
@@ -86,7 +88,7 @@ def _column(ax: object, side: SideSummary, x: float, width: float, colour: str, 
 
 def summary_alt(summary: Summary, card: CardText) -> str:
     """The card in words (discord.File description, at most 1024 characters)."""
-    parts = [f"Summary card of {card.title}: {_result(summary)} after {summary.turns} turns, {card.duration}."]
+    parts = [f"Summary card of {card.title}: {_result(summary)} after {turns_text(summary.turns)}, {card.duration}."]
     for side in summary.sides:
         luck = luck_text(side.luck) if side.dice else "no dice rolled"
         who = " & ".join(card.members.get(side.side, ())) or f"Player {side.side}"  # whole: words have room
