@@ -52,6 +52,22 @@ async def scenario_names(interaction: discord.Interaction, current: str) -> list
     return choices(names, current)
 
 
+class TextChannelChoice(app_commands.Transformer):
+    """A text or announcement channel (where a thread opens on a message), as the interaction resolved
+    it: the raw channel needs no cache to be named, and Discord offers only those two kinds."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.channel
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        return [discord.ChannelType.text, discord.ChannelType.news]
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> Any:
+        return value
+
+
 class GameCog(commands.GroupCog, name="game", description="Create, join and manage Oak & Iron games"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -277,11 +293,9 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
     @app_commands.describe(channel="The chronicle channel (leave it out to stop chronicling elsewhere)")
     @app_commands.default_permissions(manage_guild=True)
     async def chronicle(self, interaction: discord.Interaction,
-                        channel: app_commands.AppCommandChannel | None = None) -> None:
-        # the channel as the interaction resolved it (a raw channel: no cache needed to name it)
+                        channel: app_commands.Transform[app_commands.AppCommandChannel, TextChannelChoice] | None = None,
+                        ) -> None:
         async def set_channel(service: GameService, actor: Actor, gid: int) -> None:
-            if channel is not None and channel.type not in (discord.ChannelType.text, discord.ChannelType.news):
-                raise RulesError("The chronicle channel is a text channel.", "Choose one where a thread can open.")
             await service.chronicle.set_channel(actor, str(channel.id) if channel is not None else None)
 
         done = (f"📜 Finished games' cards also go to {channel.mention}, each with a thread for after-action reports."
