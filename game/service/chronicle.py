@@ -130,8 +130,9 @@ class Chronicle:
         seats = []
         for p in players:
             was = by_player.get(swapped[p])
-            seats.append(Seat(game_id=0, player=p, user_id=was.user_id if was else None,
-                              display_name=was.display_name if was else f"Player {p}", is_ai=bool(was and was.is_ai)))
+            ai = bool(was and was.is_ai)
+            name = f"Computer captain ({p})" if ai else was.display_name if was else f"Player {p}"
+            seats.append(Seat(game_id=0, player=p, user_id=was.user_id if was else None, display_name=name, is_ai=ai))
         seed = self.seeds()
         if not is_seed(seed):
             raise ServiceError("The dice seed source gave something that is not a 256-bit seed.")

@@ -89,3 +89,29 @@ async def test_a_busy_channel_gets_the_rematch_in_a_thread(harness: Any) -> None
     [thread] = fake.threads()
     assert (await bot.service.lobby.info(3)).channel_id == thread["id"]
 
+
+
+async def test_last_weeks_rematch_button_works_after_a_restart_once(harness: Any, tmp_path: Any) -> None:
+    from bot.app import QuarterdeckBot
+    from game.service.db import make_engine
+    from game.service.game_service import GameService
+    from tests.bot.fake_discord import TOKEN
+    from tests.seeds import counting_seeds
+
+    bot, fake = harness
+    await setup_game(bot, fake)
+    await dispatch(bot, command(BOB, "game", "concede"), fake)
+    [card] = cards(fake, CHANNEL_ID)
+    # another process, started later, knows nothing of the card: the custom id alone names the game
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    restarted = QuarterdeckBot(GameService(engine, seeds=counting_seeds()), sync_commands=False, run_scheduler=False)
+    await restarted.login(TOKEN)
+    try:
+        made = last_followup(await dispatch(restarted, component(ANN, rematch_id(card), card.response_message_id), fake))
+        assert made.ephemeral and "game #2 here" in made.content
+        # the first process, its copy of the game stale, refuses the second press all the same
+        again = last_followup(await dispatch(bot, component(BOB, rematch_id(card), card.response_message_id), fake))
+        assert again.ephemeral and "already" in again.content
+    finally:
+        await restarted.close()
+        await engine.dispose()
