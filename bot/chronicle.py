@@ -15,14 +15,23 @@ from typing import Any, Literal
 
 import discord
 
-from bot.actions import UNEXPECTED, actor_of, after_command, answer, defer, reply, service_of
+from bot.actions import (
+    UNEXPECTED,
+    actor_of,
+    after_command,
+    answer,
+    defer,
+    reply,
+    retire_components,
+    service_of,
+)
 from bot.limits import fit, thread_name
 from bot.markup import chat
 from game import names
 from game.chronicle import CardText, luck_text, turns_text
 from game.errors import RulesError
 from game.service.chronicle import Card, duration_text
-from game.service.errors import ChannelBusy, ServiceError
+from game.service.errors import AlreadyDecided, ChannelBusy, ServiceError
 from render.pooled import summary_card_async
 
 log = logging.getLogger(__name__)
@@ -107,15 +116,23 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"q
         except (RulesError, ServiceError) as exc:
             if made is not None:  # the thread was for a game that was not made after all
                 await _unmake(made)
+            if isinstance(exc, AlreadyDecided):
+                await retire_components(interaction, _clear_card)
             await reply(interaction, answer(exc))
             return
         except Exception:
             log.exception("unexpected error making the rematch of game %s", self.game_id)
             await reply(interaction, UNEXPECTED)
             return
+        await retire_components(interaction, _clear_card)  # the card keeps its text and image
         where = f" in <#{made.id}>" if made is not None else " here"
         await reply(interaction, f"🔁 The rematch is game #{info.id}{where}: the sides are swapped.")
         await after_command(interaction, info.id, None)  # its board and status, through the outbox
+
+
+async def _clear_card(interaction: discord.Interaction) -> None:
+    if interaction.message is not None:
+        await interaction.message.edit(view=None)
 
 
 async def _unmake(thread: discord.Thread) -> None:

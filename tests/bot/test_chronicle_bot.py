@@ -68,6 +68,8 @@ async def test_rematch_is_a_players_once_and_swaps_the_sides(harness: Any) -> No
     sent = await dispatch(bot, component(BOB, press, message_id=card.response_message_id), fake)
     made = last_followup(sent)
     assert made.ephemeral and "game #2 here" in made.content
+    assert fake.messages[card.response_message_id].components == []  # the card keeps its text and image
+    assert fake.messages[card.response_message_id].content == card.content
     info = await bot.service.lobby.info(2)
     assert {s.player: s.user_id for s in info.seats} == {"A": str(BOB[0]), "B": str(ANN[0])}
     assert any("is set up here" in r.content and "#2" in r.content for r in sent if r.in_channel)
