@@ -71,8 +71,10 @@ def duration_text(d: timedelta) -> str:
 
 
 class Chronicle:
-    def __init__(self, store: GameStore, audit: Audit, clock: Clock, front: FrontEnd, seeds: Callable[[], str]) -> None:
+    def __init__(self, store: GameStore, audit: Audit, clock: Clock, front: FrontEnd, seeds: Callable[[], str],
+                 on_create: Callable[[str, str], None]) -> None:
         self.store = store
+        self.on_create = on_create  # the lobby's "no game in this channel", if it kept one, is no longer true
         self.audit = audit
         self.clock = clock
         self.front = front
@@ -123,7 +125,7 @@ class Chronicle:
             raise ChannelBusy(f"This channel already has a game in progress ({busy.name}, #{busy.id}).")
         start = decode_state(old.initial_state)
         if start.tutorial:
-            raise ServiceRefusal("A tutorial has no rematch: start it again with /game new.")
+            raise ServiceRefusal("A tutorial has no rematch: start it again with /game create.")
         players = list(start.players)
         swapped = dict(zip(players, reversed(players), strict=True))  # A's player takes B's side, and so on
         by_player = {s.player: s for s in loaded.seats}
@@ -145,6 +147,7 @@ class Chronicle:
         except IntegrityError:  # another press (another process) made it first
             raise AlreadyDecided("This game's rematch was already asked for.") from None
         assert record.id is not None
+        self.on_create(record.guild_id, record.channel_id)
         clock = await orders_store.game_clock(self.store.repo, game_id)
         await orders_store.save_clock(self.store.repo, GameClock(
             game_id=record.id, reminder_hours=clock.reminder_hours, deadline_hours=clock.deadline_hours,

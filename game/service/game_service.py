@@ -83,7 +83,7 @@ class GameService:
         self.clock = Clock(store, self.commands)
         self.referee = RefereeService(store, self.undo, seeds, announcement=self.front.announcement,
                                       on_create=self._channel_used, replan=self.clock.plan_afresh)
-        self.chronicle = Chronicle(store, self.audit, self.clock, self.front, seeds)
+        self.chronicle = Chronicle(store, self.audit, self.clock, self.front, seeds, self._channel_used)
         self.orders = StandingOrders(store, self.reading, self.commands)
         self.lobby = Lobby(store, self.data, self.squadrons, self.commands, self.clock, self.front, self.referee,
                            seeds)

@@ -91,11 +91,13 @@ async def test_a_rematch_swaps_the_sides_once_and_only_for_a_player(service: Gam
     await service.clock.settings(GM, gid, deadline_hours=30, on_deadline="captain")
     with pytest.raises(NotSeated):
         await service.chronicle.rematch(EVE, gid)
+    assert await service.lobby.game_here("g1", "chan-1") is None  # kept: "no game here"
     with pytest.raises(NotSeated):
         await service.chronicle.rematch(GM, gid)  # a GM is no player of it
     info = await service.chronicle.rematch(BOB, gid)
     assert {s.player: s.user_id for s in info.seats} == {"A": "222", "B": "111"}
     assert info.channel_id == "chan-1" and info.id != gid
+    assert await service.lobby.game_here("g1", "chan-1") == info.id  # what the lobby kept was forgotten
     with pytest.raises(AlreadyDecided):
         await service.chronicle.rematch(ANN, gid)
     with pytest.raises(AlreadyDecided):
