@@ -75,14 +75,19 @@ async def post_card(channel: discord.abc.Messageable, card: Card) -> None:
 
 
 async def post_chronicle(client: discord.Client, channel: discord.PartialMessageable, card: Card, jump: str) -> None:
-    """The card in the chronicle channel, and a thread on it for after-action reports. A retry after
-    the thread failed posts the card again (its own thread with it): at least once, like every post."""
+    """The card in the chronicle channel, and a thread on it for after-action reports. A thread Discord
+    refuses (no Create Public Threads there) is logged, not retried: a retry would post the card twice."""
     sent = await channel.send(card_text(card, jump), file=await card_file(card),
                               allowed_mentions=discord.AllowedMentions.none())
     # Start Thread from Message by the route itself: Message.create_thread wants the server in the
     # client's cache, and the courier reaches channels by id whether or not they are cached
-    await client.http.start_thread_with_message(channel.id, sent.id, name=thread_name(f"After action: {card.summary.name}"),
-                                                auto_archive_duration=REPORTS_ARCHIVE_MINUTES)
+    try:
+        await client.http.start_thread_with_message(channel.id, sent.id,
+                                                    name=thread_name(f"After action: {card.summary.name}"),
+                                                    auto_archive_duration=REPORTS_ARCHIVE_MINUTES)
+    except discord.HTTPException as exc:
+        log.warning("no after-action thread on the chronicle card of game %s: %s %s", card.game_id, exc.status,
+                    exc.text[:200])
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"qd:rematch:(?P<game>\d+)"):

@@ -365,7 +365,7 @@ class OutboxRow(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)  # the order of delivery within a game
     game_id: int = Field(foreign_key="games.id")
-    kind: str = Field(max_length=20)  # board | status | nudge | note | planned | notice
+    kind: str = Field(max_length=20)  # board | status | nudge | note | planned | notice | chronicle
     payload: str = Field(default="{}", sa_type=Text)
     # set for rows that must be written once only (a nudge per pick owed): later copies are not written
     key: str | None = Field(default=None, max_length=100)

@@ -117,3 +117,28 @@ async def test_last_weeks_rematch_button_works_after_a_restart_once(harness: Any
     finally:
         await restarted.close()
         await engine.dispose()
+
+
+async def test_a_refused_thread_leaves_one_card_without_it(harness: Any) -> None:
+    bot, fake = harness
+    await dispatch(bot, command(EVE, "game", "chronicle", permissions=GM, channels={"channel": OTHER_CHANNEL_ID}),
+                   fake)
+    fake.fail(f"/channels/{OTHER_CHANNEL_ID}/messages/", status=403)  # the thread, not the card
+    await setup_game(bot, fake)
+    await dispatch(bot, command(BOB, "game", "concede"), fake)
+    assert len(cards(fake, OTHER_CHANNEL_ID)) == 1 and not fake.threads()
+    async with bot.service.store.repo.session() as s:
+        from game.service.outbox import rows_of
+        assert all(r.status == "done" for r in await rows_of(s, 1) if r.kind == "chronicle")
+
+
+async def test_the_card_shows_no_hand(harness: Any) -> None:
+    bot, fake = harness
+    await setup_game(bot, fake)
+    await dispatch(bot, command(BOB, "game", "concede"), fake)
+    state = await bot.service.reading.state_for_audit(1)
+    hands = {c for q in state.squadrons for c in (*q.hand, q.face_down) if c}
+    assert hands  # conceded before a card was played: both hands are full
+    [card] = cards(fake, CHANNEL_ID)
+    said = card.content + card.payload["attachments"][0]["description"]
+    assert not [c for c in hands if c in said]
