@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.actions import tell_planner, tell_player
+from bot.chronicle import post_card, post_chronicle
 from bot.follow import follow_board, follow_digest
 from bot.limits import fit
 from bot.publish import created_text, nudge, post_account, post_board, update_status
@@ -215,6 +216,16 @@ async def _notice(d: Delivering, post: posts.Notice) -> None:
 
 handles(posts.FollowBoard)(follow_board)
 handles(posts.FollowDigest)(follow_digest)
+
+@handles(posts.ChronicleCard)
+async def _chronicle(d: Delivering, post: posts.ChronicleCard) -> None:
+    """A finished game's summary card: in its channel, or in the server's chronicle channel (if a GM
+    set one when the row goes out) with a thread for after-action reports."""
+    card = await d.service.chronicle.card(d.row.game_id)
+    if not post.chronicle:
+        await post_card(d.channel, card)
+    elif card.chronicle_channel is not None:
+        await post_chronicle(d.client, d.courier.channel(card.chronicle_channel, card.guild_id), card, d.channel.jump_url)
 
 
 @handles(Unreadable)

@@ -12,6 +12,7 @@ from typing import Any
 import discord
 
 from bot.actions import UNEXPECTED, act, actor_of, answer, defer, reply, retire_components, service_of
+from bot.chronicle import RematchButton
 from bot.faces import FACES
 from game import names
 from game.commands import KeepRoll, Reroll, UseFortune
@@ -318,5 +319,5 @@ def reroll_view(game_id: int, roll: int, pending: PendingRoll) -> discord.ui.Vie
     return view
 
 
-DYNAMIC_ITEMS = (PickButton, HandSelect, KeepButton, FortuneButton, RerollSelect, OptionSelect, OptionGo)
+DYNAMIC_ITEMS = (PickButton, HandSelect, KeepButton, FortuneButton, RerollSelect, OptionSelect, OptionGo, RematchButton)
 __all__ = ["DYNAMIC_ITEMS", "defer", "hand_view", "options_view", "pick_view", "reply", "reroll_view"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from game.chronicle import CardText, Summary
 from game.replay import Frame
 from game.service.workers import default
 from game.systems.sheet import Sheet
@@ -29,6 +30,12 @@ def sheet_job(sheet: Sheet) -> tuple[bytes, str]:
     from render.ship_sheet import render_sheet
 
     return render_sheet(sheet)
+
+
+def summary_job(summary: Summary, card: CardText) -> tuple[bytes, str]:
+    from render.summary_card import summary_card
+
+    return summary_card(summary, card)
 
 
 async def render_board_async(view: View, options: RenderOptions | None = None) -> bytes:
@@ -56,3 +63,8 @@ def rating_job(name: str, history: Sequence[float]) -> bytes:
 async def rating_png_async(name: str, history: Sequence[float]) -> bytes:
     """A captain's rating history as a PNG, in a worker process (with WORKERS=0, in a thread)."""
     return await default().run(rating_job, name, list(history), thread=True)
+
+
+async def summary_card_async(summary: Summary, card: CardText) -> tuple[bytes, str]:
+    """A finished game's summary card and its alt text, in a worker process (with WORKERS=0, in a thread)."""
+    return await default().run(summary_job, summary, card, thread=True)

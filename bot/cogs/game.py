@@ -53,6 +53,22 @@ async def scenario_names(interaction: discord.Interaction, current: str) -> list
     return choices(names, current)
 
 
+class TextChannelChoice(app_commands.Transformer):
+    """A text or announcement channel (where a thread opens on a message), as the interaction resolved
+    it: the raw channel needs no cache to be named, and Discord offers only those two kinds."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.channel
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        return [discord.ChannelType.text, discord.ChannelType.news]
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> Any:
+        return value
+
+
 class GameCog(commands.GroupCog, name="game", description="Create, join and manage Oak & Iron games"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -284,6 +300,19 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             await service.data.set_gm_role(actor, str(role.id))
 
         await act(interaction, set_role, done=f"GM role set to {role.mention}.", publish_result=False, game_id=0)
+
+    @app_commands.command(description="Where finished games' summary cards also go, each with a thread for reports")
+    @app_commands.describe(channel="The chronicle channel (leave it out to stop chronicling elsewhere)")
+    @app_commands.default_permissions(manage_guild=True)
+    async def chronicle(self, interaction: discord.Interaction,
+                        channel: app_commands.Transform[app_commands.AppCommandChannel, TextChannelChoice] | None = None,
+                        ) -> None:
+        async def set_channel(service: GameService, actor: Actor, gid: int) -> None:
+            await service.chronicle.set_channel(actor, str(channel.id) if channel is not None else None)
+
+        done = (f"📜 Finished games' cards also go to {channel.mention}, each with a thread for after-action reports."
+                if channel is not None else "📜 Finished games' cards now go only to their own channels.")
+        await act(interaction, set_channel, done=done, publish_result=False, game_id=0)
 
     @app_commands.command(description="Recompute every roll of this channel's finished game from its revealed seed")
     @fair_share(*VERIFY)

@@ -22,7 +22,7 @@ from game.service.outbox import Post
 from game.service.posts import AnyPost, Board, Created, Nudge, Status, decode_row, stored, stored_all
 from game.service.scheduler import Handler, run_forever, schedule
 from game.service.scheduler import Job as Job  # the jobs handlers get, for the front ends
-from game.service.store import GameStore
+from game.service.store import GameStore, PostMaker
 
 
 def posts_for(seats: Sequence[Seat], events: Sequence[Any], state: Game, first: int, last: int) -> list[Post]:
@@ -81,6 +81,7 @@ class FrontEnd:
         self.store = store
         self._repo = store.repo
         self._outbox = False
+        self._more: list[PostMaker] = []
         self.outbox = outbox
 
     @property
@@ -92,7 +93,15 @@ class FrontEnd:
     def outbox(self, on: bool) -> None:
         if on and not self._outbox:
             self.store.post_with(posts_for)
+            for make in self._more:
+                self.store.post_with(make)
         self._outbox = self._outbox or on
+
+    def also_post(self, make: PostMaker) -> None:
+        """A feature's posts about a commit (the chronicle's card), written after the board and the status."""
+        self._more.append(make)
+        if self._outbox:
+            self.store.post_with(make)
 
     # ------------------------------------------------------------------ what is posted about a game
 

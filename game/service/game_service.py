@@ -20,6 +20,7 @@ from game.rules_data import RulesData
 from game.service.audit import Audit
 from game.service.authority import LOCAL_GUILD, Actor
 from game.service.autoplay import AutoPlay
+from game.service.chronicle import Chronicle
 from game.service.clock_service import Clock
 from game.service.commands import Commands
 from game.service.errors import (
@@ -86,6 +87,7 @@ class GameService:
         self.clock = Clock(store, self.commands)
         self.referee = RefereeService(store, self.undo, seeds, announcement=self.front.announcement,
                                       on_create=self._channel_used, replan=self.clock.plan_afresh)
+        self.chronicle = Chronicle(store, self.audit, self.clock, self.front, seeds, self._channel_used)
         self.orders = StandingOrders(store, self.reading, self.commands)
         self.lobby = Lobby(store, self.data, self.squadrons, self.commands, self.clock, self.front, self.referee,
                            seeds)

@@ -26,6 +26,8 @@ class GuildSettings(SQLModel, table=True):
     turn_deadline_hours: int = Field(default=48)
     reminder_hours: int = Field(default=12)
     data_overrides: str = Field(default="{}", sa_type=Text)
+    # where finished games' summary cards also go, each with a thread for after-action reports (a GM's)
+    chronicle_channel_id: str | None = Field(default=None, max_length=32)
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
 
@@ -53,7 +55,8 @@ class ServerTableEntry(SQLModel, table=True):
 
 class GameRecord(SQLModel, table=True):
     __tablename__ = "games"
-    __table_args__ = (Index("ix_games_guild_channel", "guild_id", "channel_id"),)
+    __table_args__ = (Index("ix_games_guild_channel", "guild_id", "channel_id"),
+                      Index("ix_games_rematch_of", "rematch_of", unique=True))
 
     id: int | None = Field(default=None, primary_key=True)
     guild_id: str = Field(max_length=32, index=True)
@@ -75,6 +78,7 @@ class GameRecord(SQLModel, table=True):
     # the sides the game waits on, each since which log position, for whom and since when (JSON:
     # game/service/decision.py); what every scheduled action's decision is checked against
     waits: str = Field(default="{}", sa_type=Text)
+    rematch_of: int | None = Field(default=None)  # the game this one is the rematch of (at most one each)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
@@ -361,7 +365,7 @@ class OutboxRow(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)  # the order of delivery within a game
     game_id: int = Field(foreign_key="games.id")
-    kind: str = Field(max_length=20)  # board | status | nudge | note | planned | notice | follow | digest
+    kind: str = Field(max_length=20)  # board | status | nudge | note | planned | notice | follow | digest | chronicle
     payload: str = Field(default="{}", sa_type=Text)
     # set for rows that must be written once only (a nudge per pick owed): later copies are not written
     key: str | None = Field(default=None, max_length=100)

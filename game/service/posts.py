@@ -184,7 +184,19 @@ class FollowDigest:
     lane: ClassVar[str] = DM
 
 
-AnyPost = Board | Status | Created | Nudge | Note | Planned | Notice | FollowBoard | FollowDigest
+
+@POSTS.register("chronicle")
+@dataclass(frozen=True)
+class ChronicleCard:
+    """A finished game's summary card (game/service/chronicle.py): in its channel with the Rematch
+    button, or (`chronicle`) in the server's chronicle channel with a thread for after-action reports."""
+
+    chronicle: bool = False
+    lane: ClassVar[str] = CHANNEL
+
+
+
+AnyPost = Board | Status | Created | Nudge | Note | Planned | Notice | FollowBoard | FollowDigest | ChronicleCard
 
 
 def stored(post: AnyPost) -> Post:

@@ -395,6 +395,13 @@ class Repository:
                 q = q.where(col(GameRecord.status) != "over")
             return (await s.execute(q.order_by(col(GameRecord.id).desc()))).scalars().first()
 
+    async def rematch_of(self, game_id: int) -> int | None:
+        """The id of the game made as this game's rematch, if one was."""
+        async with self.session() as s:
+            q = select(col(GameRecord.id)).where(col(GameRecord.rematch_of) == game_id)
+            found: int | None = (await s.execute(q)).scalars().first()
+            return found
+
     async def game_places(self, leave_out_guild: str) -> list[tuple[int, str, str, str | None, str]]:
         """(id, guild, channel, thread, status) of every game of every system but those of one guild,
         by guild, channel and id: the columns alone, as the games themselves are not needed."""

@@ -47,7 +47,7 @@ class Request:
 ACTING = {"order", "plan", "move", "attack", "game create", "game join", "game concede", "game approve-undo",
           "game undo", "data import", "game handover", "league create", "league join", "league start", "league round",
           "league result", "league forfeit", "league drop", "orders move", "orders attack", "orders discretion",
-          "clock settings", "clock pause", "clock resume", "clock extend",
+          "clock settings", "clock pause", "clock resume", "clock extend", "game chronicle",
           "ref join", "ref do", "ref order", "ref undo", "ref handover", "ref table-entry"}
 LEAGUE = "Cup"  # a league the sweep names but that no one has created: joining it is refused too
 
@@ -168,7 +168,8 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
         Request("orders clear", {}),
         Request("clock hours", {"time_zone": "UTC"}),
     ]
-    if not gm:  # a GM's clock is the GM's power
+    if not gm:  # a GM's clock, and where the server's finished games are chronicled, are the GM's powers
+        out.append(Request("game chronicle", {}))
         out += [Request("clock settings", {"deadline_hours": 1, "on_deadline": "captain"}), Request("clock pause", {}),
                 Request("clock resume", {}), Request("clock extend", {"hours": 1})]
     if not seated:  # a player's own vacation is written in their game's log: theirs to do
@@ -234,7 +235,7 @@ async def complete_all(table: Table, user: tuple[int, str], squadron: str, looku
     return out
 
 
-async def buttons(table: Table, user: tuple[int, str], t: Targets) -> list[tuple[str, str | None]]:
+async def buttons(table: Table, user: tuple[int, str], t: Targets, seated: bool = False) -> list[tuple[str, str | None]]:
     """The game's buttons and menus as the adversary could press them, here and from another channel:
     each roll button and B's menu with the answer it got (the pick button opens one's own hand)."""
     from tests.adversary.eyes import OTHER_CHANNEL, answer_text
@@ -254,6 +255,11 @@ async def buttons(table: Table, user: tuple[int, str], t: Targets) -> list[tuple
     pressed.append(("B's delete button", await table.press(user, f"qd:forget:{BOB[0]}")))
     # B's unfollow button, forged: it names B, so pressed by anyone else it ends nothing
     pressed.append(("B's unfollow button", await table.press(user, f"qd:unfollow:1:{BOB[0]}")))
+    # the Rematch: refused before the end, and after it to anyone but the game's players (whose press
+    # makes the rematch: tests/bot/test_chronicle_bot.py), here and from another channel alike
+    if not (seated and t.game_over):
+        pressed += [("rematch", await table.press(user, "qd:rematch:1")),
+                    ("rematch elsewhere", await table.press(user, "qd:rematch:1", channel_id=OTHER_CHANNEL))]
     if t.menu_message is not None:  # B's own private menu, as if its message had reached someone else
         menu = f"qd:hand:1:B:{(await table.state()).turn}"  # as if made for this turn's pick
         for value in ("zzz", *t.card_prefixes):
@@ -302,5 +308,5 @@ async def sweep(table: Table, user: tuple[int, str], t: Targets, gm: bool, seate
             label = f"{request.name} {request.values}"
             refusals.append((label, answer_text(answers[-1]) if answers else None))
     await complete_all(table, user, "", lookups=False)
-    refusals += await buttons(table, user, t)
+    refusals += await buttons(table, user, t, seated)
     return Swept(tokens, refusals)

@@ -629,7 +629,16 @@ class FakeDiscord:
                 return _error(404, 10003, "Unknown Channel")
             if parts[1] in self.forbidden:
                 return _error(403, 50013, "Missing Permissions")
-            thread = {"id": snowflake(), "type": 11, "guild_id": str(GUILD_ID),
+            # resources-channel.mdx, Start Thread from Message: "The id of the created thread will be the
+            # same as the id of the source message, and as such a message can only have a single thread"
+            from_message = parts[3] if len(parts) == 5 and parts[2] == "messages" else None
+            if from_message is not None:
+                source = self.messages.get(from_message)
+                if source is None or source.channel_id != parts[1]:
+                    return _error(404, 10008, "Unknown Message")
+                if from_message in self.channels:
+                    return _error(400, 160004, "A thread has already been created for this message")
+            thread = {"id": from_message or snowflake(), "type": 11, "guild_id": str(GUILD_ID),
                       "name": sent.payload.get("name", "thread"), "parent_id": parts[1],
                       "owner_id": str(BOT_ID), "message_count": 0, "member_count": 1, "total_message_sent": 0,
                       "flags": 0,
@@ -720,10 +729,13 @@ def _options(values: dict[str, Any]) -> list[dict[str, Any]]:
 
 def command(user: tuple[int, str], name: str, sub: str | None = None, /, channel_id: int = CHANNEL_ID,
             roles: tuple[int, ...] = (), permissions: int = 0, attachments: dict[str, dict[str, Any]] | None = None,
-            members: dict[str, tuple[int, str]] | None = None, **values: Any) -> dict[str, Any]:
-    """An APPLICATION_COMMAND interaction for /name [sub] with these options (and uploaded files, and
-    members chosen in USER options)."""
+            members: dict[str, tuple[int, str]] | None = None, channels: dict[str, int] | None = None,
+            **values: Any) -> dict[str, Any]:
+    """An APPLICATION_COMMAND interaction for /name [sub] with these options (and uploaded files,
+    members chosen in USER options, text channels chosen in CHANNEL options)."""
     opts = _options(values)
+    for option, channel in (channels or {}).items():
+        opts.append({"name": option, "type": 7, "value": str(channel)})
     for option, att in (attachments or {}).items():
         opts.append({"name": option, "type": 11, "value": att["id"]})
     for option, (member_id, _) in (members or {}).items():
@@ -740,6 +752,10 @@ def command(user: tuple[int, str], name: str, sub: str | None = None, /, channel
         resolved["users"] = {str(i): user_json(i, n) for i, n in members.values()}
         resolved["members"] = {str(i): {k: v for k, v in _member(i, n).items() if k not in ("user", "deaf", "mute")}
                                for i, n in members.values()}
+    if channels:
+        # Resolved Data Structure: partial channels (id, name, type, permissions, …)
+        resolved["channels"] = {str(c): {"id": str(c), "name": "chronicle", "type": 0, "permissions": "2147483647"}
+                                for c in channels.values()}
     if resolved:
         data["resolved"] = resolved
     return _base(user, channel_id, 2, data, roles=roles, permissions=permissions)
