@@ -18,7 +18,7 @@ from __future__ import annotations
 import io
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
@@ -34,7 +34,24 @@ from render.overlays import last_attacks, last_move
 from render.pooled import render_board_async
 
 if TYPE_CHECKING:
-    from bot.outbox import Delivering
+    from game.service.frontend import Delivery as Row
+    from game.service.game_service import GameInfo, GameService
+
+
+class Delivering(Protocol):
+    """What a follower's post needs of the courier's delivery (bot/outbox.py `Delivering`, which has
+    these and more): named here rather than imported, since the outbox imports these handlers."""
+
+    @property
+    def service(self) -> GameService: ...
+    @property
+    def client(self) -> discord.Client: ...
+    @property
+    def row(self) -> Row: ...
+    @property
+    def info(self) -> GameInfo: ...
+    @property
+    def channel(self) -> discord.PartialMessageable: ...
 
 log = logging.getLogger(__name__)
 CLOSED_DMS = 50007  # Discord: "Cannot send messages to this user"

@@ -402,6 +402,22 @@ def spy_sheets(drawn: Drawn) -> Callable[..., tuple[bytes, str]]:
     return render_sheet
 
 
+def spy_cards(drawn: Drawn) -> Callable[..., tuple[bytes, str]]:
+    """render.summary_card.summary_card, recording the texts drawn into each finished game's card."""
+    from matplotlib.text import Text
+
+    from render import summary_card as cards
+
+    real = cards.summary_card
+
+    def summary_card(summary: Any, card: Any) -> tuple[bytes, str]:
+        png, alt = real(summary, card)
+        drawn.texts[png] = [t.get_text() for t in cards.summary_figure(summary, card).findobj(Text)]
+        return png, alt
+
+    return summary_card
+
+
 def discord_role(role_id: int, name: str) -> dict[str, Any]:
     return {"id": str(role_id), "name": name, "color": 0, "hoist": False, "position": 1, "permissions": "0",
             "managed": False, "mentionable": True, "flags": 0}
