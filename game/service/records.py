@@ -29,7 +29,8 @@ from game.record import DiceTally, Luck, PlayerGame, Turnout, game_figures, luck
 from game.service.errors import ServiceRefusal
 from game.service.models import EventRecord, GameRecord, League, LeagueGame, RecordPrivacy, Seat, utcnow
 from game.service.repository import decode_event, decode_state
-from game.service.store import OAK_AND_IRON, GameStore
+from game.service.store import GameStore
+from game.systems import OAK_AND_IRON
 
 CATEGORIES = ("results", "rating", "reliability", "luck", "rivals", "ships")
 CACHED_GAMES = 2000
@@ -98,7 +99,7 @@ class Records:
         store.when_over(self._game_ended)
 
     async def _game_ended(self, record: GameRecord, state: Game) -> None:
-        if record.id is not None and record.system == OAK_AND_IRON:
+        if record.id is not None and record.system == OAK_AND_IRON.name:
             await self._summary(record)
 
     # ------------------------------------------------------------------ privacy
@@ -149,7 +150,7 @@ class Records:
         over, an id used again after a purge) and is computed afresh."""
         mine = (select(col(GameRecord.id)).join(Seat, col(Seat.game_id) == col(GameRecord.id))
                 .where(col(Seat.user_id) == member, col(GameRecord.status) == "over",
-                       col(GameRecord.system) == OAK_AND_IRON))
+                       col(GameRecord.system) == OAK_AND_IRON.name))
         if guild_id is not None:
             mine = mine.where(col(GameRecord.guild_id) == guild_id)
         q = (select(col(GameRecord.id), col(GameRecord.created_at), col(Seat.player), col(Seat.user_id),

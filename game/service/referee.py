@@ -174,20 +174,15 @@ class RefereeService:
             if any(s.user_id == actor.user_id for s in game.seats):
                 raise SeatTaken("You already hold a seat in this game.", "One seat per person: a second would "
                                 "show you both seats' secrets.")
-            keys = seat_keys(game.state)
-            by_name = {keys.get(s.player, s.player): s for s in game.seats}
-            free = [n for n, s in by_name.items() if s.user_id is None]
+            free = [_name_of(game, s) for s in game.seats if s.user_id is None]
             if seat_name is None:
                 if not free:
                     raise SeatTaken("Every seat is taken.", "Watch the game, or start another.")
-                seat = by_name[free[0]]
+                seat = _seat_named(game, free[0])
             else:
-                found = next((s for n, s in by_name.items() if n.lower() == seat_name.strip().lower()), None)
-                if found is None:
-                    raise UnknownName(f"There is no seat {seat_name[:40]!r} in this game.", f"Seats: {', '.join(by_name)}.")
+                found = _seat_named(game, seat_name)
                 if found.user_id is not None:
-                    raise SeatTaken(f"{keys.get(found.player, found.player)} is taken.",
-                                    f"Free seats: {', '.join(free) or 'none'}.")
+                    raise SeatTaken(f"{_name_of(game, found)} is taken.", f"Free seats: {', '.join(free) or 'none'}.")
                 seat = found
             seat.user_id, seat.display_name = actor.user_id, (display_name or actor.user_id)[:100]
             try:
@@ -204,15 +199,12 @@ class RefereeService:
         reminders follow it to its new holder."""
         async with self.store.lock(game_id):
             game = await self._load(game_id, actor, fresh=True)
-            keys = seat_keys(game.state)
-            mine = next((keys.get(s.player, s.player) for s in game.seats if s.user_id == actor.user_id), None)
+            mine = _viewer(game, actor)
             wanted = seat_name or mine
-            seat = next((s for s in game.seats if keys.get(s.player, s.player).lower() == (wanted or "").strip().lower()),
-                        None)
-            if seat is None:
-                raise UnknownName(f"There is no seat {(seat_name or '')[:40]!r} in this game." if seat_name else
-                                  "Say which seat to hand over.", f"Seats: {', '.join(keys.values())}.")
-            name = keys.get(seat.player, seat.player)
+            if wanted is None:
+                raise UnknownName("Say which seat to hand over.", f"Seats: {', '.join(seat_keys(game.state).values())}.")
+            seat = _seat_named(game, wanted)
+            name = _name_of(game, seat)
             if not (actor.gm or mine in (name, game.state.referee)):
                 raise NotSeated(f"The seat of {name} is not yours to hand over.",
                                 "Its holder, the referee or a GM of the server may hand it over.")
@@ -407,16 +399,31 @@ class RefereeService:
         return game
 
 
-def _seated(game: Stored[Any], actor: Actor) -> str:
-    seat = next((s for s in game.seats if s.user_id == actor.user_id), None)
-    if seat is None:
-        raise NotSeated("You hold no seat in this game.", "Take one with /ref join, or watch.")
+def _name_of(game: Stored[Any], seat: Seat) -> str:
+    """The name the system knows a seat by (its key in the seats table otherwise)."""
     return seat_keys(game.state).get(seat.player, seat.player)
+
+
+def _seat_named(game: Stored[Any], name: str) -> Seat:
+    """The seat a member names, in any case (UnknownName with the seats there are)."""
+    wanted = name.strip().lower()
+    found = next((s for s in game.seats if _name_of(game, s).lower() == wanted), None)
+    if found is None:
+        raise UnknownName(f"There is no seat {name[:40]!r} in this game.",
+                          f"Seats: {', '.join(seat_keys(game.state).values())}.")
+    return found
 
 
 def _viewer(game: Stored[Any], actor: Actor) -> str | None:
     seat = next((s for s in game.seats if s.user_id == actor.user_id), None)
-    return seat_keys(game.state).get(seat.player, seat.player) if seat is not None else None
+    return _name_of(game, seat) if seat is not None else None
+
+
+def _seated(game: Stored[Any], actor: Actor) -> str:
+    name = _viewer(game, actor)
+    if name is None:
+        raise NotSeated("You hold no seat in this game.", "Take one with /ref join, or watch.")
+    return name
 
 
 def _parse(game: Stored[Any], viewer: str, line: str) -> Any:

@@ -52,7 +52,7 @@ from game.service.writer import (
     keep_picks,
     stage_posts,
 )
-from game.systems import SYSTEMS
+from game.systems import OAK_AND_IRON, SYSTEMS
 from game.systems.base import PICKS, GameSystem
 
 log = logging.getLogger(__name__)
@@ -422,7 +422,7 @@ class Repository:
 
     async def all_game_ids(self) -> list[int]:
         async with self.session() as s:
-            q = select(GAME_ID).where(col(GameRecord.system) == "oak_and_iron").order_by(col(GameRecord.id))
+            q = select(GAME_ID).where(col(GameRecord.system) == OAK_AND_IRON.name).order_by(col(GameRecord.id))
             return [i for i in (await s.execute(q)).scalars()]
 
     async def active_game_ids(self, every_system: bool = False) -> list[int]:
@@ -430,7 +430,7 @@ class Repository:
         async with self.session() as s:
             q = select(GAME_ID).where(col(GameRecord.status) != "over")
             if not every_system:
-                q = q.where(col(GameRecord.system) == "oak_and_iron")
+                q = q.where(col(GameRecord.system) == OAK_AND_IRON.name)
             return [i for i in (await s.execute(q.order_by(col(GameRecord.id)))).scalars()]
 
     async def pending_secrets(self, game_id: int) -> list[PendingSecret]:

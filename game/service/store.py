@@ -40,12 +40,12 @@ from game.service.results import Outcome
 from game.service.workers import Workers
 from game.service.workers import default as default_workers
 from game.service.writer import PlannedJob
+from game.systems import OAK_AND_IRON
 from game.views import View, event_for, view_of
 
 log = logging.getLogger(__name__)
 
 RETRIES = 5
-OAK_AND_IRON = "oak_and_iron"
 MAX_ID = 2**31 - 1  # the games table's integer ids (PostgreSQL's INTEGER); a larger number names no game
 Replan = tuple[list[str], list[PlannedJob]]
 
@@ -126,7 +126,7 @@ class GameStore:
                    verify: bool = True) -> Loaded:
         """An Oak & Iron game; another system's game is refused with the commands that play it."""
         loaded = await self.load_any(game_id, actor, fresh, verify)
-        if loaded.record.system != OAK_AND_IRON:
+        if loaded.system is not OAK_AND_IRON:
             raise OtherSystem(f"Game #{game_id} is not an Oak & Iron game: it is played with the /ref commands.",
                               "/ref join, /ref do, /ref order, /ref log, /ref ship.")
         return loaded
@@ -197,7 +197,7 @@ class GameStore:
         response = {"events": len(events)}
         first = loaded.record.last_seq + 1
         last = first + len(events) - 1
-        oak = loaded.record.system == OAK_AND_IRON
+        oak = loaded.system is OAK_AND_IRON
         waits, replan = (None, None) if self._planner is None else await self._planner(loaded, new_state, last, retime)
         posts = [p for make in self._post_makers for p in make(loaded.seats, events, new_state, first, last)] if oak else []
         # no slot of db_slots: appends queue in the group writer, which writes them together
