@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 
 from bot.actions import UNEXPECTED, defer, game_here, refusal, reply, service_of
+from bot.follow_access import may_still_view
 from bot.limits import fit
 from bot.publish import account_text
 from game import names
@@ -106,10 +107,22 @@ async def _dm(d: Delivering, user_id: str, **kwargs: Any) -> None:
         log.info("user %s does not take DMs: %s follows dropped", user_id, dropped)
 
 
+async def _deliverable(d: Delivering, post: posts.FollowBoard | posts.FollowDigest) -> bool:
+    """Whether the follower still follows and may still see the game's channel: a follower who left
+    the server or lost the channel has the follow ended instead (bot/follow_access.py)."""
+    if not post.user.isdigit() or not await d.service.following.still_follows(post.follow, post.user):
+        return False  # unfollowed since the row was written
+    if await may_still_view(d.client, d.info.guild_id, d.info.channel_id, post.user) is False:
+        await d.service.following.unfollow(post.user, post.follow)
+        log.info("user %s may no longer see game %s: follow %s ended", post.user, d.info.id, post.follow)
+        return False
+    return True
+
+
 async def follow_board(d: Delivering, post: posts.FollowBoard) -> None:
     """A board post of a followed game, as a spectator sees it, in the follower's DM."""
-    if not post.user.isdigit() or not await d.service.following.still_follows(post.follow, post.user):
-        return  # unfollowed since the row was written
+    if not await _deliverable(d, post):
+        return
     read = await d.service.reading.board(d.row.game_id, post.first, post.last)
     g = read.spectator.game
     head = (f"👁️ Game #{read.info.id} **{names.text(read.info.name)}**, turn {g.turn} {g.phase.value}: "
@@ -126,7 +139,7 @@ async def follow_board(d: Delivering, post: posts.FollowBoard) -> None:
 
 async def follow_digest(d: Delivering, post: posts.FollowDigest) -> None:
     """One followed game's line of the daily digest."""
-    if not post.user.isdigit() or not await d.service.following.still_follows(post.follow, post.user):
+    if not await _deliverable(d, post):
         return
     text = f"📰 Game #{d.info.id} **{names.text(d.info.name)}**: {names.prose(post.text)}. {d.channel.jump_url}"
     await _dm(d, post.user, content=fit(text), view=unfollow_view(post.follow, post.user),

@@ -274,7 +274,12 @@ class FakeDiscord:
 
     def receive(self, payload: dict[str, Any], age: float = 0.0) -> None:
         """Discord sends the bot this interaction (`age` seconds ago: a gateway that delivered it late).
-        A component's message is one Discord has, whoever made it."""
+        A component's message is one Discord has, whoever made it; the member who sent it is one of the
+        server's."""
+        member, guild_id = payload.get("member"), payload.get("guild_id")
+        if member is not None and guild_id is not None and str(guild_id) in self.servers.guilds:
+            self.servers.add_member(guild_id, member["user"]["id"], member["user"]["username"],
+                                    tuple(member.get("roles") or ()))
         message = payload.get("message")
         if message is not None and message["id"] not in self.messages:
             self.messages[message["id"]] = Message(

@@ -2,10 +2,14 @@
 member in it and its channels' permission overwrites, with the routes that read them, for
 `python -m bot --check`:
 
-    GET /users/@me/guilds, /guilds/{id}, /guilds/{id}/roles, /guilds/{id}/members/{user}
+    GET /users/@me/guilds, /guilds/{id}, /guilds/{id}/roles, /guilds/{id}/members/{user},
+    /channels/{id}/thread-members/{user}
 
 and GET /channels/{id} refused (403 Missing Access) where the bot may not view the channel, as Discord
-does. A request with another token than the bot's is answered 401 Unauthorized.
+does. The members are the bot and whoever a test adds, or sent the bot an interaction from the server
+(only a member can); Get Guild Member answers anyone else 404 Unknown Member (10007), Get Thread
+Member a user who is not in the thread 404 (resources/channel#get-thread-member). `gateway_guild` is
+the server as GUILD_CREATE carries it: its roles, channels with their overwrites and active threads. A request with another token than the bot's is answered 401 Unauthorized.
 
 A test arranges the roles and overwrites here. What the bot may do in a channel is then computed the
 way Discord's documentation says (topics/permissions: "Permission Overwrites", the eight steps and
@@ -117,6 +121,7 @@ class FakeGuilds:
         self.channels = channels
         self.guilds: dict[str, Guild] = {}
         self.left: set[str] = set()  # servers the bot was removed from
+        self.members: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {}  # server -> user -> (name, roles)
         self.add_guild(guild_id, name)
 
     # -------------------------------------------------------------- what a test arranges
@@ -175,6 +180,28 @@ class FakeGuilds:
         kept = [o for o in self.channels[str(channel_id)].get("permission_overwrites", []) if o["id"] != str(target_id)]
         kept.append({"id": str(target_id), "type": MEMBER if member else ROLE, "allow": str(allow), "deny": str(deny)})
         self.channels[str(channel_id)]["permission_overwrites"] = kept
+
+    def add_member(self, guild_id: int | str, user_id: int | str, name: str, roles: tuple[str, ...] = ()) -> None:
+        self.members.setdefault(str(guild_id), {})[str(user_id)] = (name, roles)
+
+    def remove_member(self, guild_id: int | str, user_id: int | str) -> None:
+        """The member leaves the server, or is removed from it."""
+        self.members.get(str(guild_id), {}).pop(str(user_id), None)
+
+    def join_thread(self, thread_id: int | str, user_id: int | str) -> None:
+        self.channels[str(thread_id)].setdefault("thread_members", []).append(str(user_id))
+
+    def gateway_guild(self, guild_id: int | str) -> dict[str, Any]:
+        """GUILD_CREATE's payload (events/gateway-events#guild-create): the guild object with its roles,
+        its channels and active threads; no members (the bot asks for no privileged intent);
+        `unavailable` false, so discord.py takes it as a server becoming available, not a new one."""
+        guild = self.guilds[str(guild_id)]
+        mine = [c for c in self.channels.values() if c.get("guild_id") == guild.id]
+        threads = [{k: v for k, v in c.items() if k != "thread_members"} for c in mine if "thread_metadata" in c]
+        return {**guild.json(), "joined_at": "2026-01-01T00:00:00+00:00", "large": False, "member_count": 3,
+                "members": [], "channels": [c for c in mine if "thread_metadata" not in c], "threads": threads,
+                "presences": [], "voice_states": [], "stage_instances": [], "guild_scheduled_events": [],
+                "soundboard_sounds": [], "unavailable": False}
 
     def leave(self, guild_id: int | str) -> None:
         """The bot is removed from the server: its channels are closed to it."""
@@ -245,10 +272,19 @@ class FakeGuilds:
             if parts[2:] == ["roles"]:
                 return _json([r.json(i) for i, r in guild.roles.items()])
             if parts[2] == "members" and len(parts) == 4:
-                if parts[3] != self.bot_id:
+                if parts[3] == self.bot_id:
+                    return _json(self._bot_member(guild))
+                member = self.members.get(guild.id, {}).get(parts[3])
+                if member is None:
                     return _error(404, 10007, "Unknown Member")
-                return _json(self._bot_member(guild))
+                return _json(self._member(parts[3], *member))
             return None
+        if parts[0] == "channels" and len(parts) == 4 and parts[2] == "thread-members":
+            thread = self.channels.get(parts[1])
+            if thread is None or parts[3] not in thread.get("thread_members", []):
+                return _error(404, 10007, "Unknown Member")
+            return _json({"id": parts[1], "user_id": parts[3], "join_timestamp": "2026-01-01T00:00:00+00:00",
+                          "flags": 0})
         if parts[0] == "channels" and len(parts) == 2:
             channel = self.channels.get(parts[1])
             if channel is None or "guild_id" not in channel:
@@ -282,6 +318,17 @@ class FakeGuilds:
     def _bot_member(self, guild: Guild) -> dict[str, Any]:
         user = {"public_flags": 0, "flags": 0, "primary_guild": None, "avatar": None, "global_name": None,
                 **self.bot_user}
-        return {"user": user, "roles": list(guild.bot_roles), "nick": None, "avatar": None, "banner": None,
+        return self._member_json(user, list(guild.bot_roles))
+
+    @staticmethod
+    def _member(user_id: str, name: str, roles: tuple[str, ...]) -> dict[str, Any]:
+        user = {"id": user_id, "username": name, "discriminator": "0", "public_flags": 0, "flags": 0,
+                "primary_guild": None, "avatar": None, "global_name": None}
+        return FakeGuilds._member_json(user, list(roles))
+
+    @staticmethod
+    def _member_json(user: dict[str, Any], roles: list[str]) -> dict[str, Any]:
+        """GuildMemberResponse, with every field the OpenAPI document requires."""
+        return {"user": user, "roles": roles, "nick": None, "avatar": None, "banner": None,
                 "joined_at": "2026-01-01T00:00:00+00:00", "premium_since": None, "communication_disabled_until": None,
                 "flags": 0, "pending": False, "mute": False, "deaf": False}

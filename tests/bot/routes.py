@@ -57,7 +57,11 @@ ROUTES: tuple[Route, ...] = (
           "syncing them to DEV_GUILD_ID", "tests/bot/test_shards_and_sync.py::test_the_dev_guild_gets_its_own_sync"),
     Route("list_my_guilds", "GET", "/users/@me/guilds", "`--check`: the servers the bot is in", CHECK),
     Route("get_guild", "GET", "/guilds/{guild_id}", "`--check`: a server's roles", CHECK),
-    Route("get_guild_member", "GET", "/guilds/{guild_id}/members/{user_id}", "`--check`: the bot's own roles", CHECK),
+    Route("get_guild_member", "GET", "/guilds/{guild_id}/members/{user_id}",
+          "`--check`: the bot's own roles; before a follower's DM: still a member, with which roles", CHECK),
+    Route("get_thread_member", "GET", "/channels/{channel_id}/thread-members/{user_id}",
+          "before a follower's DM of a game in a private thread: still in the thread",
+          "tests/bot/test_follow_access_bot.py::test_a_private_threads_game_reaches_only_followers_in_the_thread"),
     Route("get_channel", "GET", "/channels/{channel_id}", "`--check`: a game channel's permission settings", CHECK),
 )
 
