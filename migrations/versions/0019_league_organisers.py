@@ -23,7 +23,7 @@ S = sqlmodel.sql.sqltypes.AutoString
 def upgrade() -> None:
     with op.batch_alter_table('leagues', schema=None) as batch_op:
         # leagues made before this keep closing their rounds by hand, as they were announced
-        batch_op.add_column(sa.Column('auto_close', sa.Boolean(), nullable=False, server_default=sa.false()))
+        batch_op.add_column(sa.Column('auto_close', sa.Boolean(), nullable=False, server_default='0'))
         batch_op.add_column(sa.Column('reminder_hours', sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column('deadline_hours', sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column('on_deadline', S(length=20), nullable=True))

@@ -211,3 +211,20 @@ async def test_sides_are_balanced_in_the_second_round(service: GameService) -> N
     for p in report.started:  # each pairs one who played A with one who played B: the B player now has A
         if (p.a in was_a) != (p.b in was_a):
             assert p.a not in was_a
+
+
+async def test_a_servers_purge_takes_its_leagues_log_and_a_forgotten_member_leaves_no_id_in_it(
+        service: GameService) -> None:
+    leagues = await _league(service, "Gone", MANUAL)
+    await leagues.start(GM, "Gone")
+    await leagues.drop(GM, "Gone", "P111", "left")
+    await service.privacy.forget(ANN.user_id)
+    assert all(ANN.user_id not in (who, about) for who, _, _, about in [
+        (a.actor, a.action, a.note, a.subject) for a in await _actions(service)])
+    counts = await service.retention.purge("g1")
+    assert counts["league_actions"] == 3 and await _actions(service) == []
+
+
+async def _actions(service: GameService) -> list[LeagueAction]:
+    async with service.store.repo.session() as s:
+        return list((await s.execute(select(LeagueAction))).scalars())
