@@ -152,7 +152,12 @@ async def round_closed(client: discord.Client, service: GameService, drain: Drai
     if found is None:  # the league is gone (its server's data purged): nothing to tell
         return
     guild_id, channel_id = found
-    channel = client.get_channel(int(channel_id))
+    channel: object = client.get_channel(int(channel_id))
+    if channel is None:
+        try:
+            channel = await client.fetch_channel(int(channel_id))
+        except discord.NotFound:  # the channel was deleted: the message below says where things stand
+            channel = None
     threads: dict[str, discord.Thread] = {}
 
     async def place(title: str) -> str | None:
@@ -171,7 +176,7 @@ async def round_closed(client: discord.Client, service: GameService, drain: Drai
         # told once, not retried: a GM's /league round makes the games still missing
         why = exc.message if isinstance(exc, RulesError) else "I may not create threads here (I need Create Public Threads)"
         await posting.send(fit(f"⚠️ Round {closed} has closed and the next is paired, but its games could not be "
-                               f"made: {names.text(why)}. A GM runs `/league round` once they can be."),
+                               f"made: {names.text(why.rstrip('.'))}. A GM runs `/league round` once they can be."),
                            allowed_mentions=discord.AllowedMentions.none())
         return
     if report is None:

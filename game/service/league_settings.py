@@ -32,8 +32,18 @@ class LeagueSettings:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})  # type: ignore[arg-type]
 
     def differences(self, old: LeagueSettings) -> list[str]:
-        return [f"{f.name} {getattr(old, f.name)} → {getattr(self, f.name)}" for f in fields(self)
+        """Each setting changed from `old`, in words: "deadline hours: the server's → 48"."""
+        return [f"{LABELS[f.name]}: {_said(getattr(old, f.name))} → {_said(getattr(self, f.name))}" for f in fields(self)
                 if getattr(old, f.name) != getattr(self, f.name)]
+
+
+LABELS = {"auto_close": "rounds close by themselves", "reminder_hours": "reminder hours",
+          "deadline_hours": "deadline hours", "on_deadline": "at the deadline",
+          "skip_quiet": "deadlines wait out quiet hours"}
+
+
+def _said(value: object) -> str:
+    return "the server's" if value is None else {True: "yes", False: "no"}.get(value, str(value))  # type: ignore[call-overload]
 
 
 DEFAULTS = LeagueSettings()

@@ -239,7 +239,7 @@ class Leagues:
                 s.add(row)
                 await s.flush()
                 await log_action(s, row.id, actor.user_id, "create",
-                                 f"{format.replace('_', ' ')}, {scenario} {size if scenario == DRAFTED else ''}, "
+                                 f"{format.replace('_', ' ')}, {f'drafted {size}' if scenario == DRAFTED else scenario}, "
                                  f"{round_hours} h a round; {describe(settings)}", at=self.clock())
         except IntegrityError:
             raise LeagueRefused(f"This server already has a league called {name!r}.", "Choose another name.") from None

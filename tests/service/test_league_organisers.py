@@ -192,7 +192,7 @@ async def test_every_organiser_action_is_logged_and_a_refused_one_is_not(service
     page = await leagues.action_log("g1", "Logged", 1, per_page=3)
     assert page.total == 8 and [line.action.action for line in page.lines] == ["settings", "drop", "round"]
     assert page.lines[1].subject_name == "P111" and page.lines[2].subject_name == ""
-    assert "reminder_hours None → 12" in page.lines[0].action.note
+    assert page.lines[0].action.note == "reminder hours: the server's → 12"
     assert "moved away" in page.lines[1].action.note
     older = await leagues.action_log("g1", "Logged", 2, per_page=3)
     assert [line.action.action for line in older.lines] == ["late-entry", "forfeit", "result"]
