@@ -7,7 +7,17 @@ from __future__ import annotations
 import asyncio
 
 from game.service.game_service import Actor
-from tests.adversary.eyes import ANN, BOB, EVE, GM_ROLE, GUS, MANAGE_GUILD, Table, answer_text, gm_role_command
+from tests.adversary.eyes import (
+    ANN,
+    BOB,
+    EVE,
+    GM_ROLE,
+    GUS,
+    MANAGE_GUILD,
+    Table,
+    answer_text,
+    gm_role_command,
+)
 from tests.bot.fake_discord import GUILD_ID
 from tests.bot.test_league_bot import SHORT
 

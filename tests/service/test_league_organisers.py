@@ -13,7 +13,7 @@ from sqlalchemy import select
 from game.errors import RulesError
 from game.service.game_service import Actor, GameService
 from game.service.league_log import AUTOMATIC
-from game.service.league_settings import LeagueSettings
+from game.service.league_settings import DEFAULTS, LeagueSettings
 from game.service.leagues import Leagues
 from game.service.models import GameClock, LeagueAction, OutboxRow, utcnow
 from tests.service.test_leagues import ANN, BOB, GM, MANUAL, SHORT
@@ -21,7 +21,7 @@ from tests.service.test_leagues import ANN, BOB, GM, MANUAL, SHORT
 CY, DEE, EVE = Actor("333", "g1"), Actor("444", "g1"), Actor("555", "g1")
 
 
-async def _league(service: GameService, name: str, settings: LeagueSettings = LeagueSettings(),
+async def _league(service: GameService, name: str, settings: LeagueSettings = DEFAULTS,
                   format: str = "swiss", who: tuple[Actor, ...] = (ANN, BOB, CY, DEE)) -> Leagues:
     leagues = service.leagues
     await leagues.create(GM, "c", name, scenario="short", scenario_text=SHORT, format=format, settings=settings)
