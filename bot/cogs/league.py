@@ -74,7 +74,8 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
     @app_commands.describe(name="The league's name", scenario="A built-in scenario, or `drafted` (players bring "
                            "their saved squadrons)", file="Your own two-sided scenario file (TOML)",
                            size="Drafted leagues: the game size", format="Swiss rounds or a round robin",
-                           round_hours="How long each round lasts, in hours", **CLOCK_HELP)
+                           round_hours="How long each round lasts, in hours",
+                           auto_close="Close a round, and pair the next, when its last game ends", **CLOCK_HELP)
     @app_commands.autocomplete(scenario=scenario_names)
     async def create(self, interaction: discord.Interaction, name: str, scenario: str = "quickstart",
                      file: discord.Attachment | None = None,
