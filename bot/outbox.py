@@ -22,6 +22,7 @@ import discord
 from bot.actions import tell_planner, tell_player
 from bot.chronicle import post_card, post_chronicle
 from bot.follow import follow_board, follow_digest
+from bot.league_rounds import round_closed
 from bot.limits import fit
 from bot.publish import created_text, nudge, post_account, post_board, update_status
 from game.errors import RulesError
@@ -226,6 +227,13 @@ async def _chronicle(d: Delivering, post: posts.ChronicleCard) -> None:
         await post_card(d.channel, card)
     elif card.chronicle_channel is not None:
         await post_chronicle(d.client, d.courier.channel(card.chronicle_channel, card.guild_id), card, d.channel.jump_url)
+
+
+@handles(posts.LeagueRound)
+async def _league_round(d: Delivering, post: posts.LeagueRound) -> None:
+    """A league round that closed by itself: the league's channel is told, the next round's games made."""
+    await round_closed(d.client, d.service, d.courier.drain, post.league, post.round, list(zip(post.told, post.texts,
+                                                                                                strict=False)))
 
 
 @handles(Unreadable)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Sequence
 from typing import Any, Literal, cast
 
 import discord
@@ -18,24 +17,37 @@ from discord.ext import commands
 from bot.actions import actor_of, choices, defer, post_here, refusal, reply, service_of
 from bot.cogs.game import MAX_SCENARIO_BYTES, scenario_names
 from bot.cogs.squadron import saved_names
+from bot.league_rounds import (
+    esc,
+    play_computer_games,
+    post_round,
+    result_line,
+    standing_lines,
+    standings_image,
+    tell,
+)
 from bot.limits import MAX_CHOICE_NAME, MAX_CHOICES, fit, fit_lines, thread_name
 from bot.markup import member_id
 from game import names
 from game.errors import RulesError
 from game.fuzzy import ranked_at
+from game.league.export import standings_csv
 from game.service.errors import ServiceError
-from game.service.game_service import Actor, GameService
-from game.service.leagues import MAX_ROUND_HOURS, LeagueInfo, Pairing, RoundReport, Table
+from game.service.league_log import AUTOMATIC
+from game.service.league_settings import MAX_CLOCK_HOURS, LeagueSettings
+from game.service.leagues import MAX_ROUND_HOURS, LogLine
 
 log = logging.getLogger(__name__)
 
+ClockHours = app_commands.Range[int, 1, MAX_CLOCK_HOURS]
+OnDeadline = Literal["gm", "captain", "pass"]
+CLOCK_HELP = {"reminder_hours": "Its games' reminder, in hours (empty: the server's)",
+              "deadline_hours": "Its games' deadline for a move, in hours (empty: the server's)",
+              "on_deadline": "What a deadline does: a GM acts, the computer captain plays, or the move is passed",
+              "skip_quiet": "Whether deadlines wait out the late player's quiet hours"}
+
 PER_PAGE = 20  # entrants or standings lines a page: each is short, so a page always fits one message
-NAME_IN_LINE = 32  # a Discord display name is at most 32 characters; a computer captain's is shorter
-AI_MOVES = 5000  # a whole game between computer captains, with room to spare
-
-
-def _esc(text: str, limit: int = NAME_IN_LINE) -> str:
-    return names.text(fit(text, limit))
+LOG_PAGE = 10  # action-log lines a page: each carries a note of up to 300 characters
 
 
 async def league_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -53,72 +65,6 @@ async def entrant_names(interaction: discord.Interaction, current: str) -> list[
             for i in ranked_at(current, [e.name for e in still])[:MAX_CHOICES]]
 
 
-async def tell(client: discord.Client, member: str, text: str) -> None:
-    """A line for one entrant alone, by DM (a closed DM loses it: the standings still show it)."""
-    if not member.isdigit():
-        return
-    try:
-        user = client.get_user(int(member)) or await client.fetch_user(int(member))
-        await user.send(fit(text), allowed_mentions=discord.AllowedMentions.none())
-    except discord.HTTPException:
-        log.info("could not DM entrant %s about their league", member)
-
-
-def _who(member: str | None, name: str) -> str:
-    """A mention for a member (pinged only where the message allows it), a plain name otherwise."""
-    return f"<@{member}>" if member and member.isdigit() else f"**{_esc(name)}**"
-
-
-def _result(p: Pairing) -> str:
-    if p.b is None:
-        return (f"{_who(p.a, p.a_name)} forfeits the bye ({names.prose(fit(p.reason, 80))})" if p.forfeited
-                else f"{_who(p.a, p.a_name)} has a bye (a win)")
-    head = f"T{p.table}: {_who(p.a, p.a_name)} v {_who(p.b, p.b_name)}"
-    if p.status != "done":
-        return head + (f" → <#{p.thread_id}>" if p.thread_id else f" (game #{p.game_id})" if p.game_id else "")
-    won = ("both forfeit" if p.forfeited == "AB" else "a draw" if p.winner is None
-           else f"{_esc(p.a_name if p.winner == p.a else p.b_name)} won")
-    return f"{head}: {won}, Strike Points {p.a_points}–{p.b_points} ({names.prose(fit(p.reason, 80))})"
-
-
-def _round_text(info: LeagueInfo, pairings: Sequence[Pairing]) -> str:
-    due = f", decided <t:{int(info.deadline.timestamp())}:R>" if info.deadline else ""
-    head = f"📋 **{_esc(info.name, 64)}**: round {info.current_round} of {info.rounds}{due}"
-    return fit_lines([head, *(_result(p) for p in pairings)], " (see `/league show`)")
-
-
-def _standing_lines(table: Table) -> list[str]:
-    return [f"{r.rank}. {_esc(r.name)}{' (dropped)' if r.dropped else ''}: {r.wins:g} of {r.played} won"
-            f"{f' ({r.forfeits} forfeited)' if r.forfeits else ''}, Strike Point margin {r.margin:+d}, "
-            f"opponents' wins {r.opponents_wins:g}, rating {r.rating:.1f}" for r in table.rows]
-
-
-def _image(table: Table) -> discord.File:
-    from render.standings import standings_png  # drawing stays out of the bot's start-up
-
-    info = table.league
-    when = "Final standings" if table.final else f"Standings after round {info.current_round} of {info.rounds}"
-    rows = list(table.rows)
-    fmt = "Swiss" if info.format == "swiss" else "round robin"
-    png = standings_png(info.name, f"{when} ({fmt})", rows)
-    # the same facts in words for a screen reader, as raw text (a description is not markdown)
-    alt = f"{info.name}: {when} ({fmt}). " + " ".join(
-        f"{r.rank}. {r.name}{' (dropped)' if r.dropped else ''}: {r.wins:g} of {r.played} won, margin {r.margin:+d}."
-        for r in rows)
-    return discord.File(io.BytesIO(png), filename="standings.png", description=alt[:1023] + ("…" if len(alt) > 1023 else ""))
-
-
-MAX_PINGS = 100  # Discord refuses a message allowing more users than this
-
-
-def _mentions(text: str, pairings: Sequence[Pairing]) -> discord.AllowedMentions:
-    """Ping the members of unfinished pairings whom the text names (a long round's text is cut short:
-    the members of the tables cut off are not pinged for lines they cannot see), at most 100."""
-    users = sorted({m for p in pairings if p.status != "done" for m in (p.a, p.b)
-                    if m and m.isdigit() and f"<@{m}>" in text})[:MAX_PINGS]
-    return discord.AllowedMentions(users=[discord.Object(int(u)) for u in users]) if users else \
-        discord.AllowedMentions.none()
-
 
 class LeagueCog(commands.GroupCog, name="league", description="Leagues and tournaments of ranked games"):
     def __init__(self, bot: commands.Bot) -> None:
@@ -128,13 +74,17 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
     @app_commands.describe(name="The league's name", scenario="A built-in scenario, or `drafted` (players bring "
                            "their saved squadrons)", file="Your own two-sided scenario file (TOML)",
                            size="Drafted leagues: the game size", format="Swiss rounds or a round robin",
-                           round_hours="How long each round lasts, in hours")
+                           round_hours="How long each round lasts, in hours",
+                           auto_close="Close a round, and pair the next, when its last game ends", **CLOCK_HELP)
     @app_commands.autocomplete(scenario=scenario_names)
     async def create(self, interaction: discord.Interaction, name: str, scenario: str = "quickstart",
                      file: discord.Attachment | None = None,
                      size: Literal["patrol", "skirmish", "engagement"] = "skirmish",
                      format: Literal["swiss", "round_robin"] = "swiss",
-                     round_hours: app_commands.Range[int, 1, MAX_ROUND_HOURS] = 72) -> None:
+                     round_hours: app_commands.Range[int, 1, MAX_ROUND_HOURS] = 72,
+                     auto_close: bool = True, reminder_hours: ClockHours | None = None,
+                     deadline_hours: ClockHours | None = None, on_deadline: OnDeadline | None = None,
+                     skip_quiet: bool | None = None) -> None:
         if not await defer(interaction):
             return
         try:
@@ -144,17 +94,18 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
                     raise RulesError("That scenario file is too large.", f"Keep it under {MAX_SCENARIO_BYTES // 1000} KB.")
                 text = (await file.read()).decode("utf-8", errors="replace")
             info = await service_of(interaction).leagues.create(
-                await actor_of(interaction), str(interaction.channel_id), name, scenario, text, size, format, round_hours)
+                await actor_of(interaction), str(interaction.channel_id), name, scenario, text, size, format, round_hours,
+                LeagueSettings(auto_close, reminder_hours, deadline_hours, on_deadline, skip_quiet))
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        what = f"drafted {info.size} games" if info.size else f"{_esc(info.scenario, 64)} games"
+        what = f"drafted {info.size} games" if info.size else f"{esc(info.scenario, 64)} games"
         posted = await post_here(
-            interaction, f"🏆 **{_esc(info.name, 64)}** is open for registration: {what}, "
+            interaction, f"🏆 **{esc(info.name, 64)}** is open for registration: {what}, "
             f"{'Swiss rounds' if info.format == 'swiss' else 'a round robin'}, {info.round_hours} hours a round. "
             "Register with " + names.code(f"/league join name: {fit(info.name, 64)}"
                                           f"{' squadron: YOUR LIST' if info.size else ''}") + "; its games are ranked.")
-        await reply(interaction, f"✅ {_esc(info.name, 64)} is created" + (
+        await reply(interaction, f"✅ {esc(info.name, 64)} is created" + (
             " and announced here." if posted else ", but I could not announce it here (I need Send Messages)."))
 
     @app_commands.command(description="Register for a league (a GM may enter a computer captain)")
@@ -171,8 +122,8 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        bringing = f" with {_esc(entry.squadron, 64)}" if entry.squadron else ""
-        await reply(interaction, f"✅ {_esc(entry.name)} is registered for {_esc(name, 64)}{bringing}.")
+        bringing = f" with {esc(entry.squadron, 64)}" if entry.squadron else ""
+        await reply(interaction, f"✅ {esc(entry.name)} is registered for {esc(name, 64)}{bringing}.")
 
     @app_commands.command(description="Close registration and begin the first round (GM)")
     @app_commands.describe(name="The league")
@@ -207,14 +158,16 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             report = await (leagues.start(actor, name, place) if first else leagues.next_round(actor, name, place))
             if not first and not report.closed and not report.made:
                 # another GM's command is making this round's games: it posts them
-                await reply(interaction, f"⏳ Round {report.league.current_round} of {_esc(report.league.name, 64)} "
+                await reply(interaction, f"⏳ Round {report.league.current_round} of {esc(report.league.name, 64)} "
                                          "is already under way: another GM's command is making its games. "
                                          "`/league show` lists its tables.")
                 return
             for notice in report.notices:
                 await tell(self.bot, notice.member, f"🏆 {notice.text}")
-            await self._play_computer_games(service, actor, report, threads)
-            info = await leagues.show(actor.guild_id, name)
+            await play_computer_games(service, report, threads, cast(Any, self.bot).courier.drain)
+            # the round this command began (its games, once played, may have closed it by themselves since)
+            number = report.league.current_round
+            info = await leagues.show(actor.guild_id, name, round=number)
             table = await leagues.standings(actor.guild_id, name) if report.closed else None
         except RulesError as exc:
             await reply(interaction, refusal(exc))
@@ -223,54 +176,10 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             await reply(interaction, "❌ I may not create threads here (I need Create Public Threads). The round is "
                                      "paired; run the command again once I may, and its games are made.")
             return
-        await self._post(interaction, report, info, table)
-
-    async def _play_computer_games(self, service: GameService, actor: Actor, report: RoundReport,
-                                   threads: dict[str, discord.Thread]) -> None:
-        """Each new game is opened in its thread; computer captains play what is theirs at once (a game
-        between two of them to its end), and a game with a member gets its board."""
-        for p in report.made:
-            if p.game_id is None:
-                continue
-            thread = threads.get(p.thread_id or "")
-            await service.commands.play_ai(p.game_id, limit=AI_MOVES)
-            if thread is None:
-                continue
-            humans = [m for m in (p.a, p.b) if m and m.isdigit()]
-            await thread.send(fit(f"⚓ Round {p.round}, table {p.table}: {_who(p.a, p.a_name)} (side A) v "
-                                  f"{_who(p.b, p.b_name)} (side B), game #{p.game_id}. A ranked league game: "
-                                  "play it here; its result is recorded when it ends."),
-                              allowed_mentions=discord.AllowedMentions(
-                                  users=[discord.Object(int(u)) for u in humans]) if humans else
-                              discord.AllowedMentions.none())
-            if humans:
-                await service.front.announce(p.game_id)  # the board and the status, through the outbox
-                await cast(Any, self.bot).courier.drain(p.game_id)
-            else:
-                ended = (await service.lobby.info(p.game_id)).status == "over"
-                await thread.send("🏁 The computer captains have played it out." if ended else
-                                  "The computer captains could not finish it; a GM records it with /league result.")
-
-    async def _post(self, interaction: discord.Interaction, report: RoundReport, info: LeagueInfo,
-                    table: Table | None) -> None:
-        channel = interaction.channel
         assert channel is not None
-        if report.closed:
-            done = [p for p in report.closed]
-            lines = [f"🧾 **{_esc(info.name, 64)}**: results of round {done[0].round}",
-                     *(_result(p) for p in done)]
-            await channel.send(fit_lines(lines, " (see `/league show`)"),  # type: ignore[union-attr]
-                               allowed_mentions=discord.AllowedMentions.none())
-        if report.started:
-            text = _round_text(info, info.pairings)
-            await channel.send(text, allowed_mentions=_mentions(text, info.pairings))  # type: ignore[union-attr]
-        if table is not None:
-            head = (f"🏆 **{_esc(info.name, 64)}** is over. Final standings:" if table.final
-                    else f"📊 **{_esc(info.name, 64)}**: standings")
-            await channel.send(fit_lines([head, *_standing_lines(table)], " (see `/league standings`)"),  # type: ignore[union-attr]
-                               file=_image(table), allowed_mentions=discord.AllowedMentions.none())
-        await reply(interaction, "✅ The league is over." if info.status == "over" else
-                    f"✅ Round {info.current_round} is under way.")
+        await post_round(cast(discord.abc.Messageable, channel), report, info, table)
+        await reply(interaction, "✅ The league is over." if report.league.status == "over" else
+                    f"✅ Round {number} is under way.")
 
     @app_commands.command(description="Record a result of the current round (GM): a game played elsewhere, or disputed")
     @app_commands.describe(name="The league", table="The table (see /league show)", winner="Side A, side B, or a draw",
@@ -286,7 +195,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        await reply(interaction, f"✅ {_result(p)}")
+        await reply(interaction, f"✅ {result_line(p)}")
 
     @app_commands.command(description="Forfeit a pairing of the current round (GM): the other side wins")
     @app_commands.describe(name="The league", table="The table (see /league show)",
@@ -304,8 +213,8 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             return
         for member in (m for s, m in (("A", p.a), ("B", p.b)) if m and s in p.forfeited):
             await tell(self.bot, member, f"🏆 A GM forfeited your table {p.table} of round {p.round} of "
-                                         f"{_esc(name, 64)}: {_esc(p.reason, 200)}")
-        await reply(interaction, f"✅ {_result(p)}")
+                                         f"{esc(name, 64)}: {esc(p.reason, 200)}")
+        await reply(interaction, f"✅ {result_line(p)}")
 
     @app_commands.command(description="Drop an entrant from a league (GM): never paired again, this round forfeited")
     @app_commands.describe(name="The league", entrant="The entrant (a name from the list, or a mention)",
@@ -320,17 +229,18 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        await tell(self.bot, entry.member, f"🏆 A GM dropped you from {_esc(name, 64)}"
-                                           f"{f': {_esc(note, 150)}' if note.strip() else ''}. Your results so far "
+        await tell(self.bot, entry.member, f"🏆 A GM dropped you from {esc(name, 64)}"
+                                           f"{f': {esc(note, 150)}' if note.strip() else ''}. Your results so far "
                                            "stay in the standings; you are not paired again.")
-        await reply(interaction, f"✅ {_esc(entry.name)} is dropped from {_esc(name, 64)}: not paired again, and "
+        await reply(interaction, f"✅ {esc(entry.name)} is dropped from {esc(name, 64)}: not paired again, and "
                                  "their unfinished game of this round is forfeited. The standings show it.")
 
-    @app_commands.command(description="A league's standings, with the table as an image")
-    @app_commands.describe(name="The league", page=f"Which page ({PER_PAGE} a page)")
+    @app_commands.command(description="A league's standings, with the table as an image (or as a CSV file)")
+    @app_commands.describe(name="The league", page=f"Which page ({PER_PAGE} a page)",
+                           format="text (with the image), or csv: a file for a spreadsheet")
     @app_commands.autocomplete(name=league_names)
     async def standings(self, interaction: discord.Interaction, name: str,
-                        page: app_commands.Range[int, 1, 10_000] = 1) -> None:
+                        page: app_commands.Range[int, 1, 10_000] = 1, format: Literal["text", "csv"] = "text") -> None:
         if not await defer(interaction):
             return
         try:
@@ -338,16 +248,24 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        lines = _standing_lines(table)
+        if format == "csv":
+            # with a byte-order mark, so that a spreadsheet reads the names' accents as UTF-8
+            data = standings_csv(table.rows).encode("utf-8-sig")
+            await reply(interaction, f"📊 **{esc(table.league.name, 64)}**{' (final)' if table.final else ''}: "
+                                     f"the standings of {len(table.rows)} entrants as CSV.",
+                        file=discord.File(io.BytesIO(data), filename=csv_name(table.league.name),
+                                          description=f"{table.league.name[:64]}: standings as CSV"))
+            return
+        lines = standing_lines(table)
         start = (page - 1) * PER_PAGE
         if start and start >= len(lines):
             await reply(interaction, f"❌ There is no page {page}: {len(lines)} entrants, {PER_PAGE} a page.")
             return
-        head = f"📊 **{_esc(table.league.name, 64)}**{' (final)' if table.final else ''}"
+        head = f"📊 **{esc(table.league.name, 64)}**{' (final)' if table.final else ''}"
         shown = lines[start:start + PER_PAGE]
         more = f" (next page: `/league standings page:{page + 1}`)"
         await reply(interaction, fit_lines([head, *shown], more, beyond=max(0, len(lines) - start - len(shown))),
-                    file=_image(table))
+                    file=standings_image(table))
 
     @app_commands.command(description="A league: its settings, entrants and the current round's tables")
     @app_commands.describe(name="The league (empty: this server's leagues)", page=f"Which page of entrants ({PER_PAGE} a page)")
@@ -359,29 +277,112 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         leagues = service_of(interaction).leagues
         guild = str(interaction.guild_id)
         if name is None:
-            names = await leagues.names(guild)
-            await reply(interaction, fit_lines(["🏆 Leagues here:", *(f"• {_esc(n, 64)}" for n in names)])
-                        if names else "No leagues yet. A GM creates one with /league create.")
+            listed = await leagues.names(guild)
+            await reply(interaction, fit_lines(["🏆 Leagues here:", *(f"• {esc(n, 64)}" for n in listed)])
+                        if listed else "No leagues yet. A GM creates one with /league create.")
             return
         try:
             info = await leagues.show(guild, name)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        what = f"drafted {info.size}" if info.size else _esc(info.scenario, 64)
+        what = f"drafted {info.size}" if info.size else esc(info.scenario, 64)
         state = {"registering": "registration open", "running": f"round {info.current_round} of {info.rounds}",
                  "over": "over"}[info.status]
         start = (page - 1) * PER_PAGE
-        entrants = [f"• {_esc(e.name)}{f' ({_esc(e.squadron, 40)})' if e.squadron else ''}, rating {e.rating:.1f}"
+        entrants = [f"• {esc(e.name)}{f' ({esc(e.squadron, 40)})' if e.squadron else ''}, rating {e.rating:.1f}"
                     f"{' (dropped)' if e.dropped else ''}"
                     for e in info.entrants[start:start + PER_PAGE]]
-        lines = [f"🏆 **{_esc(info.name, 64)}**: {what}, {info.format.replace('_', ' ')}, {info.round_hours} h a round, "
-                 f"{state}; {len(info.entrants)} entrants"]
+        lines = [f"🏆 **{esc(info.name, 64)}**: {what}, {info.format.replace('_', ' ')}, {info.round_hours} h a round, "
+                 f"{state}; {len(info.entrants)} entrants", f"⚙️ {names.text(info.settings_text)}"]
         if info.pairings and info.status == "running":
-            lines += [_result(p) for p in info.pairings[:PER_PAGE]]
+            lines += [result_line(p) for p in info.pairings[:PER_PAGE]]
         lines += entrants
         more = f" (next page: `/league show page:{page + 1}`)"
         await reply(interaction, fit_lines(lines, more, beyond=max(0, len(info.entrants) - start - len(entrants))))
+
+    @app_commands.command(name="late-entry",
+                          description="Enter a member (or a computer captain) in a Swiss league that has started (GM)")
+    @app_commands.describe(name="The league", member="The member to enter",
+                           squadron="Drafted leagues: the member's saved squadron they bring",
+                           ai="Enter a computer captain instead")
+    @app_commands.autocomplete(name=league_names)
+    async def late_entry(self, interaction: discord.Interaction, name: str, member: discord.User | None = None,
+                         squadron: str | None = None, ai: bool = False) -> None:
+        if not await defer(interaction):
+            return
+        try:
+            if member is not None and member.bot and not ai:
+                raise RulesError("A bot account cannot play in a league.", "Enter a computer captain with ai: True.")
+            if member is None and not ai:
+                raise RulesError("Name the member to enter.", "Give member:, or ai: True for a computer captain.")
+            late = await service_of(interaction).leagues.late_entry(
+                await actor_of(interaction), name, None if ai or member is None else str(member.id),
+                member.display_name if member is not None and not ai else "", squadron, ai)
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        entry = late.entry
+        missed = f"rounds 1 to {late.first_round - 1} count nothing" if late.first_round > 2 else "round 1 counts nothing"
+        await tell(self.bot, entry.member, f"🏆 A GM entered you late in {esc(late.league, 64)}: you are paired "
+                                           f"from round {late.first_round}, and {missed} for you (no win, no loss).")
+        await reply(interaction, f"✅ {esc(entry.name)} is entered in {esc(late.league, 64)}: paired from round "
+                                 f"{late.first_round}; {missed} for them.")
+
+    @app_commands.command(description="Change a league's settings (GM): rounds closing by themselves, its games' clock")
+    @app_commands.describe(name="The league", auto_close="Close a round, and pair the next, when its last game ends",
+                           server_clock="Give its new games the server's clock again", **CLOCK_HELP)
+    @app_commands.autocomplete(name=league_names)
+    async def settings(self, interaction: discord.Interaction, name: str, auto_close: bool | None = None,
+                       reminder_hours: ClockHours | None = None, deadline_hours: ClockHours | None = None,
+                       on_deadline: OnDeadline | None = None, skip_quiet: bool | None = None,
+                       server_clock: bool = False) -> None:
+        if not await defer(interaction):
+            return
+        try:
+            info = await service_of(interaction).leagues.settings(
+                await actor_of(interaction), name, auto_close, reminder_hours, deadline_hours, on_deadline, skip_quiet,
+                server_clock)
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        await reply(interaction, f"✅ {esc(info.name, 64)}: {names.text(info.settings_text)}. A new clock applies to "
+                                 "the games made from now on; games being played keep theirs (/clock in a game's "
+                                 "thread changes one).")
+
+    @app_commands.command(description="A league's log of organiser actions, newest first (anyone may read it)")
+    @app_commands.describe(name="The league", page=f"Which page ({LOG_PAGE} a page)")
+    @app_commands.autocomplete(name=league_names)
+    async def log(self, interaction: discord.Interaction, name: str, page: app_commands.Range[int, 1, 10_000] = 1) -> None:
+        if not await defer(interaction):
+            return
+        try:
+            found = await service_of(interaction).leagues.action_log(str(interaction.guild_id), name, page, LOG_PAGE)
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        pages = max(1, -(-found.total // LOG_PAGE))
+        if page > pages:
+            await reply(interaction, f"❌ There is no page {page}: {found.total} actions, {LOG_PAGE} a page.")
+            return
+        head = f"📜 **{esc(found.league, 64)}**: organiser actions, newest first (page {page} of {pages})"
+        lines = [log_line(line) for line in found.lines]
+        more = f" (next page: `/league log page:{page + 1}`)"
+        await reply(interaction, fit_lines([head, *lines], more), allowed_mentions=discord.AllowedMentions.none())
+
+
+def csv_name(league: str) -> str:
+    """A file name from the league's name: letters, digits and dashes only."""
+    slug = "".join(c if c.isalnum() else "-" for c in league.casefold()).strip("-")[:40] or "league"
+    return f"{slug}-standings.csv"
+
+
+def log_line(line: LogLine) -> str:
+    a = line.action
+    by = "automatic" if a.actor == AUTOMATIC else f"<@{a.actor}>" if a.actor.isdigit() else esc(a.actor)
+    about = f" ({esc(line.subject_name)})" if a.subject else ""
+    note = f": {names.text(fit(a.note, 200))}" if a.note else ""
+    return f"• <t:{int(a.at.timestamp())}:f> {by}, **{a.action}**{about}{note}"
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -91,7 +91,8 @@ class GameService:
         self.orders = StandingOrders(store, self.reading, self.commands)
         self.lobby = Lobby(store, self.data, self.squadrons, self.commands, self.clock, self.front, self.referee,
                            seeds)
-        self.leagues = Leagues(store, self.data, self.reading, self.commands, self.lobby)
+        self.leagues = Leagues(store, self.data, self.reading, self.commands, self.lobby, game_clock=self.clock,
+                               front=self.front)
         self.seats = Seats(store, self.leagues.ranked)
         self.records = Records(store)  # /captain: a captain's record from the finished games' logs
         self.autoplay = AutoPlay(store, self.commands, self.orders)

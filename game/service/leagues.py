@@ -15,7 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import CursorResult, func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -25,6 +25,7 @@ from sqlmodel import col
 from game.errors import RulesError
 from game.league.pairing import round_robin, round_robin_rounds, swiss, swiss_rounds
 from game.league.rating import Skill, rate
+from game.league.sides import allocate, records
 from game.league.standings import Result, StandingRow, standings
 from game.model import Game, Phase
 from game.names import moment
@@ -34,10 +35,18 @@ from game.service.commands import Commands
 from game.service.errors import ServiceError, ServiceRefusal
 from game.service.guild_data import GuildData
 from game.service.league_claims import change_entrants, claim_pairing, link_game, release_pairing
+from game.service.league_log import AUTOMATIC, LoggedAction, actions, log_action
+from game.service.league_settings import DEFAULTS, LeagueSettings, describe, of, problem
 from game.service.lobby import DRAFTED, Lobby, starting_state
 from game.service.models import GameRecord, League, LeagueEntry, LeagueGame, Rating, utcnow
+from game.service.posts import LeagueRound, stored
 from game.service.reading import Reading
 from game.service.store import GameStore
+from game.service.writer import stage_posts
+
+if TYPE_CHECKING:
+    from game.service.clock_service import Clock
+    from game.service.frontend import FrontEnd
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +109,12 @@ class LeagueInfo:
     status: str
     deadline: datetime | None
     entrants: tuple[EntryInfo, ...]
-    pairings: tuple[Pairing, ...]  # the current round's
+    pairings: tuple[Pairing, ...]  # the current round's (or the round asked for)
+    settings: LeagueSettings = DEFAULTS
+
+    @property
+    def settings_text(self) -> str:
+        return describe(self.settings)
 
 
 @dataclass(frozen=True)
@@ -130,6 +144,28 @@ class RoundReport:
     notices: tuple[Notice, ...] = ()  # entrants who forfeited a pairing for want of a valid list
 
 
+@dataclass(frozen=True)
+class LateEntry:
+    entry: EntryInfo
+    first_round: int  # the round they are first paired in
+    league: str
+
+
+@dataclass(frozen=True)
+class LogLine:
+    action: LoggedAction
+    subject_name: str  # the entrant it concerns, by name ("" for none)
+
+
+@dataclass(frozen=True)
+class LogPage:
+    league: str
+    lines: tuple[LogLine, ...]
+    total: int
+    page: int
+    per_page: int
+
+
 class _EntrantsChanged(Exception):
     """A join or a drop was committed between reading the entrants and pairing them."""
 
@@ -143,7 +179,8 @@ class Leagues:
     """The league part of the service. It keeps no state of its own: a front end makes one per call."""
 
     def __init__(self, store: GameStore, data: GuildData, reading: Reading, commands: Commands, lobby: Lobby,
-                 clock: Callable[[], datetime] = utcnow) -> None:
+                 clock: Callable[[], datetime] = utcnow, game_clock: Clock | None = None,
+                 front: FrontEnd | None = None) -> None:
         self.store = store
         self.data = data
         self.reading = reading
@@ -151,6 +188,11 @@ class Leagues:
         self.lobby = lobby
         self.session = store.repo.session
         self.clock = clock
+        self.game_clock = game_clock  # sets each new game's clock to the league's
+        self.front = front  # with its outbox on, a round closed by itself is posted through it
+        # leagues whose round a GM's command in this process is closing: the games it times out end
+        # without closing the round by themselves (the command closes it; shared by `at`'s copies)
+        self._by_hand: set[int] = set()
         store.when_over(self.game_ended)
 
     def at(self, clock: Callable[[], datetime]) -> Leagues:
@@ -163,8 +205,11 @@ class Leagues:
 
     async def create(self, actor: Actor, channel_id: str, name: str, scenario: str = "quickstart",
                      scenario_text: str | None = None, size: str = "skirmish", format: str = "swiss",
-                     round_hours: int = 72) -> LeagueInfo:
+                     round_hours: int = 72, settings: LeagueSettings = DEFAULTS) -> LeagueInfo:
         require_gm(actor, "create a league")
+        wrong = problem(settings)
+        if wrong is not None:
+            raise LeagueRefused(*wrong)
         name = " ".join(name.split())
         if not 1 <= len(name) <= MAX_LEAGUE_NAME:
             raise LeagueRefused(f"A league needs a name of 1 to {MAX_LEAGUE_NAME} characters.")
@@ -186,10 +231,16 @@ class Leagues:
             raise LeagueRefused(f"This server already has a league called {name!r}.", "Choose another name.")
         row = League(guild_id=actor.guild_id, channel_id=channel_id, name=name, scenario=scenario[:100],
                      scenario_text=scenario_text or "", size=size if scenario == DRAFTED else "", format=format,
-                     round_hours=round_hours, created_by=actor.user_id)
+                     round_hours=round_hours, created_by=actor.user_id, auto_close=settings.auto_close,
+                     reminder_hours=settings.reminder_hours, deadline_hours=settings.deadline_hours,
+                     on_deadline=settings.on_deadline, skip_quiet=settings.skip_quiet)
         try:
             async with self.session() as s, s.begin():
                 s.add(row)
+                await s.flush()
+                await log_action(s, row.id, actor.user_id, "create",
+                                 f"{format.replace('_', ' ')}, {f'drafted {size}' if scenario == DRAFTED else scenario}, "
+                                 f"{round_hours} h a round; {describe(settings)}", at=self.clock())
         except IntegrityError:
             raise LeagueRefused(f"This server already has a league called {name!r}.", "Choose another name.") from None
         return await self.show(actor.guild_id, name)
@@ -255,7 +306,7 @@ class Leagues:
         lg = await self._league(actor.guild_id, league)
         if lg.status != "registering":
             raise LeagueRefused(f"{lg.name} has already started.", "Close a round with /league round.")
-        lg, notices = await self._pair_next(actor.guild_id, lg.name, 0)
+        lg, notices = await self._pair_next(actor.guild_id, lg.name, 0, actor.user_id)
         made = await self._made(lg, place)
         info = await self.show(actor.guild_id, lg.name)
         return RoundReport(info, (), info.pairings, made, notices)
@@ -277,23 +328,28 @@ class Leagues:
             made = await self._made(lg, place)
             info = await self.show(actor.guild_id, lg.name)
             return RoundReport(info, (), info.pairings, made)
-        await self._reconcile(lg, rows)
-        rows = await self._round_rows(lg, lg.current_round)
-        playing = [r for r in rows if r.status != "done"]
-        deadline = self._deadline(lg)
-        if playing and deadline is not None and self.clock() < deadline:
-            raise LeagueRefused(f"{len(playing)} game{'s' if len(playing) != 1 else ''} of round {lg.current_round} "
-                                f"{'are' if len(playing) != 1 else 'is'} still being played.",
-                                f"The round's time is up {moment(deadline, 'R')}; then this command "
-                                "decides them (a GM can also record a result with /league result).")
-        for r in playing:
-            await self._time_out(lg, r)
+        assert lg.id is not None
+        self._by_hand.add(lg.id)
+        try:
+            await self._reconcile(lg, rows)
+            rows = await self._round_rows(lg, lg.current_round)
+            playing = [r for r in rows if r.status != "done"]
+            deadline = self._deadline(lg)
+            if playing and deadline is not None and self.clock() < deadline:
+                raise LeagueRefused(f"{len(playing)} game{'s' if len(playing) != 1 else ''} of round "
+                                    f"{lg.current_round} {'are' if len(playing) != 1 else 'is'} still being played.",
+                                    f"The round's time is up {moment(deadline, 'R')}; then this command "
+                                    "decides them (a GM can also record a result with /league result).")
+            for r in playing:
+                await self._time_out(lg, r)
+        finally:
+            self._by_hand.discard(lg.id)
         closed = tuple(await self._pairings(lg, await self._round_rows(lg, lg.current_round)))
         if lg.current_round >= lg.rounds:
-            async with self.session() as s, s.begin():
-                await s.execute(update(League).where(col(League.id) == lg.id).values(status="over"))
+            if not await self._end(lg, actor.user_id):
+                raise _under_way(lg, lg.current_round + 1)
             return RoundReport(await self.show(actor.guild_id, lg.name), closed, ())
-        lg, notices = await self._pair_next(actor.guild_id, lg.name, lg.current_round)
+        lg, notices = await self._pair_next(actor.guild_id, lg.name, lg.current_round, actor.user_id)
         made = await self._made(lg, place)
         info = await self.show(actor.guild_id, lg.name)
         return RoundReport(info, closed, info.pairings, made, notices)
@@ -312,7 +368,13 @@ class Leagues:
         async with self.session() as s, s.begin():
             settled = await self._settle(s, lg, row, member, row.a_points, row.b_points,
                                          (reason.strip() or "recorded by a GM")[:150] + f" ({actor.user_id})")
-        return await self._settled_table(lg, table, settled)
+            if settled:
+                await log_action(s, lg.id, actor.user_id, "result", f"round {row.round} table {table}: "
+                                 f"{'a draw' if winner is None else f'side {winner} won'}: "
+                                 f"{reason.strip() or 'no note'}", at=self.clock())
+        found = await self._settled_table(lg, table, settled)
+        await self._close_if_done(lg.id, row.game_id)
+        return found
 
     async def forfeit(self, actor: Actor, league: str, table: int, side: str, reason: str = "") -> Pairing:
         """A GM forfeits a pairing of the current round for side "A", "B" or "AB" (both): the other side
@@ -327,10 +389,16 @@ class Leagues:
         note = f"forfeit by a GM: {reason.strip() or 'no reason given'}"[:150] + f" ({actor.user_id})"
         async with self.session() as s, s.begin():
             settled = await self._settle(s, lg, row, None, 0, 0, note, forfeited=side)
+            if settled:
+                await log_action(s, lg.id, actor.user_id, "forfeit", f"round {row.round} table {table}, side "
+                                 f"{'A and B' if side == 'AB' else side}: {reason.strip() or 'no note'}",
+                                 at=self.clock())
         log.info("league %s round %s table %s: side %s forfeited by GM %s", lg.id, row.round, table, side, actor.user_id)
         if settled:
             await self._concede_for(lg, row, side)
-        return await self._settled_table(lg, table, settled)
+        found = await self._settled_table(lg, table, settled)
+        await self._close_if_done(lg.id, row.game_id)
+        return found
 
     async def drop(self, actor: Actor, league: str, entrant: str, reason: str = "") -> EntryInfo:
         """A GM drops an entrant: never paired again (a round robin keeps their place in its schedule and
@@ -362,9 +430,11 @@ class Leagues:
                 if now is not None and now.status == "making":  # claimed since it was read: nothing is dropped
                     raise LeagueRefused(f"The game of table {now.table_no} is being made right now.",
                                         "Try again in a moment.")
+            await log_action(s, lg.id, actor.user_id, "drop", why, subject=entry.member, at=self.clock())
         log.info("league %s: entrant %s dropped by GM %s (%s)", lg.id, entry.member, actor.user_id, why)
         if settled and open_row is not None:
             await self._concede_for(lg, open_row, side)
+            await self._close_if_done(lg.id, open_row.game_id)
         return EntryInfo(entry.member, entry.name, entry.squadron, (await self._skill(actor.guild_id, entry.member)).ordinal,
                          dropped=True)
 
@@ -415,9 +485,11 @@ class Leagues:
                                 f"There is no entrant {who[:64]!r}.", "Pick one from the list, or give a mention.")
         return found[0]
 
-    async def _pair_next(self, guild_id: str, name: str, closing: int) -> tuple[League, tuple[Notice, ...]]:
+    async def _pair_next(self, guild_id: str, name: str, closing: int, by: str,
+                         post_on: int | None = None) -> tuple[League, tuple[Notice, ...]]:
         """Pair the round after `closing` (0: the first, which closes registration), from the entrants as
-        they stand; read again if a join or a drop came in between."""
+        they stand; read again if a join or a drop came in between. `by` closed it (a GM, or AUTOMATIC);
+        with `post_on`, the game whose outbox carries the round's post (a round closed by itself)."""
         for _ in range(PAIRING_TRIES):
             lg = await self._league(guild_id, name)
             if lg.current_round != closing:
@@ -430,13 +502,13 @@ class Leagues:
                 lg.rounds = swiss_rounds(n) if lg.format == "swiss" else round_robin_rounds(n)
                 lg.status = "running"
             try:
-                return lg, await self._pair_round(lg, entries, await self._all_rows(lg))
+                return lg, await self._pair_round(lg, entries, await self._all_rows(lg), by, post_on)
             except _EntrantsChanged:
                 continue
         raise LeagueRefused("The entrants changed while the round was being paired.", "Run the command again.")
 
-    async def _pair_round(self, lg: League, entries: Sequence[LeagueEntry],
-                          rows: Sequence[LeagueGame]) -> tuple[Notice, ...]:
+    async def _pair_round(self, lg: League, entries: Sequence[LeagueEntry], rows: Sequence[LeagueGame],
+                          by: str, post_on: int | None = None) -> tuple[Notice, ...]:
         """The next round's pairings, stored (with the league's new round) before any game is made. An
         entrant who cannot play (dropped, or a drafted list that no longer holds) forfeits at once."""
         number = lg.current_round + 1
@@ -449,6 +521,10 @@ class Leagues:
             ranked = [s.entrant for s in standings([e.member for e in entries], _results(rows)) if s.entrant in active]
             met = {frozenset((r.a_member, r.b_member)) for r in rows if r.b_member is not None}
             pairs, bye = swiss(ranked, met, {r.a_member for r in rows if r.b_member is None and r.winner == r.a_member})
+        # who takes side A: as even a count of sides for each as the pairings allow (game/league/sides.py)
+        place = {s.entrant: s.rank for s in standings([e.member for e in entries], _results(rows))}
+        pairs = allocate(pairs, records((r.a_member, r.b_member) for r in rows
+                                        if r.b_member is not None and r.game_id is not None), place)
         unable = {e.member: f"{e.name[:40]} was dropped by a GM" for e in entries if e.dropped_at is not None}
         broken = await self._broken_lists(lg, [e for e in entries if e.dropped_at is None])
         names = {e.member: e.name for e in entries}
@@ -485,8 +561,59 @@ class Leagues:
                 raise _EntrantsChanged
             for row in made:
                 s.add(row)
+            await log_action(s, lg.id, by, "start" if number == 1 else "round",
+                             f"registration closed; round 1 of {lg.rounds} paired, {len(active)} entrants" if number == 1
+                             else f"round {number - 1} closed; round {number} of {lg.rounds} paired", at=self.clock())
+            if post_on is not None:
+                await self._post_round(s, post_on, LeagueRound(lg.id or 0, number - 1, tuple(n.member for n in notices),
+                                                               tuple(n.text for n in notices)))
         lg.current_round = number
         return tuple(notices)
+
+    async def _end(self, lg: League, by: str, post_on: int | None = None) -> bool:
+        """The last round closed: the league is over. Whether this caller ended it (once, whoever races)."""
+        async with self.session() as s, s.begin():
+            done = cast(CursorResult[Any], await s.execute(
+                update(League).where(col(League.id) == lg.id, col(League.status) == "running",
+                                     col(League.current_round) == lg.current_round).values(status="over")))
+            if done.rowcount != 1:
+                return False
+            await log_action(s, lg.id, by, "round", f"round {lg.current_round} closed; the league is over",
+                             at=self.clock())
+            if post_on is not None:
+                await self._post_round(s, post_on, LeagueRound(lg.id or 0, lg.current_round))
+        return True
+
+    async def _post_round(self, s: AsyncSession, game_id: int, post: LeagueRound) -> None:
+        """The round's post in the outbox, in the transaction that closed the round (with a front end
+        that posts: the bot)."""
+        if self.front is None or not self.front.outbox:
+            return
+        now = self.clock()
+        await s.run_sync(lambda sync: stage_posts(sync.connection(), [(game_id, stored(post), now)]))
+
+    async def _close_if_done(self, league_id: int | None, game_id: int | None) -> None:
+        """A round whose last game has just ended (or been decided) closes by itself, if its league says
+        so: the next round is paired (or the league ends) at once, and the post that tells the channel
+        goes out through the game's outbox; the courier makes the new round's games as it delivers it.
+        Two games ending at once close the round once: the pairing is a conditional update of the
+        league's round, and the second finds it done."""
+        if league_id is None or game_id is None or league_id in self._by_hand:
+            return
+        async with self.session() as s:
+            lg = await s.get(League, league_id)
+        if lg is None or not lg.auto_close or lg.status != "running":
+            return
+        rows = await self._round_rows(lg, lg.current_round)
+        if not rows or any(r.status != "done" for r in rows):
+            return
+        try:
+            if lg.current_round >= lg.rounds:
+                await self._end(lg, AUTOMATIC, game_id)
+            else:
+                await self._pair_next(lg.guild_id, lg.name, lg.current_round, AUTOMATIC, game_id)
+        except LeagueRefused as exc:  # another game's end (or a GM) closed it first
+            log.info("league %s round %s was closed by another: %s", lg.id, lg.current_round, exc.message)
 
     async def _made(self, lg: League, place: Place | None) -> tuple[Pairing, ...]:
         """Make the game of each pairing of the round still without one, each under a claim (another
@@ -521,6 +648,7 @@ class Leagues:
                 continue
             row.game_id, row.status = info.id, "playing"
             tables.add(row.table_no)
+            await self._set_clock(lg, info.id)
             sides = [s.player for s in info.seats]
             for side, member in zip(sides, (row.a_member, row.b_member), strict=True):
                 try:
@@ -536,6 +664,15 @@ class Leagues:
                     break
         return tuple(p for p in await self._pairings(lg, await self._round_rows(lg, lg.current_round))
                      if p.table in tables)
+
+    async def _set_clock(self, lg: League, game_id: int) -> None:
+        """A new game of the league gets the league's clock (written in the game's log as a GM's
+        /clock would be); nothing set, the server's."""
+        settings = of(lg)
+        if self.game_clock is None or not settings.has_clock:
+            return
+        await self.game_clock.settings(Actor(SYSTEM, lg.guild_id, gm=True), game_id, settings.reminder_hours,
+                                       settings.deadline_hours, settings.on_deadline, settings.skip_quiet)
 
     async def _broken_lists(self, lg: League, entries: Sequence[LeagueEntry]) -> dict[str, str]:
         """The members of a drafted league who no longer have the complete list they registered, with
@@ -595,8 +732,9 @@ class Leagues:
 
     # ------------------------------------------------------------------ results
 
-    async def _record(self, game_id: int, state: Game) -> None:
-        """The result of a league game that has just ended (by the rules, a concession or a time-out)."""
+    async def _record(self, game_id: int, state: Game) -> int | None:
+        """The result of a league game that has just ended (by the rules, a concession or a time-out): the
+        league's id, if it was one of a league's (whether or not this call wrote its result)."""
         async with self.session() as s, s.begin():
             row = (await s.execute(select(LeagueGame).where(col(LeagueGame.game_id) == game_id,
                                                             col(LeagueGame.status) == "playing"))).scalars().first()
@@ -607,6 +745,7 @@ class Leagues:
             sides = state.players
             winner = {sides[0]: row.a_member, sides[1]: row.b_member}.get(state.winner or "")
             await self._settle(s, lg, row, winner, *_points(state, row), state.result[:200])
+            return lg.id
 
     async def _settle(self, s: AsyncSession, lg: League, row: LeagueGame, winner: str | None, a_points: int,
                       b_points: int, reason: str, forfeited: str = "") -> bool:
@@ -641,6 +780,127 @@ class Leagues:
                 old.name = names.get(member, old.name)
         return True
 
+    # ------------------------------------------------------------------ organisers
+
+    async def late_entry(self, actor: Actor, league: str, member: str | None, display_name: str = "",
+                         squadron: str | None = None, ai: bool = False) -> LateEntry:
+        """A GM enters a member (or with `ai` a computer captain) in a Swiss league that has started. They
+        are paired from the next round; the rounds they missed count nothing (docs/leagues.md)."""
+        require_gm(actor, "enter a member late")
+        lg = await self._league(actor.guild_id, league)
+        if lg.status == "registering":
+            raise LeagueRefused(f"{lg.name} has not started: registration is open.",
+                                "The member registers with /league join (a GM enters a computer captain with "
+                                "/league join ai: True).")
+        if lg.status == "over":
+            raise LeagueRefused(f"{lg.name} is over.")
+        if lg.format == "round_robin":
+            raise LeagueRefused(f"{lg.name} is a round robin: its schedule was fixed at the start so that "
+                                "everyone meets everyone once, and a late entrant would miss the games already "
+                                "played.", "Late entry is for Swiss leagues; enter them in the next league.")
+        assert lg.id is not None
+        if not ai:
+            if not member or not member.isdigit():
+                raise LeagueRefused("Name the member to enter (a mention).", "Or enter a computer captain: ai: True.")
+            known = next((e for e in await self._entries(lg) if e.member == member), None)
+            if known is not None:
+                raise LeagueRefused(f"{known.name} was dropped from {lg.name}: a dropped entrant does not come back."
+                                    if known.dropped_at is not None else f"{known.name} is already in {lg.name}.")
+            try:
+                squadron = await self._check_squadron(Actor(member, actor.guild_id), lg, squadron)
+            except LeagueRefused as exc:  # worded for the member; the GM is told whose list it is
+                raise LeagueRefused(f"For {(display_name or member)[:40]}: {exc.message}", exc.allowed) from None
+        try:
+            async with self.session() as s, s.begin():
+                # the league's row is locked from here to the commit: a round paired meanwhile is either
+                # finished (they start in the round after it) or waits and pairs them
+                if not await change_entrants(s, lg.id, "running"):
+                    raise LeagueRefused(f"{lg.name} is over.")
+                now = await s.get(League, lg.id, populate_existing=True)
+                assert now is not None
+                if now.current_round >= now.rounds:
+                    raise LeagueRefused(f"{lg.name} is in its last round: there is no round left to pair a late "
+                                        "entrant in.")
+                entries = select(func.count()).select_from(LeagueEntry).where(col(LeagueEntry.league_id) == lg.id)
+                if (await s.execute(entries.where(col(LeagueEntry.dropped_at).is_(None)))).scalar_one() >= MAX_ENTRANTS:
+                    raise LeagueRefused(f"{lg.name} is full: a league takes {MAX_ENTRANTS} entrants.")
+                if ai:
+                    n = (await s.execute(entries.where(col(LeagueEntry.member).like("ai:%")))).scalar_one() + 1
+                    member, name, squadron = f"ai:{n}", f"Computer captain {n}", None
+                else:
+                    assert member is not None
+                    name = (" ".join(display_name.split()) or member)[:100]
+                s.add(LeagueEntry(league_id=lg.id, member=member, name=name, squadron=squadron or ""))
+                first = now.current_round + 1
+                await log_action(s, lg.id, actor.user_id, "late-entry",
+                                 f"paired from round {first}; rounds 1 to {first - 1} count nothing",
+                                 subject=member, at=self.clock())
+        except IntegrityError:
+            raise LeagueRefused(f"That member is already in {lg.name}.") from None
+        log.info("league %s: %s entered late by GM %s, from round %s", lg.id, member, actor.user_id, first)
+        entry = EntryInfo(member, name, squadron or "", (await self._skill(actor.guild_id, member)).ordinal)
+        return LateEntry(entry, first, lg.name)
+
+    async def settings(self, actor: Actor, league: str, auto_close: bool | None = None,
+                       reminder_hours: int | None = None, deadline_hours: int | None = None,
+                       on_deadline: str | None = None, skip_quiet: bool | None = None,
+                       server_clock: bool = False) -> LeagueInfo:
+        """A GM changes the league's settings (None leaves one as it is; `server_clock` gives the games the
+        server's clock again). Clock settings apply to the games made after the change."""
+        require_gm(actor, "change a league's settings")
+        lg = await self._league(actor.guild_id, league)
+        if lg.status == "over":
+            raise LeagueRefused(f"{lg.name} is over.")
+        old = of(lg)
+        new = LeagueSettings(old.auto_close) if server_clock else old
+        new = new.changed(auto_close=auto_close, reminder_hours=reminder_hours, deadline_hours=deadline_hours,
+                          on_deadline=on_deadline, skip_quiet=skip_quiet)
+        wrong = problem(new)
+        if wrong is not None:
+            raise LeagueRefused(*wrong)
+        changes = new.differences(old)
+        if not changes:
+            raise LeagueRefused(f"That changes nothing: {describe(old)}.", "Give a setting with a new value.")
+        async with self.session() as s, s.begin():
+            await s.execute(update(League).where(col(League.id) == lg.id).values(
+                auto_close=new.auto_close, reminder_hours=new.reminder_hours, deadline_hours=new.deadline_hours,
+                on_deadline=new.on_deadline, skip_quiet=new.skip_quiet))
+            await log_action(s, lg.id, actor.user_id, "settings", "; ".join(changes), at=self.clock())
+        if new.auto_close and not old.auto_close:  # a round already finished closes now
+            rows = await self._round_rows(lg, lg.current_round)
+            await self._close_if_done(lg.id, next((r.game_id for r in rows if r.game_id is not None), None))
+        return await self.show(actor.guild_id, lg.name)
+
+    async def action_log(self, guild_id: str, league: str, page: int = 1, per_page: int = 10) -> LogPage:
+        """A page of the league's action log, newest first: for anyone in the server to read."""
+        lg = await self._league(guild_id, league)
+        names = {e.member: e.name for e in await self._entries(lg)}
+        async with self.session() as s:
+            found, total = await actions(s, lg.id, (max(1, page) - 1) * per_page, per_page)
+        return LogPage(lg.name, tuple(LogLine(a, names.get(a.subject, a.subject)) for a in found), total, page,
+                       per_page)
+
+    async def where(self, league_id: int) -> tuple[str, str] | None:
+        """The league's server and channel, for a post about it (None: no such league)."""
+        async with self.session() as s:
+            lg = await s.get(League, league_id)
+        return (lg.guild_id, lg.channel_id) if lg is not None else None
+
+    async def continue_round(self, league_id: int, closed: int, place: Place | None = None) -> RoundReport | None:
+        """For the post of a round that closed by itself: its results, and the next round's games made
+        (those nobody is making yet), as `/league round` would report them. None: no such league."""
+        async with self.session() as s:
+            lg = await s.get(League, league_id)
+        if lg is None:
+            return None
+        results = tuple(await self._pairings(lg, await self._round_rows(lg, closed)))
+        if lg.status == "running" and lg.current_round == closed + 1:
+            made = await self._made(lg, place)
+            info = await self.show(lg.guild_id, lg.name)
+            return RoundReport(info, results, info.pairings, made)
+        # the league ended with that round (or has moved on since: a GM's command posted the rest)
+        return RoundReport(await self.show(lg.guild_id, lg.name, closed), results, ())
+
     # ------------------------------------------------------------------ reading
 
     async def names(self, guild_id: str) -> list[str]:
@@ -648,7 +908,8 @@ class Leagues:
             q = select(col(League.name)).where(col(League.guild_id) == guild_id).order_by(col(League.id).desc())
             return list((await s.execute(q)).scalars())
 
-    async def show(self, guild_id: str, league: str) -> LeagueInfo:
+    async def show(self, guild_id: str, league: str, round: int | None = None) -> LeagueInfo:
+        """The league, with the pairings of its current round (or of `round`)."""
         lg = await self._league(guild_id, league)
         assert lg.id is not None
         entries = await self._entries(lg)
@@ -658,7 +919,8 @@ class Leagues:
             lg.current_round, lg.status, self._deadline(lg),
             tuple(EntryInfo(e.member, e.name, e.squadron, skills[e.member].ordinal, e.dropped_at is not None)
                   for e in entries),
-            tuple(await self._pairings(lg, await self._round_rows(lg, lg.current_round))),
+            tuple(await self._pairings(lg, await self._round_rows(lg, lg.current_round if round is None else round))),
+            of(lg),
         )
 
     async def standings(self, guild_id: str, league: str) -> Table:
@@ -677,10 +939,15 @@ class Leagues:
         if record.id is None:
             return
         try:
-            await self._record(record.id, state)
+            league_id = await self._record(record.id, state)
         except Exception:
             log.exception("the league result of game %s could not be recorded now; it will be when the round closes",
                           record.id)
+            return
+        try:
+            await self._close_if_done(league_id, record.id)
+        except Exception:  # the round stays open: a GM's /league round closes it
+            log.exception("the league round of game %s could not be closed by itself", record.id)
 
     async def ranked(self, game_id: int) -> bool:
         """Whether the game is a league game (ranked: its seats change hands only through a GM)."""

@@ -251,6 +251,13 @@ class League(SQLModel, table=True):
     entry_version: int = Field(default=0)
     created_by: str = Field(max_length=32)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    # a round closes, and the next is paired, as its last game ends (leagues made before 0019: by hand)
+    auto_close: bool = Field(default=True, sa_column_kwargs={"server_default": sa.false()})
+    # the clock the league's games get as they are made (None: the server's), as /clock sets a game's
+    reminder_hours: int | None = Field(default=None)
+    deadline_hours: int | None = Field(default=None)
+    on_deadline: str | None = Field(default=None, max_length=20)
+    skip_quiet: bool | None = Field(default=None)
 
 
 class LeagueEntry(SQLModel, table=True):
@@ -295,6 +302,23 @@ class LeagueGame(SQLModel, table=True):
     # two GMs' commands never make two games of one pairing; a claim older than the lease is taken over
     claim: str = Field(default="", max_length=32)
     claimed_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+class LeagueAction(SQLModel, table=True):
+    """One organiser action on a league (docs/leagues.md, "The action log"): who, what, when and their
+    note, written in the transaction of the action itself (game/service/league_log.py)."""
+
+    __tablename__ = "league_actions"
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="leagues.id", index=True)
+    actor: str = Field(max_length=32)  # a member's id, or "automatic"
+    action: str = Field(max_length=40)
+    # the entrant the action concerns (a member's id or ai:N): names are looked up as the log is read,
+    # so a member who is forgotten (/privacy) leaves no name behind in it
+    subject: str = Field(default="", max_length=32, sa_column_kwargs={"server_default": ""})
+    note: str = Field(default="", max_length=300)
+    at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
 
 class Rating(SQLModel, table=True):

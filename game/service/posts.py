@@ -196,7 +196,22 @@ class ChronicleCard:
 
 
 
-AnyPost = Board | Status | Created | Nudge | Note | Planned | Notice | FollowBoard | FollowDigest | ChronicleCard
+@POSTS.register("league_round")
+@dataclass(frozen=True)
+class LeagueRound:
+    """A league round that closed by itself as its last game ended (game/service/leagues.py): its results,
+    the next round's games made and its pairings, or the final standings, in the league's channel; and a
+    DM for each entrant who forfeits at once (`told`, `texts`). Carried by the game that ended last."""
+
+    league: int
+    round: int  # the round that closed
+    told: tuple[str, ...] = ()
+    texts: tuple[str, ...] = ()
+    lane: ClassVar[str] = CHANNEL
+
+
+AnyPost = (Board | Status | Created | Nudge | Note | Planned | Notice | FollowBoard | FollowDigest | ChronicleCard
+           | LeagueRound)
 
 
 def stored(post: AnyPost) -> Post:

@@ -24,6 +24,7 @@ from game.service.models import (
     FormerMember,
     GameRecord,
     League,
+    LeagueAction,
     LeagueEntry,
     LeagueGame,
     OutboxRow,
@@ -233,6 +234,9 @@ class Privacy:
                         .values(member=pseudonym, name=FORMER_NAME, squadron=""))
         await s.execute(update(LeagueEntry).where(col(LeagueEntry.dropped_by) == user_id).values(dropped_by=pseudonym))
         await s.execute(update(League).where(col(League.created_by) == user_id).values(created_by=pseudonym))
+        # the league's action log keeps what was done, by and to whom, under the pseudonym
+        await s.execute(update(LeagueAction).where(col(LeagueAction.actor) == user_id).values(actor=pseudonym))
+        await s.execute(update(LeagueAction).where(col(LeagueAction.subject) == user_id).values(subject=pseudonym))
         for column in ("a_member", "b_member", "winner", "claim"):
             await s.execute(update(LeagueGame).where(getattr(LeagueGame, column) == user_id)
                             .values({column: pseudonym}))

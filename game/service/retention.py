@@ -21,6 +21,7 @@ from game.service.models import (
     GameRecord,
     GuildSettings,
     League,
+    LeagueAction,
     LeagueEntry,
     LeagueGame,
     OutboxRow,
@@ -131,6 +132,7 @@ class Retention:
 
             if leagues:
                 await gone(LeagueGame, col(LeagueGame.league_id).in_(leagues))
+                await gone(LeagueAction, col(LeagueAction.league_id).in_(leagues))
                 await gone(LeagueEntry, col(LeagueEntry.league_id).in_(leagues))
             await gone(Follow, col(Follow.guild_id) == guild_id)  # before the games they name
             if games:

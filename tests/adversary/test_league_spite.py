@@ -75,7 +75,8 @@ async def test_an_entrant_who_breaks_their_list_forfeits_and_holds_nobody_up(tab
     """Bob registers his list, then drops its flagship from it. Before, every /league start and round was
     refused until he mended it; now the round goes on, Bob forfeits his table and is told by DM."""
     t = table
-    await t.cmd(ANN, "league", "create", permissions=MANAGE_GUILD, name="Spite", scenario="drafted", size="skirmish")
+    await t.cmd(ANN, "league", "create", permissions=MANAGE_GUILD, name="Spite", scenario="drafted", size="skirmish",
+                auto_close=False)
     for user in (ANN, BOB):
         await t.cmd(user, "squadron", "save", attachments={"file": t.fake.attach("a.toml", DUTCH)})
         assert "is registered" in answer_text(await t.cmd(user, "league", "join", name="Spite",

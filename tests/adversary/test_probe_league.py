@@ -53,7 +53,8 @@ def test_a_rounds_post_pings_at_most_100_members_and_only_those_it_names() -> No
     league is 60 tables, 120 members to ping."""
     from datetime import UTC, datetime
 
-    from bot.cogs.league import _mentions, _round_text
+    from bot.league_rounds import mentions as _mentions
+    from bot.league_rounds import round_text as _round_text
     from game.service.leagues import LeagueInfo, Pairing
 
     pairings = tuple(Pairing(1, n + 1, str(10**17 + 2 * n), f"P{2 * n}", str(10**17 + 2 * n + 1), f"P{2 * n + 1}",

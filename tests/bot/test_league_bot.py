@@ -22,7 +22,7 @@ async def test_an_eight_player_swiss_league_of_computer_captains_to_final_standi
     bot, fake = harness
     upload = fake.attach("short.toml", SHORT)
     sent = await dispatch(bot, command(ANN, "league", "create", permissions=GM, attachments={"file": upload},
-                                       name="Autumn Cup", scenario="one-turn"), fake)
+                                       name="Autumn Cup", scenario="one-turn", auto_close=False), fake)
     assert "announced here" in last_followup(sent).content and last_followup(sent).ephemeral
     [told] = [r for r in sent if r.in_channel]
     assert "open for registration" in told.content and not told.ephemeral
@@ -71,7 +71,8 @@ async def test_an_eight_player_swiss_league_of_computer_captains_to_final_standi
 
 async def test_members_play_in_their_thread_and_a_concession_is_recorded(harness: Any) -> None:
     bot, fake = harness
-    await dispatch(bot, command(ANN, "league", "create", permissions=GM, name="Duel", format="round_robin"), fake)
+    await dispatch(bot, command(ANN, "league", "create", permissions=GM, name="Duel", format="round_robin",
+                                auto_close=False), fake)
     for user in (ANN, BOB):
         await dispatch(bot, command(user, "league", "join", name="Duel"), fake)
     sent = await dispatch(bot, command(ANN, "league", "start", permissions=GM, name="Duel"), fake, settle=30)

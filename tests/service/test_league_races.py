@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from game.errors import RulesError
 from game.service.game_service import Actor, GameService
 from game.service.models import GameRecord, LeagueEntry
-from tests.service.test_leagues import SHORT
+from tests.service.test_leagues import MANUAL, SHORT
 
 GM1, GM2 = Actor("901", "g1", gm=True), Actor("902", "g1", gm=True)
 
@@ -165,7 +165,7 @@ async def test_two_gms_closing_a_finished_round_at_once_pair_the_next_once(two: 
     """Both close round 1 at the same moment: round 2 is paired once and its games made once; the GM
     who lost the race is told the round is already under way (or makes the tables nobody was making)."""
     first, second = two
-    await first.leagues.create(GM1, "c", "Close", scenario="short", scenario_text=SHORT)
+    await first.leagues.create(GM1, "c", "Close", scenario="short", scenario_text=SHORT, settings=MANUAL)
     for _ in range(4):
         await first.leagues.join(GM1, "Close", ai=True)
     for p in (await first.leagues.start(GM1, "Close")).started:

@@ -14,6 +14,7 @@ from game.model import Phase
 from game.scenario import builtin_scenarios
 from game.service.db import make_engine
 from game.service.game_service import Actor, GameService
+from game.service.league_settings import LeagueSettings
 from game.service.leagues import Leagues
 from game.service.models import Rating, utcnow
 from tests.seeds import counting_seeds
@@ -23,6 +24,7 @@ ANN, BOB = Actor("111", "g1"), Actor("222", "g1")
 # the quick start cut to one turn: a league's games then take a fraction of a second
 SHORT = builtin_scenarios()["quickstart"].replace('defender = "B"', 'defender = "B"\nlast_turn = 1')
 DUTCH = resources.files("game.data").joinpath("oak_and_iron/squadrons/dutch_skirmish.toml").read_text()
+MANUAL = LeagueSettings(auto_close=False)  # rounds closed by a GM's /league round, as before auto-close
 
 
 async def play_round(service: GameService, leagues: Leagues, name: str) -> None:
@@ -33,7 +35,7 @@ async def play_round(service: GameService, leagues: Leagues, name: str) -> None:
 
 async def test_an_eight_player_swiss_league_of_computer_captains_runs_to_final_standings(service: GameService) -> None:
     leagues = service.leagues
-    await leagues.create(GM, "league-chan", "Autumn Cup", scenario="short", scenario_text=SHORT)
+    await leagues.create(GM, "league-chan", "Autumn Cup", scenario="short", scenario_text=SHORT, settings=MANUAL)
     for _ in range(8):
         await leagues.join(GM, "Autumn Cup", ai=True)
     report = await leagues.start(GM, "autumn cup")  # names are matched without regard to case
@@ -100,7 +102,7 @@ async def test_registration_is_once_per_member_and_only_with_ones_own_complete_l
 async def test_only_a_gm_starts_closes_and_records_and_a_drafted_round_seats_the_registered_lists(
         service: GameService) -> None:
     leagues = service.leagues
-    await leagues.create(GM, "c", "Drafted", scenario="drafted", size="skirmish", round_hours=24)
+    await leagues.create(GM, "c", "Drafted", scenario="drafted", size="skirmish", round_hours=24, settings=MANUAL)
     await service.squadrons.save(ANN, DUTCH)
     await leagues.join(ANN, "Drafted", "Ann", squadron="Zeeland Admiralty")
     await leagues.join(GM, "Drafted", ai=True)
@@ -132,7 +134,7 @@ async def test_only_a_gm_starts_closes_and_records_and_a_drafted_round_seats_the
 
 async def test_a_conceded_game_counts_and_a_ranked_seat_changes_hands_only_through_a_gm(service: GameService) -> None:
     leagues = service.leagues
-    await leagues.create(GM, "c", "Duel", scenario="short", scenario_text=SHORT, format="round_robin")
+    await leagues.create(GM, "c", "Duel", scenario="short", scenario_text=SHORT, format="round_robin", settings=MANUAL)
     await leagues.join(ANN, "Duel", "Ann")
     await leagues.join(BOB, "Duel", "Bob")
     (p,) = (await leagues.start(GM, "Duel")).started

@@ -137,3 +137,36 @@ async def test_the_decisions_migration_goes_down_and_up_again_under_a_game_in_pl
         assert (await svc.reading.state_for_audit(game.id)).turn == 1
     finally:
         await engine.dispose()
+
+
+async def test_the_league_organisers_migration_goes_down_and_up_under_a_running_league(db_url: str) -> None:
+    """0019 adds columns to `leagues`, which entrants, pairings and the new log refer to: with a league
+    running and logged, go back to 0018 and up again. A league made before 0019 closes its rounds by
+    hand, as it was announced (docs/leagues.md)."""
+    import asyncio
+
+    from alembic import command
+    from sqlalchemy import text
+
+    from game.service.authority import Actor
+    from game.service.db import alembic_config
+
+    gm = Actor("9", "g", gm=True)
+    engine = make_engine(db_url)
+    try:
+        svc = GameService(engine, seeds=counting_seeds())
+        await svc.leagues.create(gm, "c", "Cup")
+        for _ in range(2):
+            await svc.leagues.join(gm, "Cup", ai=True)
+        await svc.leagues.start(gm, "Cup")
+        await engine.dispose()
+        await asyncio.to_thread(command.downgrade, alembic_config(db_url), "0018_chronicle")
+        await asyncio.to_thread(command.upgrade, alembic_config(db_url), "head")
+        async with engine.connect() as conn:
+            assert (await conn.execute(text("SELECT auto_close, deadline_hours FROM leagues"))).all() == [(False, None)]
+            assert (await conn.execute(text("SELECT count(*) FROM league_actions"))).scalar_one() == 0
+        svc = GameService(engine, seeds=counting_seeds())
+        info = await svc.leagues.show("g", "Cup")
+        assert info.current_round == 1 and not info.settings.auto_close
+    finally:
+        await engine.dispose()
