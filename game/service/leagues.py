@@ -269,6 +269,8 @@ class Leagues:
         if lg.status != "running":
             raise LeagueRefused(f"{lg.name} is not running.",
                                 "Start it with /league start." if lg.status == "registering" else "It is over.")
+        if lg.paused_at is not None:  # its round's deadline is moved when it resumes (game/service/league_pause.py)
+            raise LeagueRefused(f"{lg.name} is paused.", "/league resume starts its clocks again first.")
         rows = await self._round_rows(lg, lg.current_round)
         if any(r.status in ("pending", "making") for r in rows):
             # a restart (or a refused thread) came between pairing the round and making its games, or

@@ -1,0 +1,53 @@
+"""pause windows: a game's pause by consent (who asked, what is kept, when it ends), a member's weekday
+availability windows, and a league's pause (issue 27, item 4, part 3).
+
+`game_clocks.paused_at` is when the clock stopped, so a resume gives each wait back the clock time
+it had left; `proposal` is the open request for a pause (JSON), answered by buttons.
+
+Revision ID: 0021_pause_windows
+Revises: 0018_chronicle
+Create Date: 2026-11-27 10:00:00.000000
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+import sqlmodel
+from alembic import op
+
+revision = '0021_pause_windows'
+down_revision = '0018_chronicle'
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table('game_clocks', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('paused_at', sa.DateTime(timezone=True), nullable=True))
+        batch_op.add_column(sa.Column('paused_until', sa.DateTime(timezone=True), nullable=True))
+        batch_op.add_column(sa.Column('pause_kind', sqlmodel.sql.sqltypes.AutoString(length=20), nullable=False,
+                                      server_default=''))
+        batch_op.add_column(sa.Column('pause_reason', sqlmodel.sql.sqltypes.AutoString(length=200), nullable=False,
+                                      server_default=''))
+        batch_op.add_column(sa.Column('proposal', sa.Text(), nullable=False, server_default=''))
+    with op.batch_alter_table('player_clocks', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('windows', sqlmodel.sql.sqltypes.AutoString(length=400), nullable=False,
+                                      server_default=''))
+    with op.batch_alter_table('leagues', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('paused_at', sa.DateTime(timezone=True), nullable=True))
+        batch_op.add_column(sa.Column('pause_reason', sqlmodel.sql.sqltypes.AutoString(length=200), nullable=False,
+                                      server_default=''))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table('leagues', schema=None) as batch_op:
+        batch_op.drop_column('pause_reason')
+        batch_op.drop_column('paused_at')
+    with op.batch_alter_table('player_clocks', schema=None) as batch_op:
+        batch_op.drop_column('windows')
+    with op.batch_alter_table('game_clocks', schema=None) as batch_op:
+        batch_op.drop_column('proposal')
+        batch_op.drop_column('pause_reason')
+        batch_op.drop_column('pause_kind')
+        batch_op.drop_column('paused_until')
+        batch_op.drop_column('paused_at')
