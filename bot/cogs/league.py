@@ -19,7 +19,7 @@ from bot.actions import actor_of, choices, defer, post_here, refusal, reply, ser
 from bot.cogs.game import MAX_SCENARIO_BYTES, scenario_names
 from bot.cogs.squadron import saved_names
 from bot.limits import MAX_CHOICE_NAME, MAX_CHOICES, fit, fit_lines, thread_name
-from bot.markup import member_id
+from bot.markup import chat, member_id
 from game import names
 from game.errors import RulesError
 from game.fuzzy import ranked_at
@@ -325,6 +325,43 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
                                            "stay in the standings; you are not paired again.")
         await reply(interaction, f"✅ {_esc(entry.name)} is dropped from {_esc(name, 64)}: not paired again, and "
                                  "their unfinished game of this round is forfeited. The standings show it.")
+
+    @app_commands.command(description="Pause a league (GM): its round's game clocks stop; the round's deadline waits")
+    @app_commands.describe(name="The league", reason="Why (said with the pause)")
+    @app_commands.autocomplete(name=league_names)
+    async def pause(self, interaction: discord.Interaction, name: str,
+                    reason: app_commands.Range[str, 0, 200] = "") -> None:
+        await self._pause(interaction, name, reason, True)
+
+    @app_commands.command(description="Resume a paused league (GM): clocks run on; the round's deadline moves on")
+    @app_commands.describe(name="The league")
+    @app_commands.autocomplete(name=league_names)
+    async def resume(self, interaction: discord.Interaction, name: str) -> None:
+        await self._pause(interaction, name, "", False)
+
+    async def _pause(self, interaction: discord.Interaction, name: str, reason: str, pause: bool) -> None:
+        if not await defer(interaction):
+            return
+        pauses = service_of(interaction).league_pauses
+        try:
+            actor = await actor_of(interaction)
+            done = await (pauses.pause(actor, name, reason) if pause else pauses.resume(actor, name))
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        courier: Any = getattr(self.bot, "courier", None)
+        for gid in done.games:  # each game's log says it, in its own thread
+            if courier is not None:
+                await courier.drain(gid)
+        games = f"{len(done.games)} game{'s' if len(done.games) != 1 else ''}"
+        if pause:
+            text = (f"⏸️ {_esc(done.league, 64)} is paused by a GM{f': {_esc(reason, 200)}' if reason.strip() else ''}. "
+                    f"The clocks of {games} of this round are stopped; moves may still be played.")
+        else:
+            due = f" The round now ends {names.moment(done.deadline, 'R')}." if done.deadline is not None else ""
+            text = f"▶️ {_esc(done.league, 64)} is resumed: the clocks of {games} run again with the time they had left.{due}"
+        await post_here(interaction, chat(text))
+        await reply(interaction, "✅ " + chat(text))
 
     @app_commands.command(description="A league's standings, with the table as an image")
     @app_commands.describe(name="The league", page=f"Which page ({PER_PAGE} a page)")

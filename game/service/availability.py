@@ -168,8 +168,10 @@ class Availability:
     def advance(self, start: datetime, seconds: float) -> datetime:
         """The moment by which `seconds` of open time have passed since `start` (the end of the open time
         it takes, so the minute before it is open). Nothing to count: `start` itself."""
-        if self.never or seconds <= 0:
+        if seconds <= 0:
             return start
+        if self.never:
+            return start + timedelta(seconds=seconds)
         left = timedelta(seconds=seconds)
         while True:
             end = start
