@@ -69,6 +69,11 @@ def _aware(when: datetime | None) -> datetime | None:
     return when.replace(tzinfo=UTC) if when is not None and when.tzinfo is None else when
 
 
+def _token(when: datetime) -> str:
+    """A pause named by when it began, to the microsecond: a pause's end acts on that pause only."""
+    return (when if when.tzinfo is not None else when.replace(tzinfo=UTC)).astimezone(UTC).isoformat()
+
+
 def _until(when: datetime | None) -> str:
     return f" until {names.moment(when)}" if when is not None else ""
 
@@ -251,7 +256,7 @@ class Clock:
         await orders_store.save_clock(self.store.repo, clock)
         self._clocks[game_id] = clock
         if until is not None:  # the pause's end, which a restart keeps: it is a row like any job
-            await schedule(self.store.repo, "pause_end", until, game_id, {"paused_at": iso(stopped)})
+            await schedule(self.store.repo, "pause_end", until, game_id, {"paused_at": _token(stopped)})
         why = f" ({reason[:200]})" if reason else ""
         return await self.log(game_id, actor, "paused", (detail or "the game is paused") + why
                               + (" until {until}" if until is not None else ""), retime=keep, until=until)
@@ -261,7 +266,7 @@ class Clock:
         With `paused_at`, only the pause that began then (a pause's end that fell due after a later one)."""
         clock = await orders_store.game_clock(self.store.repo, game_id)
         if not clock.paused or (paused_at is not None and (clock.paused_at is None
-                                                           or iso(clock.paused_at) != paused_at)):
+                                                           or _token(clock.paused_at) != paused_at)):
             raise ServiceRefusal("The game's clock is not paused.", "/game pause asks for a pause.")
         stopped = _aware(clock.paused_at)
         clock.paused, clock.paused_at, clock.paused_until, clock.pause_kind, clock.pause_reason = (
