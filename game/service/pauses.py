@@ -118,7 +118,8 @@ class Pauses:
         how_long = f"for {hours} h" if hours is not None else "until a player resumes it"
         outcome = await self.clock.log(game_id, actor, "pause asked", f"{{by}} asks to pause the game's clock "
                                        f"{how_long}{f' ({reason})' if reason else ''}; every other player must agree")
-        return PauseAnswer(f"⏸️ Asked: the clock stops when {_members(asked)} agree.", outcome, False,
+        return PauseAnswer(f"⏸️ Asked: the clock stops when {_members(asked)} "
+                           f"{'agrees' if len(asked) == 1 else 'agree'}.", outcome, False,
                            proposal.id, tuple(asked))
 
     async def answer(self, actor: Actor, game_id: int, proposal_id: int, agree: bool) -> PauseAnswer:
