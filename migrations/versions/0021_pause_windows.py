@@ -40,14 +40,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('leagues', schema=None) as batch_op:
-        batch_op.drop_column('pause_reason')
-        batch_op.drop_column('paused_at')
-    with op.batch_alter_table('player_clocks', schema=None) as batch_op:
-        batch_op.drop_column('windows')
-    with op.batch_alter_table('game_clocks', schema=None) as batch_op:
-        batch_op.drop_column('proposal')
-        batch_op.drop_column('pause_reason')
-        batch_op.drop_column('pause_kind')
-        batch_op.drop_column('paused_until')
-        batch_op.drop_column('paused_at')
+    # dropped in place (SQLite 3.35 on), as 0018 does: batch mode's copy of `leagues` or `game_clocks`
+    # could not drop the old table while other tables refer to it (foreign keys are on)
+    for column in ('pause_reason', 'paused_at'):
+        op.drop_column('leagues', column)
+    op.drop_column('player_clocks', 'windows')
+    for column in ('proposal', 'pause_reason', 'pause_kind', 'paused_until', 'paused_at'):
+        op.drop_column('game_clocks', column)
