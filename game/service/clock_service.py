@@ -69,6 +69,12 @@ def _aware(when: datetime | None) -> datetime | None:
     return when.replace(tzinfo=UTC) if when is not None and when.tzinfo is None else when
 
 
+def quoted(words: str) -> str:
+    """A member's own words (a pause's reason) inside a clock's stored detail: text, never markup, and
+    no `{by}` or `{until}` for the account to fill in."""
+    return names.text(words[:200]).replace("{", "(").replace("}", ")")
+
+
 def _token(when: datetime) -> str:
     """A pause named by when it began, to the microsecond: a pause's end acts on that pause only."""
     return (when if when.tzinfo is not None else when.replace(tzinfo=UTC)).astimezone(UTC).isoformat()
@@ -257,7 +263,7 @@ class Clock:
         self._clocks[game_id] = clock
         if until is not None:  # the pause's end, which a restart keeps: it is a row like any job
             await schedule(self.store.repo, "pause_end", until, game_id, {"paused_at": _token(stopped)})
-        why = f" ({reason[:200]})" if reason else ""
+        why = f" ({quoted(reason)})" if reason else ""
         return await self.log(game_id, actor, "paused", (detail or "the game is paused") + why
                               + (" until {until}" if until is not None else ""), retime=keep, until=until)
 

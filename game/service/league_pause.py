@@ -17,7 +17,7 @@ from sqlalchemy import func, select, update
 from sqlmodel import col
 
 from game.service.authority import Actor, require_gm
-from game.service.clock_service import Clock
+from game.service.clock_service import Clock, quoted
 from game.service.errors import ServiceRefusal
 from game.service.models import League, LeagueGame, utcnow
 from game.service.store import GameStore
@@ -62,7 +62,7 @@ class LeaguePauses:
             if (await self.clock.paused(game_id)).paused:
                 continue  # paused by its players already: that pause stays theirs
             await self.clock.stop(actor, game_id, "league", None, reason,
-                                  f"the league {lg.name} is paused by a GM ({{by}}): no reminders and no deadlines")
+                                  f"the league {quoted(lg.name)} is paused by a GM ({{by}}): no reminders and no deadlines")
             stopped.append(game_id)
         return LeaguePaused(lg.name, tuple(stopped))
 
@@ -82,7 +82,7 @@ class LeaguePauses:
         for game_id in await self._playing(lg):
             clock = await self.clock.paused(game_id)
             if clock.paused and clock.pause_kind == "league":
-                await self.clock.resume(actor, game_id, f"the league {lg.name} is resumed by a GM ({{by}}): each "
+                await self.clock.resume(actor, game_id, f"the league {quoted(lg.name)} is resumed by a GM ({{by}}): each "
                                                         "clock runs again with the time it had left")
                 resumed.append(game_id)
         deadline = moved + timedelta(hours=lg.round_hours) if moved is not None else None

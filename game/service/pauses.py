@@ -20,7 +20,7 @@ from typing import Any
 
 from game import names
 from game.service.authority import Actor, as_seated
-from game.service.clock_service import SYSTEM, Clock
+from game.service.clock_service import SYSTEM, Clock, quoted
 from game.service.errors import AlreadyDecided, NotPermitted, NotSeated, ServiceRefusal
 from game.service.models import utcnow
 from game.service.repository import Loaded
@@ -117,7 +117,7 @@ class Pauses:
             raise ServiceRefusal("A pause was asked for in this game a moment ago.", "Its buttons answer it.")
         how_long = f"for {hours} h" if hours is not None else "until a player resumes it"
         outcome = await self.clock.log(game_id, actor, "pause asked", f"{{by}} asks to pause the game's clock "
-                                       f"{how_long}{f' ({reason})' if reason else ''}; every other player must agree")
+                                       f"{how_long}{f' ({quoted(reason)})' if reason else ''}; every other player must agree")
         return PauseAnswer(f"⏸️ Asked: the clock stops when {_members(asked)} "
                            f"{'agrees' if len(asked) == 1 else 'agree'}.", outcome, False,
                            proposal.id, tuple(asked))

@@ -63,3 +63,15 @@ async def test_only_a_running_league_pauses(service: GameService) -> None:
     await _league(service, "Later")
     with pytest.raises(RulesError, match="not running"):
         await service.league_pauses.pause(GM, "Later")
+
+
+async def test_a_pause_by_the_players_does_not_move_the_rounds_deadline(service: GameService) -> None:
+    leagues = await _league(service, "Shield")
+    started = (await leagues.start(GM, "Shield")).started
+    deadline = (await leagues.show("g1", "Shield")).deadline
+    table = started[0]
+    asked = await service.pauses.ask(Actor(table.a, "g1"), table.game_id or 0, 48)
+    assert asked.proposal is not None
+    await service.pauses.answer(Actor(table.b or "", "g1"), table.game_id or 0, asked.proposal, True)
+    await service.pauses.resume(Actor(table.b or "", "g1"), table.game_id or 0)  # a player lifts the players' pause
+    assert (await leagues.show("g1", "Shield")).deadline == deadline  # the organiser decides
