@@ -104,3 +104,33 @@ async def test_a_gm_pauses_and_resumes_a_league(harness: Any) -> None:
     assert all(msg != said.response_message_id for msg, _ in fake.notified)  # a typed mention pings nobody
     sent = await dispatch(bot, command(ANN, "league", "resume", permissions=GM, name="Cup"), fake)
     assert "run again" in last_followup(sent).content and "The round now ends <t:" in last_followup(sent).content
+
+
+async def test_the_request_answers_after_a_restart_and_the_pause_ends_by_itself(harness: Any, tmp_path: Any) -> None:
+    from bot.app import QuarterdeckBot
+    from game.service.db import make_engine
+    from game.service.game_service import GameService
+    from game.service.scheduler import run_due
+    from tests.bot.fake_discord import TOKEN
+    from tests.seeds import counting_seeds
+
+    bot, fake = harness
+    await setup_game(bot, fake)
+    request, agree, _ = pause_buttons(await dispatch(bot, command(ANN, "game", "pause", hours=1), fake))
+    # another process, started later, knows the request only from the database and the button's id
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    restarted = QuarterdeckBot(GameService(engine, seeds=counting_seeds()), sync_commands=False, run_scheduler=False)
+    await restarted.login(TOKEN)
+    try:
+        sent = await dispatch(restarted, component(BOB, agree, request.response_message_id), fake)
+        assert "Everyone agrees" in last_followup(sent).content
+        assert (await restarted.service.clock.paused(1)).paused
+        # its scheduler runs the pause's end when the hour is over: the clock runs again, and the channel is told
+        before = len(fake.requests)
+        later = datetime.now(UTC) + timedelta(hours=1, minutes=1)
+        assert await run_due(restarted.service.store.repo, {"pause_end": restarted._pause_end}, now=later) == 1
+        assert not (await restarted.service.clock.paused(1)).paused
+        assert any(r.in_channel and "the pause is over" in r.content for r in fake.requests[before:])
+    finally:
+        await restarted.close()
+        await engine.dispose()
