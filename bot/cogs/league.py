@@ -83,6 +83,8 @@ def _result(p: Pairing) -> str:
 
 def _round_text(info: LeagueInfo, pairings: Sequence[Pairing]) -> str:
     due = f", decided <t:{int(info.deadline.timestamp())}:R>" if info.deadline else ""
+    if info.paused:  # its deadline moves on by the pause when a GM resumes it
+        due = ", ⏸️ paused by a GM: the round's time waits"
     head = f"📋 **{_esc(info.name, 64)}**: round {info.current_round} of {info.rounds}{due}"
     return fit_lines([head, *(_result(p) for p in pairings)], " (see `/league show`)")
 
@@ -407,7 +409,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             return
         what = f"drafted {info.size}" if info.size else _esc(info.scenario, 64)
         state = {"registering": "registration open", "running": f"round {info.current_round} of {info.rounds}",
-                 "over": "over"}[info.status]
+                 "over": "over"}[info.status] + (" (⏸️ paused by a GM: the round's time waits)" if info.paused else "")
         start = (page - 1) * PER_PAGE
         entrants = [f"• {_esc(e.name)}{f' ({_esc(e.squadron, 40)})' if e.squadron else ''}, rating {e.rating:.1f}"
                     f"{' (dropped)' if e.dropped else ''}"

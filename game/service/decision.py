@@ -117,10 +117,12 @@ def still_waiting(game_id: int, position: int, state: Moment, seats: Sequence[Se
 
 
 def restart(now: datetime, holder: str | None = None) -> Retime:
-    """Every wait (or those of sides this member holds) starts its clock again now; extensions stay."""
+    """Every wait (or those of sides this member holds) starts its clock again now, with its whole time
+    (what it spent before a pause too); extensions stay."""
 
     def retime(waits: dict[str, Wait]) -> dict[str, Wait]:
-        return {p: replace(w, started=now) if holder is None or w.holder == holder else w for p, w in waits.items()}
+        return {p: replace(w, started=now, used=0) if holder is None or w.holder == holder else w
+                for p, w in waits.items()}
 
     return retime
 

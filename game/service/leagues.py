@@ -101,6 +101,7 @@ class LeagueInfo:
     deadline: datetime | None
     entrants: tuple[EntryInfo, ...]
     pairings: tuple[Pairing, ...]  # the current round's
+    paused: bool = False  # a GM paused the league: its round's deadline waits (game/service/league_pause.py)
 
 
 @dataclass(frozen=True)
@@ -661,6 +662,7 @@ class Leagues:
             tuple(EntryInfo(e.member, e.name, e.squadron, skills[e.member].ordinal, e.dropped_at is not None)
                   for e in entries),
             tuple(await self._pairings(lg, await self._round_rows(lg, lg.current_round))),
+            lg.paused_at is not None,
         )
 
     async def standings(self, guild_id: str, league: str) -> Table:

@@ -102,6 +102,8 @@ async def test_a_gm_pauses_and_resumes_a_league(harness: Any) -> None:
     [said] = [r for r in sent if r.in_channel and r.path.endswith(f"/{CHANNEL_ID}/messages") and "paused" in r.content]
     assert "1 game of this round" in said.content and "break" in said.content
     assert all(msg != said.response_message_id for msg, _ in fake.notified)  # a typed mention pings nobody
+    shown = last_followup(await dispatch(bot, command(BOB, "league", "show", name="Cup"), fake))
+    assert "paused by a GM" in shown.content and "decided <t:" not in shown.content
     sent = await dispatch(bot, command(ANN, "league", "resume", permissions=GM, name="Cup"), fake)
     assert "run again" in last_followup(sent).content and "The round now ends <t:" in last_followup(sent).content
 

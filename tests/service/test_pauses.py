@@ -153,3 +153,15 @@ async def test_against_the_computer_captain_a_pause_is_made_at_once(service: Gam
     done = await service.pauses.ask(ANN, info.id, None, "")
     assert done.paused and done.proposal is None and "computer captain agrees" in done.text
     await service.pauses.resume(ANN, info.id)  # a pause the players made: a player resumes it
+
+
+async def test_new_clock_settings_give_a_resumed_wait_its_whole_time_again(service: GameService) -> None:
+    gid = await new_game(service)
+    await service.clock.settings(GM, gid, deadline_hours=24)
+    await age_waits(service, gid, 20)
+    await service.pauses.ask(GM, gid)
+    await service.pauses.resume(GM, gid)
+    now = datetime.now(UTC)
+    assert deadline_of(await pending(service, gid), "A") - now < timedelta(hours=4, minutes=1)
+    await service.clock.settings(GM, gid, deadline_hours=24)  # "the clock starts afresh", as it always did
+    assert deadline_of(await pending(service, gid), "A") - now > timedelta(hours=23, minutes=59)
