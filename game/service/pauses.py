@@ -184,6 +184,9 @@ class Pauses:
         if job.game_id is None:
             return None
         paused_at = str(json.loads(job.payload).get("paused_at", ""))
+        loaded = await self.store.load(job.game_id, fresh=True)
+        if moment(loaded.system, loaded.state).over:
+            return None  # its clock stopped for good: nothing to run again, nothing to log
         try:
             return await self.clock.resume(SYSTEM, job.game_id, "the pause is over: each clock runs again with "
                                                                 "the time it had left", paused_at=paused_at)

@@ -165,3 +165,15 @@ async def test_new_clock_settings_give_a_resumed_wait_its_whole_time_again(servi
     assert deadline_of(await pending(service, gid), "A") - now < timedelta(hours=4, minutes=1)
     await service.clock.settings(GM, gid, deadline_hours=24)  # "the clock starts afresh", as it always did
     assert deadline_of(await pending(service, gid), "A") - now > timedelta(hours=23, minutes=59)
+
+
+async def test_the_end_of_a_pause_in_a_game_that_ended_meanwhile_does_nothing(service: GameService) -> None:
+    gid = await new_game(service)
+    await service.pauses.ask(GM, gid, 1)
+    async with service.store.repo.session() as s:
+        row = (await s.execute(select(ScheduledJob).where(ScheduledJob.game_id == gid,  # type: ignore[arg-type]
+                                                          ScheduledJob.kind == "pause_end"))).scalars().one()
+    await service.commands.concede(BOB, gid)  # moves (a concession too) go on while paused
+    logged = len(await service.store.repo.events(gid))
+    assert await service.pauses.ended(Job.of(row)) is None
+    assert len(await service.store.repo.events(gid)) == logged
