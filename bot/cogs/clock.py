@@ -1,5 +1,6 @@
 """/clock: a game's reminders and deadline and what the deadline does (a GM's), pause, resume and
-extend; and each member's own hours and vacations. Every change is in the game's log and posted."""
+extend; and each member's own hours, weekday windows and vacations. Every change of a game's clock
+is in the game's log and posted."""
 
 from __future__ import annotations
 

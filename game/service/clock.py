@@ -1,13 +1,14 @@
 """A game's clock: when the player holding it up is reminded, when their deadline falls, and what
-the deadline does. Per game (/game clock), with each member's own hours (/me hours): a time zone,
-quiet hours (no pings; deadlines wait them out if the game says so) and a vacation (the clock stops
-for their games, or a substitute is pinged, or the computer captain plays for them).
+the deadline does. Per game (/clock settings), with each member's own hours (/clock hours, /clock
+days): a time zone, their open time (weekday windows less quiet hours, game/service/availability.py:
+no pings outside it, and only it counts toward the deadline if the game says so) and a vacation (the
+clock stops for their games, or a substitute is pinged, or the computer captain plays for them).
 
 `plan_wait` is pure: from one side's wait (game/service/decision.py: its holder, when its clock
-started, a GM's extension), the game's clock and the holder's hours, the reminders and the deadline;
-the service writes them, each naming the decision it was planned for, in the transaction that began
-or changed the wait. Every change of a clock is
-also an event in the game's log (ClockChanged), so the account shows it.
+started, a GM's extension, the clock time it spent before a pause), the game's clock and the
+holder's hours, the reminders and the deadline; the service writes them, each naming the decision it
+was planned for, in the transaction that began or changed the wait. Every change of a clock is also
+an event in the game's log (ClockChanged), so the account shows it.
 """
 
 from __future__ import annotations
