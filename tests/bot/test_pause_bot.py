@@ -136,3 +136,15 @@ async def test_the_request_answers_after_a_restart_and_the_pause_ends_by_itself(
     finally:
         await restarted.close()
         await engine.dispose()
+
+
+async def test_a_gm_who_does_not_play_pauses_and_resumes_alone(harness: Any) -> None:
+    bot, fake = harness
+    await setup_game(bot, fake)
+    sent = await dispatch(bot, command(EVE, "game", "pause", permissions=GM, reason="server maintenance"), fake)
+    assert "paused" in last_followup(sent).content and (await bot.service.clock.paused(1)).paused
+    assert not [r for r in sent if r.in_channel and "qd:pause:" in str(r.payload.get("components"))]  # nobody asked
+    refused = last_followup(await dispatch(bot, command(ANN, "game", "resume"), fake))
+    assert refused.ephemeral and "only a GM resumes it" in refused.content
+    sent = await dispatch(bot, command(EVE, "game", "resume", permissions=GM), fake)
+    assert "runs again" in last_followup(sent).content and not (await bot.service.clock.paused(1)).paused
