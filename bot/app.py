@@ -87,8 +87,8 @@ class QuarterdeckBot(commands.AutoShardedBot):
         if self.sync_commands:
             await self.sync_if_changed()
         if self.run_scheduler:
-            handlers = {"reminder": self._remind, "deadline": self._deadline, "guild_purge": self._purge,
-                        DIGEST_JOB: self._digest}
+            handlers = {"reminder": self._remind, "deadline": self._deadline, "pause_end": self._pause_end,
+                        "guild_purge": self._purge, DIGEST_JOB: self._digest}
             self._tasks.append(asyncio.create_task(self.service.front.run_jobs(handlers)))
             self._tasks.append(asyncio.create_task(self._resume()))
 
@@ -139,6 +139,11 @@ class QuarterdeckBot(commands.AutoShardedBot):
         from bot.cogs.clock import deadline_job
 
         await deadline_job(self, job)  # what the game's clock says: a GM may act, the captain plays, or a pass
+
+    async def _pause_end(self, job: Job) -> None:
+        from bot.pause import pause_end_job
+
+        await pause_end_job(self, job)  # the pause's hours are over: the clock runs with the time it had left
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every interaction, counted by type for /metrics (the command tree handles it apart)."""

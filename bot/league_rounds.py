@@ -59,6 +59,8 @@ def result_line(p: Pairing) -> str:
 def round_text(info: LeagueInfo, pairings: Sequence[Pairing]) -> str:
     number = pairings[0].round if pairings else info.current_round
     due = f", decided <t:{int(info.deadline.timestamp())}:R>" if info.deadline and number == info.current_round else ""
+    if info.paused and number == info.current_round:  # its deadline moves on by the pause when a GM resumes it
+        due = ", ⏸️ paused by a GM: the round's time waits"
     head = f"📋 **{esc(info.name, 64)}**: round {number} of {info.rounds}{due}"
     return fit_lines([head, *(result_line(p) for p in pairings)], " (see `/league show`)")
 

@@ -195,6 +195,9 @@ async def update_status(channel: discord.PartialMessageable, service: GameServic
     waiting = ", ".join(f"player {p}" for p in read.due) or "nobody"
     deadline = read.deadline
     when = f" · deadline <t:{int(deadline.timestamp())}:R>" if deadline and g.phase.value != "over" else ""
+    if read.paused and g.phase.value != "over":
+        until = read.paused_until
+        when = f" · ⏸️ clock paused{f' until <t:{int(until.timestamp())}:f>' if until else ''}"
     result = f" · **player {g.winner} wins** ({g.result})" if g.winner else ""
     content = (f"📋 **{names.text(read.info.name)}** (game #{game_id}) — turn {g.turn} · {g.phase.value} phase · "
                f"waiting for {waiting}{when}{result}")

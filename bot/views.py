@@ -14,6 +14,7 @@ import discord
 from bot.actions import UNEXPECTED, act, actor_of, answer, defer, reply, retire_components, service_of
 from bot.chronicle import RematchButton
 from bot.faces import FACES
+from bot.pause import PauseButton
 from game import names
 from game.commands import KeepRoll, Reroll, UseFortune
 from game.errors import RulesError
@@ -319,5 +320,6 @@ def reroll_view(game_id: int, roll: int, pending: PendingRoll) -> discord.ui.Vie
     return view
 
 
-DYNAMIC_ITEMS = (PickButton, HandSelect, KeepButton, FortuneButton, RerollSelect, OptionSelect, OptionGo, RematchButton)
+DYNAMIC_ITEMS = (PickButton, HandSelect, KeepButton, FortuneButton, RerollSelect, OptionSelect, OptionGo, RematchButton,
+                 PauseButton)
 __all__ = ["DYNAMIC_ITEMS", "defer", "hand_view", "options_view", "pick_view", "reply", "reroll_view"]

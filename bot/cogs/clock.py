@@ -1,5 +1,6 @@
 """/clock: a game's reminders and deadline and what the deadline does (a GM's), pause, resume and
-extend; and each member's own hours and vacations. Every change is in the game's log and posted."""
+extend; and each member's own hours, weekday windows and vacations. Every change of a game's clock
+is in the game's log and posted."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from bot.limits import fit
 from bot.markup import chat
 from game.account import account
 from game.errors import RulesError
+from game.service.availability import EXAMPLE
 from game.service.clock import time_zones
 from game.service.frontend import Job
 from game.service.game_service import Outcome
@@ -75,6 +77,26 @@ class ClockCog(commands.GroupCog, name="clock", description="A game's deadlines;
             await reply(interaction, refusal(exc))
             return
         await reply(interaction, f"🕰️ Your hours: {text}.")
+
+    @app_commands.command(description="The days and hours you can play, in your time zone (time outside them "
+                                      "does not count)")
+    @app_commands.describe(days="e.g. Mon-Fri 18:00-23:00, Sat-Sun 10:00-22:00; `clear` removes them; "
+                                "leave out to see yours")
+    async def days(self, interaction: discord.Interaction, days: app_commands.Range[str, 0, 400] | None = None) -> None:
+        if not await defer(interaction):
+            return
+        try:
+            text = await self._svc(interaction).clock.set_windows(await actor_of(interaction), days)
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        if not text:
+            await reply(interaction, "🗓️ You have no weekday windows: any time of day counts against your deadlines "
+                                     "(but your quiet hours, if you set them with /clock hours). Set some like: "
+                                     f"`/clock days days: {EXAMPLE}`.")
+            return
+        await reply(interaction, f"🗓️ Your windows (in your time zone): {text}. Time outside them does not count "
+                                 "against your deadlines, and nobody pings you then.")
 
     @app_commands.command(description="A vacation: your games' clocks stop, or a substitute or the computer plays")
     @app_commands.describe(days="How long you are away (0: you are back)", mode="stop the clock; ping a substitute; "

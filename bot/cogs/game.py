@@ -32,6 +32,7 @@ from bot.cogs.squadron import saved_names
 from bot.fair_share import REPLAY, VERIFY, fair_share, refund
 from bot.follow import UnfollowButton, follow_command, unfollow_command
 from bot.limits import DEFAULT_UPLOAD, MAX_REQUEST, file_batches, fit, fit_lines, thread_name
+from bot.pause import ask_pause, resume_pause
 from game import names
 from game.errors import RulesError
 from game.scenario import builtin_scenarios
@@ -284,6 +285,17 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             return await service.undo.request(actor, gid, request_id=f"undo:{interaction.id}")
 
         await act(interaction, undo, done="↩️ Asked (or undone, if you are a GM).")
+
+    @app_commands.command(description="Ask to pause this game's clock (every other player agrees; a GM pauses alone)")
+    @app_commands.describe(hours="How long (1-720 hours); leave out to pause until someone resumes",
+                           reason="Why, for the log (e.g. a holiday)")
+    async def pause(self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 720] | None = None,
+                    reason: app_commands.Range[str, 0, 200] = "") -> None:
+        await ask_pause(interaction, hours, reason)
+
+    @app_commands.command(description="Start this game's paused clock again, with the time each side had left")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        await resume_pause(interaction)
 
     @app_commands.command(name="approve-undo", description="Consent to your opponent's undo")
     async def approve_undo(self, interaction: discord.Interaction) -> None:

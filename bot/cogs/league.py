@@ -27,7 +27,7 @@ from bot.league_rounds import (
     tell,
 )
 from bot.limits import MAX_CHOICE_NAME, MAX_CHOICES, fit, fit_lines, thread_name
-from bot.markup import member_id
+from bot.markup import chat, member_id
 from game import names
 from game.errors import RulesError
 from game.fuzzy import ranked_at
@@ -235,6 +235,43 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         await reply(interaction, f"✅ {esc(entry.name)} is dropped from {esc(name, 64)}: not paired again, and "
                                  "their unfinished game of this round is forfeited. The standings show it.")
 
+    @app_commands.command(description="Pause a league (GM): its round's game clocks stop; the round's deadline waits")
+    @app_commands.describe(name="The league", reason="Why (said with the pause)")
+    @app_commands.autocomplete(name=league_names)
+    async def pause(self, interaction: discord.Interaction, name: str,
+                    reason: app_commands.Range[str, 0, 200] = "") -> None:
+        await self._pause(interaction, name, reason, True)
+
+    @app_commands.command(description="Resume a paused league (GM): clocks run on; the round's deadline moves on")
+    @app_commands.describe(name="The league")
+    @app_commands.autocomplete(name=league_names)
+    async def resume(self, interaction: discord.Interaction, name: str) -> None:
+        await self._pause(interaction, name, "", False)
+
+    async def _pause(self, interaction: discord.Interaction, name: str, reason: str, pause: bool) -> None:
+        if not await defer(interaction):
+            return
+        pauses = service_of(interaction).league_pauses
+        try:
+            actor = await actor_of(interaction)
+            done = await (pauses.pause(actor, name, reason) if pause else pauses.resume(actor, name))
+        except RulesError as exc:
+            await reply(interaction, refusal(exc))
+            return
+        courier: Any = getattr(self.bot, "courier", None)
+        for gid in done.games:  # each game's log says it, in its own thread
+            if courier is not None:
+                await courier.drain(gid)
+        games = f"{len(done.games)} game{'s' if len(done.games) != 1 else ''}"
+        if pause:
+            text = (f"⏸️ {esc(done.league, 64)} is paused by a GM{f': {esc(reason, 200)}' if reason.strip() else ''}. "
+                    f"The clocks of {games} of this round are stopped; moves may still be played.")
+        else:
+            due = f" The round now ends {names.moment(done.deadline, 'R')}." if done.deadline is not None else ""
+            text = f"▶️ {esc(done.league, 64)} is resumed: the clocks of {games} run again with the time they had left.{due}"
+        await post_here(interaction, chat(text))
+        await reply(interaction, "✅ " + chat(text))
+
     @app_commands.command(description="A league's standings, with the table as an image (or as a CSV file)")
     @app_commands.describe(name="The league", page=f"Which page ({PER_PAGE} a page)",
                            format="text (with the image), or csv: a file for a spreadsheet")
@@ -288,7 +325,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             return
         what = f"drafted {info.size}" if info.size else esc(info.scenario, 64)
         state = {"registering": "registration open", "running": f"round {info.current_round} of {info.rounds}",
-                 "over": "over"}[info.status]
+                 "over": "over"}[info.status] + (" (⏸️ paused by a GM: the round's time waits)" if info.paused else "")
         start = (page - 1) * PER_PAGE
         entrants = [f"• {esc(e.name)}{f' ({esc(e.squadron, 40)})' if e.squadron else ''}, rating {e.rating:.1f}"
                     f"{' (dropped)' if e.dropped else ''}"

@@ -1,13 +1,14 @@
 """A game's clock: when the player holding it up is reminded, when their deadline falls, and what
-the deadline does. Per game (/game clock), with each member's own hours (/me hours): a time zone,
-quiet hours (no pings; deadlines wait them out if the game says so) and a vacation (the clock stops
-for their games, or a substitute is pinged, or the computer captain plays for them).
+the deadline does. Per game (/clock settings), with each member's own hours (/clock hours, /clock
+days): a time zone, their open time (weekday windows less quiet hours, game/service/availability.py:
+no pings outside it, and only it counts toward the deadline if the game says so) and a vacation (the
+clock stops for their games, or a substitute is pinged, or the computer captain plays for them).
 
 `plan_wait` is pure: from one side's wait (game/service/decision.py: its holder, when its clock
-started, a GM's extension), the game's clock and the holder's hours, the reminders and the deadline;
-the service writes them, each naming the decision it was planned for, in the transaction that began
-or changed the wait. Every change of a clock is
-also an event in the game's log (ClockChanged), so the account shows it.
+started, a GM's extension, the clock time it spent before a pause), the game's clock and the
+holder's hours, the reminders and the deadline; the service writes them, each naming the decision it
+was planned for, in the transaction that began or changed the wait. Every change of a clock is also
+an event in the game's log (ClockChanged), so the account shows it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from game.errors import RulesError
 from game.fuzzy import ranked
+from game.service.availability import Availability, parse_windows
 from game.service.decision import Wait
 from game.service.models import GameClock, PlayerClock
 
@@ -79,22 +81,19 @@ def zone_name(typed: str) -> str:
                      f"Did you mean {' or '.join(near)}?" if near else "Use a name like Europe/Paris or UTC.")
 
 
+def availability(hours: PlayerClock) -> Availability:
+    """A member's open time: their weekday windows (a stored text that no longer reads is ignored, as
+    if none were set) less their quiet hours."""
+    try:
+        week = parse_windows(hours.windows) if hours.windows else None
+    except RulesError:
+        week = None
+    return Availability(zone(hours.time_zone), week, hours.quiet_from, hours.quiet_to)
+
+
 def in_quiet(when: datetime, hours: PlayerClock) -> bool:
-    if hours.quiet_from is None or hours.quiet_to is None or hours.quiet_from == hours.quiet_to:
-        return False
-    h = when.astimezone(zone(hours.time_zone)).hour
-    a, b = hours.quiet_from, hours.quiet_to
-    return a <= h < b if a < b else (h >= a or h < b)
-
-
-def out_of_quiet(when: datetime, hours: PlayerClock) -> datetime:
-    """The first whole hour at or after `when` outside the player's quiet hours."""
-    moved = when
-    for _ in range(25):
-        if not in_quiet(moved, hours):
-            return moved
-        moved = (moved + timedelta(hours=1)).replace(minute=0, second=0, microsecond=0)
-    return when
+    """Outside the member's open time (their quiet hours, or outside their weekday windows)."""
+    return not availability(hours).is_open(when)
 
 
 def away(hours: PlayerClock | None, now: datetime) -> bool:
@@ -123,21 +122,30 @@ def plan_wait(now: datetime, player: str, wait: Wait, clock: GameClock, hours: H
             ping = member.substitute
         elif member.away_until is not None:
             base = max(base, _utc(member.away_until))
-    start = base + timedelta(hours=wait.extended)
+    # the member's open time: no ping outside it, and, where the game says deadlines wait out members'
+    # hours, only open time counts against them
+    open_time = availability(member) if member is not None else None
+    counting = open_time if clock.skip_quiet else None
+
+    def after(h: float) -> datetime | None:
+        seconds = (h + wait.extended) * 3600 - wait.used
+        if seconds <= 0 and h < hours.deadline:
+            return None  # spent before a pause: it was sent then
+        return counting.advance(base, seconds) if counting is not None else base + timedelta(seconds=max(seconds, 0))
+
     jobs: list[Job] = []
     times = reminder_times(hours) if acts else [float(hours.reminder)]
     for stage, h in enumerate(times, start=1):
-        due = start + timedelta(hours=h)
-        if member is not None:
-            due = out_of_quiet(due, member)
+        due = after(h)
+        if due is None:
+            continue
+        if open_time is not None:
+            due = open_time.next_open(due)
         jobs.append(("reminder", due, {"player": player, "stage": stage, "of": len(times), "user": ping,
                                        "stand_in": ping != wait.holder}))
     if not acts:
         return jobs
-    due = start + timedelta(hours=hours.deadline)
-    if member is not None and clock.skip_quiet:
-        due = out_of_quiet(due, member)
-    jobs.append(("deadline", due, {"player": player, "action": clock.on_deadline}))
+    jobs.append(("deadline", after(hours.deadline) or base, {"player": player, "action": clock.on_deadline}))
     return jobs
 
 

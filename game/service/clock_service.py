@@ -10,18 +10,30 @@ import json
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from game import events as ev
+from game import names
 from game.ai.captain import Captain
 from game.dice import derived_number
 from game.errors import RulesError
 from game.names import iso
 from game.service import orders_store
 from game.service.authority import Actor, as_seated, require_gm
+from game.service.availability import EXAMPLE, Availability, parse_windows, windows_text
 from game.service.cache import SHARED_TTL, Bounded
-from game.service.clock import ACTION_TEXT, ACTIONS, AWAY_MODES, hours_of, plan_wait, reminder_text, zone_name
+from game.service.clock import (
+    ACTION_TEXT,
+    ACTIONS,
+    AWAY_MODES,
+    availability,
+    hours_of,
+    plan_wait,
+    reminder_text,
+    zone,
+    zone_name,
+)
 from game.service.commands import Commands
 from game.service.decision import (
     Decision,
@@ -34,13 +46,14 @@ from game.service.decision import (
     keep,
     lengthen,
     restart,
+    resumed,
     waits_after,
 )
 from game.service.errors import AlreadyDecided, ServiceRefusal
-from game.service.models import ScheduledJob, utcnow
+from game.service.models import GameClock, ScheduledJob, utcnow
 from game.service.repository import Loaded, Stored
 from game.service.results import Expect, Outcome
-from game.service.scheduler import Job
+from game.service.scheduler import Job, schedule
 from game.service.sides import moment
 from game.service.store import GameStore
 from game.service.waiting import decision_now, is_waiting, require_waiting, waits_of
@@ -50,6 +63,25 @@ from game.systems.base import DEADLINE_ACTIONS, GM_AUTHORITY
 from game.views import view_of
 
 SYSTEM = Actor("clock", "")  # the clock itself, in the log
+
+
+def _aware(when: datetime | None) -> datetime | None:
+    return when.replace(tzinfo=UTC) if when is not None and when.tzinfo is None else when
+
+
+def quoted(words: str) -> str:
+    """A member's own words (a pause's reason) inside a clock's stored detail: text, never markup, and
+    no `{by}` or `{until}` for the account to fill in."""
+    return names.text(words[:200]).replace("{", "(").replace("}", ")")
+
+
+def _token(when: datetime) -> str:
+    """A pause named by when it began, to the microsecond: a pause's end acts on that pause only."""
+    return (when if when.tzinfo is not None else when.replace(tzinfo=UTC)).astimezone(UTC).isoformat()
+
+
+def _until(when: datetime | None) -> str:
+    return f" until {names.moment(when)}" if when is not None else ""
 
 
 @dataclass(frozen=True)
@@ -208,18 +240,75 @@ class Clock:
         return await self.log(game_id, actor, "settings", detail, retime=restart(utcnow()))
 
     async def pause(self, actor: Actor, game_id: int, paused: bool = True) -> Outcome:
+        """A GM stops or starts the game's clock alone (/clock pause, /game pause as a GM)."""
         loaded = await self.store.load(game_id, actor)
         self._gm(loaded, actor, "pause or resume a game")
+        if paused:
+            return await self.stop(actor, game_id, "gm", detail="the game is paused by a GM ({by}): no reminders "
+                                   "and no deadlines until it is resumed; moves may still be played")
+        return await self.resume(actor, game_id)
+
+    async def stop(self, actor: Actor, game_id: int, kind: str, until: datetime | None = None, reason: str = "",
+                   detail: str = "") -> Outcome:
+        """Stop the game's clock (a pause of `kind` gm, consent or league): each wait keeps the clock time
+        it has spent, given back when it runs again (`resume`); with `until` it runs again then."""
         clock = await orders_store.game_clock(self.store.repo, game_id)
-        if clock.paused == paused:
-            raise ServiceRefusal(f"The game's clock is already {'paused' if paused else 'running'}.")
-        clock.paused = paused
+        if clock.paused:
+            raise ServiceRefusal(f"The game's clock is already paused{_until(clock.paused_until)}.",
+                                 "/game resume starts it again.")
+        stopped = utcnow()
+        clock.paused, clock.paused_at, clock.paused_until = True, stopped, until
+        clock.pause_kind, clock.pause_reason, clock.proposal = kind, reason[:200], ""
         await orders_store.save_clock(self.store.repo, clock)
         self._clocks[game_id] = clock
-        detail = ("the game is paused: no reminders and no deadlines until a GM resumes it" if paused
-                  else "the game is resumed: the clock starts afresh for whoever it waits for")
-        return await self.log(game_id, actor, "paused" if paused else "resumed", detail,
-                               retime=keep if paused else restart(utcnow()))
+        if until is not None:  # the pause's end, which a restart keeps: it is a row like any job
+            await schedule(self.store.repo, "pause_end", until, game_id, {"paused_at": _token(stopped)})
+        why = f" ({quoted(reason)})" if reason else ""
+        return await self.log(game_id, actor, "paused", (detail or "the game is paused") + why
+                              + (" until {until}" if until is not None else ""), retime=keep, until=until)
+
+    async def resume(self, actor: Actor, game_id: int, detail: str = "", paused_at: str | None = None) -> Outcome:
+        """Start the game's clock again: each wait gets back the clock time it had left when it stopped.
+        With `paused_at`, only the pause that began then (a pause's end that fell due after a later one)."""
+        clock = await orders_store.game_clock(self.store.repo, game_id)
+        if not clock.paused or (paused_at is not None and (clock.paused_at is None
+                                                           or _token(clock.paused_at) != paused_at)):
+            raise ServiceRefusal("The game's clock is not paused.", "/game pause asks for a pause.")
+        stopped = _aware(clock.paused_at)
+        clock.paused, clock.paused_at, clock.paused_until, clock.pause_kind, clock.pause_reason = (
+            False, None, None, "", "")
+        await orders_store.save_clock(self.store.repo, clock)
+        self._clocks[game_id] = clock
+        loaded = await self.store.load(game_id)
+        holders = sorted({w.holder for w in waits_of(loaded).values() if w.holder and not w.holder.startswith("ai:")})
+        _, found = await orders_store.clocks_for(self.store.repo, game_id, holders)
+
+        def spent(wait: Wait) -> float:
+            # what ran of the wait's clock from its start to the pause, as the plan counts it
+            if stopped is None:
+                return 0.0
+            member = found.get(wait.holder or "")
+            if member is not None and clock.skip_quiet:
+                return availability(member).counted(wait.started, stopped)
+            return max((stopped - wait.started).total_seconds(), 0.0)
+
+        return await self.log(game_id, actor, "resumed",
+                              detail or "the game is resumed ({by}): each clock runs again with the time it had left",
+                              retime=resumed(utcnow(), spent))
+
+    async def paused(self, game_id: int) -> GameClock:
+        """The game's clock as stored: whether it is paused, since and until when, and by whom."""
+        return await orders_store.game_clock(self.store.repo, game_id)
+
+    async def save_proposal(self, game_id: int, proposal: str, expected: str) -> bool:
+        """Write the open request for a pause if the stored one is still `expected` (False: it changed)."""
+        clock = await orders_store.game_clock(self.store.repo, game_id)
+        if clock.proposal != expected:
+            return False
+        clock.proposal = proposal
+        await orders_store.save_clock(self.store.repo, clock)
+        self._clocks[game_id] = clock
+        return True
 
     async def extend(self, actor: Actor, game_id: int, hours: int) -> Outcome:
         """Give every side the game waits on `hours` more: the extension belongs to the decision each waits
@@ -254,6 +343,27 @@ class Clock:
         quiet = (f"quiet {clock.quiet_from}:00–{clock.quiet_to}:00" if clock.quiet_from is not None
                  and clock.quiet_to is not None else "no quiet hours")
         return f"{clock.time_zone}, {quiet}"
+
+    async def set_windows(self, actor: Actor, text: str | None) -> str:
+        """The member's weekday windows ("Mon-Fri 18:00-23:00, Sat-Sun 10:00-22:00" in their zone; `clear`
+        removes them; None shows them). Their games' reminders and deadlines are planned again with them."""
+        clock = await orders_store.player_clock(self.store.repo, actor.user_id)
+        if text is not None:
+            wanted = " ".join(text.split())
+            if wanted.casefold() in ("clear", "none", "any"):
+                clock.windows = ""
+            else:
+                week = parse_windows(wanted)
+                if Availability(zone(clock.time_zone), week, clock.quiet_from, clock.quiet_to).never:
+                    raise RulesError("Those windows all fall in your quiet hours: you would never be free to play.",
+                                     f"Change them or your quiet hours (/clock hours); for example: {EXAMPLE}.")
+                clock.windows = windows_text(week)
+            await orders_store.save_clock(self.store.repo, clock)
+            self._hours[actor.user_id] = clock
+            self._hours_read[actor.user_id] = time.monotonic()
+            for gid in await self.store.repo.live_games_of_user(actor.user_id):  # their clocks count the new windows
+                await self.plan_afresh(gid)
+        return clock.windows
 
     async def set_away(self, actor: Actor, until: datetime | None, mode: str = "stop",
                        substitute: str | None = None) -> list[int]:

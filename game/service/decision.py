@@ -49,6 +49,7 @@ class Wait:
     holder: str | None  # the member holding the side, "ai:A" for the computer captain, None for nobody
     started: datetime
     extended: int = 0
+    used: int = 0  # seconds of its clock spent before a pause: a resume starts it again with the rest
 
 
 @dataclass(frozen=True)
@@ -116,10 +117,22 @@ def still_waiting(game_id: int, position: int, state: Moment, seats: Sequence[Se
 
 
 def restart(now: datetime, holder: str | None = None) -> Retime:
-    """Every wait (or those of sides this member holds) starts its clock again now; extensions stay."""
+    """Every wait (or those of sides this member holds) starts its clock again now, with its whole time
+    (what it spent before a pause too); extensions stay."""
 
     def retime(waits: dict[str, Wait]) -> dict[str, Wait]:
-        return {p: replace(w, started=now) if holder is None or w.holder == holder else w for p, w in waits.items()}
+        return {p: replace(w, started=now, used=0) if holder is None or w.holder == holder else w
+                for p, w in waits.items()}
+
+    return retime
+
+
+def resumed(now: datetime, spent: Callable[[Wait], float]) -> Retime:
+    """The clock runs again after a pause: each wait keeps the clock time it had spent (`spent`: what
+    ran of it from its start to the pause) and starts its clock again now with the rest."""
+
+    def retime(waits: dict[str, Wait]) -> dict[str, Wait]:
+        return {p: replace(w, started=now, used=w.used + int(spent(w))) for p, w in waits.items()}
 
     return retime
 
@@ -138,7 +151,8 @@ def lengthen(hours: int) -> Retime:
 
 def encode_waits(waits: Mapping[str, Wait]) -> str:
     return json.dumps({p: {"since": w.since, "holder": w.holder, "started": w.started.isoformat(),
-                           "extended": w.extended} for p, w in sorted(waits.items())}, separators=(",", ":"))
+                           "extended": w.extended, **({"used": w.used} if w.used else {})}
+                       for p, w in sorted(waits.items())}, separators=(",", ":"))
 
 
 def decode_waits(text: str | None) -> dict[str, Wait]:
@@ -148,7 +162,7 @@ def decode_waits(text: str | None) -> dict[str, Wait]:
         for player, w in data.items():
             started = datetime.fromisoformat(w["started"])
             out[str(player)] = Wait(int(w["since"]), w["holder"], started if started.tzinfo else started.replace(tzinfo=UTC),
-                                    int(w.get("extended", 0)))
+                                    int(w.get("extended", 0)), int(w.get("used", 0)))
         return out
     except (ValueError, TypeError, KeyError, AttributeError):
         return {}

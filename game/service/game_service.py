@@ -39,9 +39,11 @@ from game.service.errors import (
 from game.service.following import Following
 from game.service.frontend import FrontEnd
 from game.service.guild_data import GuildData
+from game.service.league_pause import LeaguePauses
 from game.service.leagues import Leagues
 from game.service.lobby import DRAFTED, Lobby
 from game.service.orders_service import StandingOrders
+from game.service.pauses import Pauses
 from game.service.privacy import Privacy
 from game.service.reading import Reading
 from game.service.records import Records
@@ -93,6 +95,8 @@ class GameService:
                            seeds)
         self.leagues = Leagues(store, self.data, self.reading, self.commands, self.lobby, game_clock=self.clock,
                                front=self.front)
+        self.pauses = Pauses(store, self.clock)  # a pause by the players' consent, or a GM's
+        self.league_pauses = LeaguePauses(store, self.clock)  # a GM's pause of a league's round
         self.seats = Seats(store, self.leagues.ranked)
         self.records = Records(store)  # /captain: a captain's record from the finished games' logs
         self.autoplay = AutoPlay(store, self.commands, self.orders)

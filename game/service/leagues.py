@@ -111,6 +111,7 @@ class LeagueInfo:
     entrants: tuple[EntryInfo, ...]
     pairings: tuple[Pairing, ...]  # the current round's (or the round asked for)
     settings: LeagueSettings = DEFAULTS
+    paused: bool = False  # a GM paused the league: its round's deadline waits (game/service/league_pause.py)
 
     @property
     def settings_text(self) -> str:
@@ -320,6 +321,8 @@ class Leagues:
         if lg.status != "running":
             raise LeagueRefused(f"{lg.name} is not running.",
                                 "Start it with /league start." if lg.status == "registering" else "It is over.")
+        if lg.paused_at is not None:  # its round's deadline is moved when it resumes (game/service/league_pause.py)
+            raise LeagueRefused(f"{lg.name} is paused.", "/league resume starts its clocks again first.")
         rows = await self._round_rows(lg, lg.current_round)
         if any(r.status in ("pending", "making") for r in rows):
             # a restart (or a refused thread) came between pairing the round and making its games, or
@@ -921,6 +924,7 @@ class Leagues:
                   for e in entries),
             tuple(await self._pairings(lg, await self._round_rows(lg, lg.current_round if round is None else round))),
             of(lg),
+            lg.paused_at is not None,
         )
 
     async def standings(self, guild_id: str, league: str) -> Table:

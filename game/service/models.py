@@ -249,6 +249,9 @@ class League(SQLModel, table=True):
     # lock, so joins count the entrants one at a time, and a round is paired only from the entrants
     # it read (game/service/leagues.py)
     entry_version: int = Field(default=0)
+    # a GM's pause of the whole league: the round's deadline moves on by its length when it ends
+    paused_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    pause_reason: str = Field(default="", max_length=200)
     created_by: str = Field(max_length=32)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
     # a round closes, and the next is paired, as its last game ends (leagues made before 0019: by hand)
@@ -362,6 +365,12 @@ class GameClock(SQLModel, table=True):
     on_deadline: str = Field(default="gm", max_length=20)  # gm | captain | pass
     skip_quiet: bool = Field(default=True)  # deadlines wait out the late player's quiet hours
     paused: bool = Field(default=False)
+    # a pause keeps each wait's clock time: a resume gives back what was left at `paused_at`
+    paused_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    paused_until: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    pause_kind: str = Field(default="", max_length=20)  # gm | consent | league: who may resume it
+    pause_reason: str = Field(default="", max_length=200)
+    proposal: str = Field(default="", sa_type=Text)  # the open request for a pause (game/service/pauses.py)
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
 
@@ -377,6 +386,8 @@ class PlayerClock(SQLModel, table=True):
     away_until: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
     away_mode: str = Field(default="stop", max_length=20)  # stop | substitute | captain
     substitute: str | None = Field(default=None, max_length=32)
+    # the weekday windows they play in, as they typed them ("Mon-Fri 18:00-23:00"); empty: any time
+    windows: str = Field(default="", max_length=400)
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 class OutboxRow(SQLModel, table=True):
     """Something the bot owes Discord for a game (a board post, the status edit, a DM nudge, a reminder),

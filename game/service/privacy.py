@@ -118,7 +118,7 @@ class Privacy:
             "hours": None if clock is None else {
                 "time_zone": clock.time_zone, "quiet_from": clock.quiet_from, "quiet_to": clock.quiet_to,
                 "away_until": clock.away_until.isoformat() if clock.away_until else None,
-                "away_mode": clock.away_mode, "substitute": clock.substitute},
+                "away_mode": clock.away_mode, "substitute": clock.substitute, "windows": clock.windows},
             "named_as_stand_in_by": len(stand_in_for),  # other members' choices: counted, not named
             "saved_squadrons": [{"server": q.guild_id, "name": q.name, "size": q.size, "faction": q.faction,
                                  "points": q.points, "complete": q.complete, "text": q.text} for (q,) in squadrons],

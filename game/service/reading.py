@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from game import events as ev
@@ -14,6 +15,7 @@ from game.options import Options
 from game.phases.common import awaiting_pick, owes_pick
 from game.phases.flow import deciders
 from game.rules_data import RulesData
+from game.service import orders_store
 from game.service.authority import Actor, Proxies
 from game.service.cache import Bounded
 from game.service.errors import NotSeated
@@ -176,6 +178,7 @@ class Reading:
         # the hint is read from the learner's own view: it can tell nothing the learner could not see
         hint = tutorial_hint(view_of(loaded.state, learner(loaded.state)).game, waiting, shown, rules) \
             if loaded.state.tutorial else ""
+        clock = await orders_store.game_clock(repo, game_id)  # a paused clock is said instead of a deadline
         return BoardRead(
             info_of(loaded), view_of(loaded.state, None), shown,
             waiting, loaded.record.last_seq,
@@ -183,4 +186,6 @@ class Reading:
             await repo.next_deadline(game_id), loaded.record.status_message_id, tuple(sorted(deciders(loaded.state))),
             tuple(awaiting_pick(loaded.state)),
             loaded.record.dice_seed if over else None,
-            overrides_line(e for _, _, e in await repo.events(game_id)) if ended else "", hint)
+            overrides_line(e for _, _, e in await repo.events(game_id)) if ended else "", hint,
+            clock.paused, clock.paused_until.replace(tzinfo=UTC) if clock.paused_until is not None
+            and clock.paused_until.tzinfo is None else clock.paused_until)

@@ -169,6 +169,8 @@ class BoardRead:
     seed: str | None = None  # revealed once the game is over
     overrides: str = ""  # the game's GM overrides in one line, once it has ended with these events
     hint: str = ""  # a tutorial's hint for the step the post asks of its learner (game/tutorial.py)
+    paused: bool = False  # the game's clock is paused (game/service/pauses.py): no deadline runs
+    paused_until: datetime | None = None  # when the pause ends by itself (None: when someone resumes it)
 
 
 @dataclass(frozen=True)

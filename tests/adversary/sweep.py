@@ -48,6 +48,7 @@ ACTING = {"order", "plan", "move", "attack", "game create", "game join", "game c
           "game undo", "data import", "game handover", "league create", "league join", "league start", "league round",
           "league result", "league forfeit", "league drop", "orders move", "orders attack", "orders discretion",
           "clock settings", "clock pause", "clock resume", "clock extend", "game chronicle",
+          "game pause", "game resume", "league pause", "league resume",
           "ref join", "ref do", "ref order", "ref undo", "ref handover", "ref table-entry"}
 LEAGUE = "Cup"  # a league the sweep names but that no one has created: joining it is refused too
 
@@ -167,6 +168,7 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
         Request("orders fallback", {"then": "wait"}),
         Request("orders clear", {}),
         Request("clock hours", {"time_zone": "UTC"}),
+        Request("clock days", {"days": "Mon-Fri 18:00-23:00"}),
     ]
     if not gm:  # a GM's clock, and where the server's finished games are chronicled, are the GM's powers
         out.append(Request("game chronicle", {}))
@@ -181,9 +183,12 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
                 Request("league round", {"name": LEAGUE}),
                 Request("league result", {"name": LEAGUE, "table": 1, "winner": "A"}),
                 Request("league forfeit", {"name": LEAGUE, "table": 1, "side": "B"}),
-                Request("league drop", {"name": LEAGUE, "entrant": str(ANN[0])})]
+                Request("league drop", {"name": LEAGUE, "entrant": str(ANN[0])}),
+                Request("league pause", {"name": LEAGUE}), Request("league resume", {"name": LEAGUE})]
     if not gm and not seated:
         out.append(Request("game undo", {}))  # a player may ask (the opponent consents); a GM's is immediate
+        # a player may ask for a pause and a GM make one; a spectator neither asks, nor resumes one
+        out += [Request("game pause", {"hours": 2, "reason": "@everyone"}), Request("game resume", {})]
     out += [Request("order", {"line": line}) for line in order_lines(t, gm)]
     out += [Request("plan", {"line": line}) for line in plan_lines(t)]
     return out

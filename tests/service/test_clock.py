@@ -47,10 +47,13 @@ def test_quiet_hours_hold_pings_and_deadlines_back() -> None:
     night = PlayerClock(user_id="222", time_zone="Europe/Paris", quiet_from=22, quiet_to=8)
     assert in_quiet(datetime(2026, 11, 23, 22, 30, tzinfo=UTC), night)  # 23:30 in Paris
     assert not in_quiet(datetime(2026, 11, 23, 7, 30, tzinfo=UTC), night)  # 08:30 in Paris
-    # asked at noon UTC with a 10-hour reminder: 22:00 UTC is 23:00 in Paris, held to 08:00 Paris (07:00 UTC)
+    # asked at noon UTC (13:00 in Paris) with a 10-hour reminder: 9 hours run until 22:00 in Paris, the
+    # night does not count, and the tenth hour runs from 08:00: 09:00 in Paris (08:00 UTC)
     jobs = plan_jobs(GameClock(game_id=1), Hours(10, 48), night)
     first = jobs[0][1]
-    assert first == datetime(2026, 11, 24, 7, 0, tzinfo=UTC)
+    assert first == datetime(2026, 11, 24, 8, 0, tzinfo=UTC)
+    # 48 hours of open time: 9 on Monday, 14 each on Tuesday and Wednesday, 11 on Thursday to 19:00 Paris
+    assert jobs[-1] == ("deadline", datetime(2026, 11, 26, 18, 0, tzinfo=UTC), {"player": "B", "action": "gm"})
     ignoring = plan_jobs(GameClock(game_id=1, skip_quiet=False), Hours(10, 34), night)
     assert ignoring[-1][1] == NOON + timedelta(hours=34)  # 22:00 UTC, in quiet hours, kept
 
