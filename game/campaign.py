@@ -257,3 +257,29 @@ def carry_over(squadrons: Mapping[str, CampaignSquadron], final: Game, roster: R
         fortune = fortunes.get(player) if choice.fortune == "kept" else None
         out.append(replace(squadrons[member], ships=tuple(changed[member]), fortune=fortune))
     return Carried(tuple(out), tuple(lines))
+
+
+@dataclass(frozen=True)
+class PictureMember:
+    name: str
+    points: int
+    left: bool
+    squadron: CampaignSquadron
+
+
+@dataclass(frozen=True)
+class Picture:
+    """What the campaign's picture shows: its squadrons as they stand between battles (nothing of a
+    game under way: render/campaign.py draws only this)."""
+
+    title: str
+    subtitle: str
+    members: tuple[PictureMember, ...]
+
+
+def ship_state(ship: CampaignShip) -> str:
+    """A ship's state in words, for the ledger's text and the picture's alt text."""
+    if ship.fate != AFLOAT:
+        return f"{ship.fate} in battle {ship.lost_in}" if ship.lost_in else ship.fate
+    said = f"{ship.damage} damage" + (", crippled" if ship.damage >= MAX_TRACK else "") if ship.damage else "sound"
+    return said + (" (a prize)" if ship.prize_of else "")
