@@ -189,7 +189,7 @@ class Campaigns:
         return next(b for b in (await self._info(cp)).battles if b.number == number)
 
     async def apply(self, actor: Actor, campaign: str, number: int, choice: CarryOver,
-                    side_points: Mapping[str, int] | None = None) -> Applied:
+                    side_points: Mapping[str, int] | None = None, display_name: str = "") -> Applied:
         """What carries over from an ended battle, chosen by a GM, applied once. `side_points` gives
         each member of side A or B those campaign points (added to `choice.points`)."""
         require_gm(actor, "apply a campaign battle's carry-over")
@@ -218,8 +218,9 @@ class Campaigns:
             carried = carry_over(squadrons, final, start, choice, number)
         except CampaignError as exc:
             raise CampaignRefused(exc.message, exc.allowed) from None
-        names = {m.member: m.name for m in info.members}
-        awarded = [f"{names.get(m, m)} gains {p} campaign point{'s' if p != 1 else ''}." for m, p in points.items() if p]
+        named = {m.member: m.name for m in info.members}
+        by = named.get(actor.user_id) or " ".join(display_name.split())[:100] or "A GM"
+        awarded = [f"{named.get(m, m)} gains {p} campaign point{'s' if p != 1 else ''}." for m, p in points.items() if p]
         async with self.session() as s, s.begin():
             claimed = cast(CursorResult[Any], await s.execute(
                 update(CampaignBattle).where(col(CampaignBattle.id) == row.id, col(CampaignBattle.status) == "playing")
@@ -235,7 +236,7 @@ class Campaigns:
                 await s.execute(update(CampaignMember).where(col(CampaignMember.campaign_id) == cp.id,
                                                              col(CampaignMember.member) == member)
                                 .values(points=CampaignMember.points + amount))
-            text = (f"Battle {number}: {battle.result or 'ended'}. {names.get(actor.user_id, 'A GM')} applied the "
+            text = (f"Battle {number}: {battle.result or 'ended'}. {by} applied the "
                     f"carry-over: {choice.said()}. " + " ".join([*carried.lines, *awarded]))
             s.add(CampaignEntry(campaign_id=cp.id, kind="carry", actor=actor.user_id, text=text[:1000]))
         after = await self._info(cp)
