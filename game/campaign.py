@@ -211,9 +211,11 @@ class Carried:
 
 
 def carry_over(squadrons: Mapping[str, CampaignSquadron], final: Game, roster: Roster, choice: CarryOver,
-               battle: int) -> Carried:
+               battle: int, who: Mapping[str, str] | None = None) -> Carried:
     """The members' squadrons after `battle`, from the ended game's final state and the GM's choice.
-    Only the members who fought change; their ships that were not in the battle stay as they were."""
+    Only the members who fought change; their ships that were not in the battle stay as they were.
+    The lines name each squadron with its member's name from `who` (two members may bring lists of
+    the same name)."""
     choice.check()
     if final.phase is not Phase.OVER:
         raise CampaignError(f"Battle {battle} has not ended yet.", "Apply its carry-over once its game is over.")
@@ -222,6 +224,11 @@ def carry_over(squadrons: Mapping[str, CampaignSquadron], final: Game, roster: R
     changed: dict[str, list[CampaignShip]] = {m: list(squadrons[m].ships) for m in member_of.values()}
     prizes: dict[str, list[CampaignShip]] = {}
     lines: list[str] = []
+
+    def of(member: str) -> str:
+        name = (who or {}).get(member)
+        return f"{name}'s {squadrons[member].name}" if name else squadrons[member].name
+
     for ship_id, member, name in roster.ships:
         end = by_id.get(ship_id)
         if end is None:
@@ -236,13 +243,13 @@ def carry_over(squadrons: Mapping[str, CampaignSquadron], final: Game, roster: R
             if captor and captor != member and choice.prizes == "captor":
                 crew = ShipEntry(name, ships[i].entry.cls, 0, ships[i].entry.options)  # a prize crew: no officers
                 prizes.setdefault(captor, []).append(CampaignShip(crew, damage, prize_of=member))
-                lines.append(f"{name} ({squadrons[member].name}) was captured and joins {squadrons[captor].name}.")
+                lines.append(f"{name} ({of(member)}) was captured and joins {of(captor)}.")
             else:
-                lines.append(f"{name} ({squadrons[member].name}) was {fate} and leaves the squadron.")
+                lines.append(f"{name} ({of(member)}) was {fate} and leaves the squadron.")
             continue
         ships[i] = replace(ships[i], damage=damage)
         if damage:
-            lines.append(f"{name} ({squadrons[member].name}) keeps {damage} damage.")
+            lines.append(f"{name} ({of(member)}) keeps {damage} damage.")
     for captor, won in prizes.items():
         names = {s.name for s in changed[captor]}
         for prize in won:

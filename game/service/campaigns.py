@@ -215,7 +215,7 @@ class Campaigns:
         final = await self._final(battle.game_id)
         squadrons = {m.member: m.squadron for m in info.members}
         try:
-            carried = carry_over(squadrons, final, start, choice, number)
+            carried = carry_over(squadrons, final, start, choice, number, {m.member: m.name for m in info.members})
         except CampaignError as exc:
             raise CampaignRefused(exc.message, exc.allowed) from None
         named = {m.member: m.name for m in info.members}

@@ -248,7 +248,7 @@ class Privacy:
         for line in (await s.execute(select(CampaignEntry))).scalars():
             if line.actor == user_id:
                 line.actor = pseudonym
-            text = line.text
+            text = re.sub(rf"(?<!\d){re.escape(user_id)}(?!\d)", pseudonym, line.text)
             for name in sorted(names, key=len, reverse=True):  # a ledger line names members by name
                 text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", FORMER_NAME, text)
             line.text = text

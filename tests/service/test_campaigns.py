@@ -137,3 +137,36 @@ async def test_a_forgotten_member_leaves_no_trace_and_a_purged_server_no_campaig
     counts = await service.retention.purge(GUILD)
     assert counts["campaigns"] == 1 and counts["campaign_members"] == 3
     assert not [r for r in await every_row(service) if r[0].startswith("campaign")]
+
+
+async def test_a_battle_played_to_its_end_by_the_engine_carries_its_real_losses(service: GameService) -> None:
+    """Both members hand their sides to the computer captain, which plays the battle to its end with
+    the game's own dice; the carry-over then reads the engine's final state: every ship that ended
+    Sunk, destroyed or Captured has left its squadron, and each survivor's Damage is what it ended with."""
+    await campaign_of_three(service)
+    battle = await service.campaigns.battle(GM, "Channel War", [ANN.user_id], [BOB.user_id], CHANNEL)
+    for who in (ANN, BOB):
+        await service.seats.hand_over(who, battle.game_id)
+    await service.commands.play_ai(battle.game_id, limit=5000)
+    final = await service.reading.state_for_audit(battle.game_id)
+    assert final.phase is Phase.OVER
+    applied = await service.campaigns.apply(GM, "Channel War", 1, CarryOver(damage="kept"))
+    after = {m.member: m.squadron for m in applied.campaign.members}
+    owner = {"A": ANN.user_id, "B": BOB.user_id}
+    lost = {"sunk", "removed", "captured"}
+    for ship in final.ships:
+        member = owner[ship.owner]
+        name = ship.id.removesuffix(f"-{ship.owner}")
+        kept = next(s for s in after[member].ships if s.name == name and not s.prize_of)
+        gone = {st.value for st in ship.statuses} & lost
+        assert (kept.fate != "afloat") == bool(gone), (ship.id, ship.statuses, kept)
+        if not gone:
+            assert kept.damage == ship.damage, ship.id
+    prizes = [s for q in after.values() for s in q.ships if s.prize_of]
+    captured = [s for s in final.ships if "captured" in {st.value for st in s.statuses}]
+    assert len(prizes) == len([s for s in captured if s.controller != s.owner])
+    assert any(s.fate != "afloat" or s.damage for q in after.values() for s in q.ships)  # something happened
+    sunk = [s.id.removesuffix(f"-{s.owner}") for s in final.ships if "sunk" in {st.value for st in s.statuses}]
+    for name, s in ((n, next(s for s in final.ships if s.id.startswith(n))) for n in sunk):
+        who = "Ann" if s.owner == "A" else "Bob"
+        assert f"{name} ({who}'s Zeeland Admiralty) was sunk and leaves the squadron." in applied.lines
