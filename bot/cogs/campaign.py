@@ -25,7 +25,8 @@ from game.service.errors import ServiceError
 
 log = logging.getLogger(__name__)
 
-PER_PAGE = 15  # ledger lines a page: each is at most a few hundred characters, so a page fits one message
+PAGE_CHARS = 1700  # a ledger page's lines: with its heading and the pointer to the next, one message
+LINE_CHARS = 600  # a ledger line (a carry-over of many ships is long): at most this, so a page holds two
 NAME_IN_LINE = 32
 
 
@@ -35,6 +36,19 @@ def _esc(text: str, limit: int = NAME_IN_LINE) -> str:
 
 async def campaign_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     return choices(await service_of(interaction).campaigns.names(str(interaction.guild_id)), current)
+
+
+def paged(lines: list[str], room: int = PAGE_CHARS) -> list[list[str]]:
+    """Lines in pages of at most `room` characters, never splitting a line; always one page."""
+    pages: list[list[str]] = [[]]
+    used = 0
+    for line in lines:
+        if pages[-1] and used + len(line) + 1 > room:
+            pages.append([])
+            used = 0
+        pages[-1].append(line)
+        used += len(line) + 1
+    return pages
 
 
 def _battle_line(info: CampaignInfo, b: BattleInfo) -> str:
@@ -218,7 +232,7 @@ class CampaignCog(commands.GroupCog, name="campaign", description="Campaigns: a 
                     (" and posted here." if posted else "; I could not post it here (I need Send Messages)."))
 
     @app_commands.command(description="Read a campaign's ledger: battles, results, carry-overs, points and squadrons")
-    @app_commands.describe(name="The campaign", page=f"Which page of the ledger ({PER_PAGE} lines a page)")
+    @app_commands.describe(name="The campaign", page="Which page of the ledger (oldest first)")
     @app_commands.autocomplete(name=campaign_names)
     async def ledger(self, interaction: discord.Interaction, name: str,
                      page: app_commands.Range[int, 1, 10_000] = 1) -> None:
@@ -230,18 +244,18 @@ class CampaignCog(commands.GroupCog, name="campaign", description="Campaigns: a 
             await reply(interaction, answer(exc))
             return
         info = ledger.campaign
-        entries = [f"`{line.at[:16].replace('T', ' ')}` {names.prose(fit(line.text, 400))}" for line in ledger.lines]
-        start = (page - 1) * PER_PAGE
-        if start and start >= len(entries):
-            await reply(interaction, f"❌ There is no page {page}: the ledger has {len(entries)} lines, "
-                                     f"{PER_PAGE} a page.")
+        entries = [f"`{line.at[:16].replace('T', ' ')}` {names.prose(fit(line.text, LINE_CHARS))}"
+                   for line in ledger.lines]
+        pages = paged([*entries, "**Now:**", *_member_lines(info)])
+        if page > len(pages):
+            await reply(interaction, f"❌ There is no page {page}: the ledger has {len(pages)} "
+                                     f"page{'s' if len(pages) != 1 else ''}.")
             return
-        shown = entries[start:start + PER_PAGE]
-        head = [f"📜 **{_esc(info.name, 64)}**{' (over)' if info.status == 'over' else ''}: ledger page {page} of "
-                f"{max(1, -(-len(entries) // PER_PAGE))}"]
-        now = ["**Now:**", *_member_lines(info)] if page == 1 else []
-        text = fit_lines([*head, *shown, *now], f" (next page: `/campaign ledger page:{page + 1}`)",
-                         beyond=max(0, len(entries) - start - len(shown)))
+        head = (f"📜 **{_esc(info.name, 64)}**{' (over)' if info.status == 'over' else ''}: ledger page {page} of "
+                f"{len(pages)}")
+        more = ("\n(next: " + names.code(f"/campaign ledger name: {fit(info.name, 64)} page: {page + 1}") + ")"
+                if page < len(pages) else "")
+        text = "\n".join([head, *pages[page - 1]]) + more
         await reply(interaction, text, file=await _picture(info), allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(description="A campaign's members, squadrons and battles (empty: this server's campaigns)")

@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image
 
+from game.campaign import CarryOver
 from game.service.game_service import Actor
 from tests.bot.fake_discord import GUILD_ID, command, dispatch
 from tests.bot.test_bot import ANN, BOB, EVE, last_followup
@@ -88,3 +89,30 @@ async def test_help_lists_the_campaign_commands(harness: Any) -> None:
         text += sent[-1].payload["data"]["content"]
     for sub in ("create", "join", "leave", "battle", "apply", "ledger", "show", "end"):
         assert f"/campaign {sub}" in text, sub
+
+
+async def test_a_long_ledger_is_paged_under_discords_limit_and_every_line_is_on_a_page(harness: Any) -> None:
+    bot, fake = harness
+    await members_joined(bot, fake)
+    campaigns = bot.service.campaigns
+    gm = Actor(str(GAIL[0]), str(GUILD_ID), gm=True)
+    for n in range(1, 9):  # eight battles, each conceded and carried over
+        b = await campaigns.battle(gm, "Channel War", [str(ANN[0])], [str(BOB[0])], f"80000000000000000{n}")
+        await bot.service.commands.concede(Actor(str(BOB[0]), str(GUILD_ID)), b.game_id)
+        await campaigns.apply(gm, "Channel War", n, CarryOver(), {"A": 1})
+    ledger = await campaigns.ledger(str(GUILD_ID), "Channel War")
+    seen, page, pages = "", 1, 0
+    while True:
+        sent = await dispatch(bot, command(EVE, "campaign", "ledger", name="Channel War", page=page), fake)
+        text = last_followup(sent).content
+        assert len(text) <= 2000, text[:100]
+        if text.startswith("❌"):
+            break
+        assert last_followup(sent).files
+        pages = int(text.split("ledger page ")[1].split(" of ")[1].split("\n")[0])
+        seen += text
+        page += 1
+    assert pages > 1 and page == pages + 1
+    for line in ledger.lines:  # every line shown, whole, on some page
+        assert line.text.split(" applied")[0] in seen, line.text
+    assert "Ann: Zeeland Admiralty, 5 ships afloat; 8 campaign points" in seen

@@ -170,3 +170,18 @@ async def test_a_battle_played_to_its_end_by_the_engine_carries_its_real_losses(
     for name, s in ((n, next(s for s in final.ships if s.id.startswith(n))) for n in sunk):
         who = "Ann" if s.owner == "A" else "Bob"
         assert f"{name} ({who}'s Zeeland Admiralty) was sunk and leaves the squadron." in applied.lines
+
+
+async def test_a_fleet_battle_seats_two_members_a_side_and_points_go_to_each(service: GameService) -> None:
+    await campaign_of_three(service)
+    dee = Actor("100000000000000666", GUILD)
+    await service.squadrons.save(dee, SQUADRON)
+    await service.campaigns.join(dee, "Channel War", "Zeeland Admiralty", "Dee")
+    battle = await service.campaigns.battle(GM, "Channel War", [ANN.user_id, CAT.user_id],
+                                            [BOB.user_id, dee.user_id], CHANNEL)
+    info = await service.lobby.info(battle.game_id)
+    assert [(s.player, s.name) for s in info.seats] == [("A1", "Ann"), ("A2", "Cat"), ("B1", "Bob"), ("B2", "Dee")]
+    await service.commands.concede(BOB, battle.game_id)
+    assert (await service.campaigns.show(GUILD, "Channel War")).battles[0].winner == "A"
+    applied = await service.campaigns.apply(GM, "Channel War", 1, CarryOver(), {"A": 2, "B": -1})
+    assert {m.name: m.points for m in applied.campaign.members} == {"Ann": 2, "Bob": -1, "Cat": 2, "Dee": -1}
