@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from importlib import resources
 
+from game.errors import RulesError
 from game.service.game_service import Actor
 from tests.adversary.eyes import (
     ANN,
@@ -125,3 +126,27 @@ async def test_a_saved_list_edited_after_joining_changes_nothing_in_the_campaign
     assert a.startswith("✅"), a
     state = await t.state()
     assert next(s for s in state.ships if s.id == "Brak-A").skill == 0
+
+
+async def test_a_member_of_another_server_finds_no_campaign_of_this_one(table: Table) -> None:
+    """Campaigns are a server's: from another server (where the same member may be a GM) the campaign is
+    not there to read, join, fight or end, and its name is not offered."""
+    t = table
+    await campaign(t, ANN, BOB)
+    elsewhere = "900000000000000777"
+    outsider = Actor(str(EVE[0]), elsewhere, gm=True)
+    await t.service.squadrons.save(outsider, SQUADRON)
+    campaigns = t.service.campaigns
+    assert await campaigns.names(elsewhere) == []
+    for call in (campaigns.show(elsewhere, "Channel War"), campaigns.ledger(elsewhere, "Channel War"),
+                 campaigns.join(outsider, "Channel War", "Zeeland Admiralty", "Eve"),
+                 campaigns.battle(outsider, "Channel War", [str(ANN[0])], [str(BOB[0])], "1"),
+                 campaigns.end(outsider, "Channel War")):
+        try:
+            await call
+        except RulesError as exc:
+            assert "This server has no campaign called 'Channel War'" in exc.message, exc.message
+        else:
+            raise AssertionError("a campaign answered another server")
+    info = await campaigns.show(str(GUILD_ID), "Channel War")
+    assert [m.name for m in info.members] == ["Ann", "Bob"] and info.status == "open" and not info.battles
