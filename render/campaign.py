@@ -56,7 +56,7 @@ def campaign_figure(picture: Picture) -> Figure:
         y = _member(ax, member, y, BANDS[i % len(BANDS)])
     more = len(picture.members) - len(shown)
     foot = f"+{more} more members in /campaign ledger · " if more else ""
-    ax.text(0.25, height - FOOT_IN / 2, foot + "boxes: damage carried (7 = crippled)", fontsize=12, color=GREY,
+    ax.text(0.25, height - FOOT_IN / 2, foot + "boxes: damage carried into the next battle (7 = crippled)", fontsize=12, color=GREY,
             va="center")
     return fig
 
@@ -96,6 +96,8 @@ def _ship(ax: object, ship: CampaignShip, x: float, y: float) -> None:
                 style="italic")
         return
     ax.text(x, y + 0.56, _cut(ship.entry.cls, 14), fontsize=13, color=GREY, va="center")
+    if ship.damage >= MAX_TRACK:
+        ax.text(x + 3.3, y + 0.22, "crippled", fontsize=13, fontweight="bold", color=CRIPPLED, va="center", ha="right")
     box = 0.2
     left = x + 1.55
     for b in range(MAX_TRACK):
