@@ -177,7 +177,8 @@ class Campaigns:
         try:
             async with self.session() as s, s.begin():
                 await self._bump(s, cp)
-                s.add(CampaignBattle(campaign_id=cp.id, number=number, game_id=game.id, start=json.dumps(start.roster.to_json()),
+                s.add(CampaignBattle(campaign_id=cp.id, number=number, game_id=game.id, channel_id=game.channel_id,
+                                     start=json.dumps(start.roster.to_json()),
                                      created_by=actor.user_id))
                 said = " against ".join(" & ".join(members[m].name for m in side) for side in (side_a, side_b))
                 s.add(CampaignEntry(campaign_id=cp.id, kind="battle", actor=actor.user_id,
@@ -224,7 +225,8 @@ class Campaigns:
         async with self.session() as s, s.begin():
             claimed = cast(CursorResult[Any], await s.execute(
                 update(CampaignBattle).where(col(CampaignBattle.id) == row.id, col(CampaignBattle.status) == "playing")
-                .values(status="applied", applied_by=actor.user_id, applied_at=utcnow(), result=battle.result[:200])))
+                .values(status="applied", applied_by=actor.user_id, applied_at=utcnow(), result=battle.result[:200],
+                        winner=battle.winner)))
             if claimed.rowcount != 1:
                 raise _applied(cp, battle, await self._info(cp))
             await self._bump(s, cp)
@@ -393,15 +395,12 @@ class Campaigns:
         for r in rows:
             start = _start_of(r.start)
             sides = tuple((side, tuple(m for p, m in start.players if p[0] == side)) for side in ("A", "B"))
-            status, result, winner = r.status, r.result, ""
-            game = await self.lobby.info(r.game_id)  # the game's place and status only, never its state
-            if r.status == "playing" and game.status == "over":
+            status, result, winner = r.status, r.result, r.winner
+            # a battle not yet applied: whether its game is over (its status, never its state in play)
+            if r.status == "playing" and (await self.lobby.info(r.game_id)).status == "over":
                 final = await self._final(r.game_id)
-                status, result = "over", final.result
-                winner = _side_of(final.winner)
-            elif r.status == "applied":
-                winner = _side_of((await self._final(r.game_id)).winner)
-            battles.append(BattleInfo(r.number, r.game_id, game.channel_id, sides, status, result, winner, r.applied_by))
+                status, result, winner = "over", final.result, _side_of(final.winner)
+            battles.append(BattleInfo(r.number, r.game_id, r.channel_id, sides, status, result, winner, r.applied_by))
         members = tuple(MemberInfo(m.member, m.name, m.points, m.left_at is not None,
                                    CampaignSquadron.from_json(json.loads(m.squadron))) for m in await self._members(cp))
         return CampaignInfo(cp.id, cp.name, cp.guild_id, cp.channel_id, cp.size, cp.status, members, tuple(battles))

@@ -464,9 +464,11 @@ class CampaignBattle(SQLModel, table=True):
     campaign_id: int = Field(foreign_key="campaigns.id", index=True)
     number: int
     game_id: int = Field(foreign_key="games.id", unique=True)
+    channel_id: str = Field(max_length=32)  # where its game is played: kept so the ledger never loads the game
     start: str = Field(sa_type=Text)  # players and ships to members (game/campaign.py BattleStart)
     status: str = Field(default="playing", max_length=20)  # playing | applied
     result: str = Field(default="", max_length=200)
+    winner: str = Field(default="", max_length=8)  # the side that won, "A" or "B" ("" a draw), once applied
     applied_by: str = Field(default="", max_length=32)
     applied_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
     created_by: str = Field(max_length=32)
