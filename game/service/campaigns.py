@@ -15,6 +15,7 @@ is refused and nothing of theirs is written.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -37,12 +38,16 @@ from game.model import Game, Phase
 from game.rules_data import RulesData
 from game.service.authority import Actor, require_gm
 from game.service.errors import ServiceRefusal
+from game.service.frontend import FrontEnd
 from game.service.guild_data import GuildData
 from game.service.lobby import Lobby
-from game.service.models import Campaign, CampaignBattle, CampaignEntry, CampaignMember, utcnow
+from game.service.models import Campaign, CampaignBattle, CampaignEntry, CampaignMember, GameRecord, utcnow
+from game.service.posts import CampaignBattleOver
 from game.service.reading import Reading
 from game.service.store import GameStore
 from game.squadron import SIZES, SquadronError, parse_squadron
+
+log = logging.getLogger(__name__)
 
 MAX_CAMPAIGN_NAME = 64
 MAX_MEMBERS = 64
@@ -112,12 +117,31 @@ class Applied:
 class Campaigns:
     """The campaign part of the service; it keeps no state of its own."""
 
-    def __init__(self, store: GameStore, data: GuildData, reading: Reading, lobby: Lobby) -> None:
+    def __init__(self, store: GameStore, data: GuildData, reading: Reading, lobby: Lobby, front: FrontEnd) -> None:
         self.store = store
         self.data = data
         self.reading = reading
         self.lobby = lobby
+        self.front = front
         self.session = store.repo.session
+        store.when_over(self._ended)
+
+    async def _ended(self, record: GameRecord, state: Game) -> None:
+        """A campaign battle's game has ended: its channel is told which battle it was and that a GM
+        now applies the carry-over. A failure here never undoes the ending; the ledger shows the
+        battle as over, waiting for its carry-over, either way."""
+        if record.id is None:
+            return
+        try:
+            async with self.session() as s:
+                found = (await s.execute(
+                    select(col(Campaign.name), col(CampaignBattle.number))
+                    .join(CampaignBattle, col(CampaignBattle.campaign_id) == col(Campaign.id))
+                    .where(col(CampaignBattle.game_id) == record.id))).first()
+            if found is not None:
+                await self.front.post(record.id, CampaignBattleOver(found[0], found[1]))
+        except Exception:
+            log.exception("could not tell game %s's channel that its campaign battle is over", record.id)
 
     # ------------------------------------------------------------------ GM: create, battle, apply, end
 

@@ -94,7 +94,7 @@ class GameService:
                            seeds)
         self.leagues = Leagues(store, self.data, self.reading, self.commands, self.lobby)
         self.seats = Seats(store, self.leagues.ranked)
-        self.campaigns = Campaigns(store, self.data, self.reading, self.lobby)  # /campaign: series of battles
+        self.campaigns = Campaigns(store, self.data, self.reading, self.lobby, self.front)  # /campaign: series of battles
         self.records = Records(store)  # /captain: a captain's record from the finished games' logs
         self.autoplay = AutoPlay(store, self.commands, self.orders)
         # a member's data, exported or forgotten; a server's, purged once the bot has left it

@@ -195,8 +195,19 @@ class ChronicleCard:
     lane: ClassVar[str] = CHANNEL
 
 
+@POSTS.register("campaign")
+@dataclass(frozen=True)
+class CampaignBattleOver:
+    """A campaign's battle has ended (game/service/campaigns.py): its channel is told which battle it
+    was and that a GM now applies what carries over."""
 
-AnyPost = Board | Status | Created | Nudge | Note | Planned | Notice | FollowBoard | FollowDigest | ChronicleCard
+    campaign: str = ""
+    number: int = 0
+    lane: ClassVar[str] = CHANNEL
+
+
+AnyPost = (Board | Status | Created | Nudge | Note | Planned | Notice | FollowBoard | FollowDigest | ChronicleCard
+           | CampaignBattleOver)
 
 
 def stored(post: AnyPost) -> Post:

@@ -56,6 +56,8 @@ async def test_a_campaign_battle_is_played_applied_once_and_read_in_the_ledger(h
 
     sent = await dispatch(bot, command(BOB, "game", "concede", channel_id=int(thread["id"])), fake)
     assert "Conceded" in last_followup(sent).content
+    [over] = [r for r in sent if r.in_channel and thread["id"] in r.path and "This was battle 1" in r.content]
+    assert "/campaign apply name: Channel War battle: 1" in over.content and not over.ephemeral
     sent = await dispatch(bot, command(GAIL, "campaign", "apply", permissions=GM, name="Channel War", battle=1,
                                        damage="kept", points_a=3, points_b=1), fake)
     assert last_followup(sent).content.startswith("✅ The carry-over of battle 1 is applied")
