@@ -191,13 +191,19 @@ class Campaigns:
                                       f"Apply its carry-over first (/campaign apply battle: {busy.number}).")
         number = 1 + max((b.number for b in info.battles), default=0)
         title = f"{cp.name}: battle {number}"
-        try:
-            start = battle_start(title, [members[m].squadron for m in side_a], [members[m].squadron for m in side_b],
-                                 await self._rules(actor.guild_id))
+        sides = ([members[m].squadron for m in side_a], [members[m].squadron for m in side_b])
+        try:  # refused before a thread is opened for it
+            start = battle_start(title, *sides, await self._rules(actor.guild_id))
         except CampaignError as exc:
             raise CampaignRefused(exc.message, exc.allowed) from None
+
+        def made(rules: RulesData) -> Game:
+            nonlocal start  # the ships as the rules the game keeps build them (a server's data, this version)
+            start = battle_start(title, *sides, rules)
+            return start.state
+
         thread = await place(title) if place is not None else None
-        game = await self.lobby.create_from(actor, channel_id, lambda rules: start.state, thread_id=thread)
+        game = await self.lobby.create_from(actor, channel_id, made, thread_id=thread)
         try:
             async with self.session() as s, s.begin():
                 await self._bump(s, cp)
