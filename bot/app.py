@@ -31,7 +31,7 @@ from game.service.metrics import ERRORS, INTERACTIONS
 log = logging.getLogger(__name__)
 COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "bot.cogs.squadron", "bot.cogs.setup",
         "bot.cogs.mine", "bot.cogs.league", "bot.cogs.standing", "bot.cogs.clock", "bot.cogs.referee",
-        "bot.cogs.privacy", "bot.cogs.captain")
+        "bot.cogs.privacy", "bot.cogs.captain", "bot.cogs.campaign")
 
 
 def intents() -> discord.Intents:

@@ -25,6 +25,7 @@ from bot.follow import follow_board, follow_digest
 from bot.league_rounds import round_closed
 from bot.limits import fit
 from bot.publish import created_text, nudge, post_account, post_board, update_status
+from game import names
 from game.errors import RulesError
 from game.phases.common import owes_pick
 from game.service import outbox, posts
@@ -217,6 +218,17 @@ async def _notice(d: Delivering, post: posts.Notice) -> None:
 
 handles(posts.FollowBoard)(follow_board)
 handles(posts.FollowDigest)(follow_digest)
+
+@handles(posts.CampaignBattleOver)
+async def _campaign(d: Delivering, post: posts.CampaignBattleOver) -> None:
+    """A campaign battle's end: which battle it was, and what its GM does next (docs/campaigns.md)."""
+    name = fit(post.campaign, 64)
+    await d.channel.send(fit(f"🗺️ This was battle {post.number} of **{names.text(name)}**. A GM now applies what "
+                             "carries over (ships lost, damage, Fortune, points): "
+                             + names.code(f"/campaign apply name: {name} battle: {post.number}")
+                             + "; " + names.code(f"/campaign ledger name: {name}") + " tells the campaign so far."),
+                         allowed_mentions=discord.AllowedMentions.none())
+
 
 @handles(posts.ChronicleCard)
 async def _chronicle(d: Delivering, post: posts.ChronicleCard) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from game.campaign import Picture
 from game.chronicle import CardText, Summary
 from game.replay import Frame
 from game.service.workers import default
@@ -68,3 +69,14 @@ async def rating_png_async(name: str, history: Sequence[float]) -> bytes:
 async def summary_card_async(summary: Summary, card: CardText) -> tuple[bytes, str]:
     """A finished game's summary card and its alt text, in a worker process (with WORKERS=0, in a thread)."""
     return await default().run(summary_job, summary, card, thread=True)
+
+
+def campaign_job(picture: Picture) -> tuple[bytes, str]:
+    from render.campaign import campaign_png
+
+    return campaign_png(picture)
+
+
+async def campaign_png_async(picture: Picture) -> tuple[bytes, str]:
+    """A campaign's squadrons as a PNG and its alt text, in a worker process (with WORKERS=0, in a thread)."""
+    return await default().run(campaign_job, picture, thread=True)

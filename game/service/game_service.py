@@ -2,7 +2,7 @@
 
 It only composes the parts, each a class with a public API that holds the one game store
 (game/service/store.py): commands, undo, lobby, seats, reading, squadrons, the guild's data, the
-audit, the front end's posts, the clock, standing orders, leagues, captains' records, the
+audit, the front end's posts, the clock, standing orders, leagues, campaigns, captains' records, the
 referee-assistant systems and privacy (a member's export and deletion; a server's data purged after
 the bot leaves it).
 A front end calls a part: `service.commands.submit(…)`, `service.clock.extend(…)`.
@@ -20,6 +20,7 @@ from game.rules_data import RulesData
 from game.service.audit import Audit
 from game.service.authority import LOCAL_GUILD, Actor
 from game.service.autoplay import AutoPlay
+from game.service.campaigns import Campaigns
 from game.service.chronicle import Chronicle
 from game.service.clock_service import Clock
 from game.service.commands import Commands
@@ -98,6 +99,7 @@ class GameService:
         self.pauses = Pauses(store, self.clock)  # a pause by the players' consent, or a GM's
         self.league_pauses = LeaguePauses(store, self.clock)  # a GM's pause of a league's round
         self.seats = Seats(store, self.leagues.ranked)
+        self.campaigns = Campaigns(store, self.data, self.reading, self.lobby, self.front)  # /campaign: series of battles
         self.records = Records(store)  # /captain: a captain's record from the finished games' logs
         self.autoplay = AutoPlay(store, self.commands, self.orders)
         # a member's data, exported or forgotten; a server's, purged once the bot has left it

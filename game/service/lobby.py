@@ -134,15 +134,31 @@ class Lobby:
         if (seed is not None or scenario_seed) and not actor.local:
             raise NotPermitted("Nobody chooses the dice of a game here: each game draws a secret seed.",
                                "Its SHA-256 is posted when the game begins and the seed when it ends (/game verify).")
-        repo = self.store.repo
-        busy = await repo.game_in_channel(actor.guild_id, thread_id or channel_id)
+        await self._channel_free(actor, thread_id or channel_id)
+        version, rules = await self.data.current(actor.guild_id)
+        state = starting_state(scenario, scenario_text, size, name, rules)
+        return await self._create(actor, channel_id, state, version, seed, name, thread_id, scenario_seed,
+                                  display_name)
+
+    async def create_from(self, actor: Actor, channel_id: str, make: Callable[[RulesData], Game],
+                          thread_id: str | None = None) -> GameInfo:
+        """A game from a starting state another part made with the server's rules (a campaign's
+        battle from its squadrons as they stand), its dice seed drawn in secret as for any game."""
+        await self._channel_free(actor, thread_id or channel_id)
+        version, rules = await self.data.current(actor.guild_id)
+        return await self._create(actor, channel_id, make(rules), version, None, None, thread_id, False, "")
+
+    async def _channel_free(self, actor: Actor, channel_id: str) -> None:
+        busy = await self.store.repo.game_in_channel(actor.guild_id, channel_id)
         if busy is not None:
             raise ChannelBusy(
                 f"This channel already has a game in progress ({busy.name}, #{busy.id}).",
                 "Finish or concede it, or start the new game in its own thread.",
             )
-        version, rules = await self.data.current(actor.guild_id)
-        state = starting_state(scenario, scenario_text, size, name, rules)
+
+    async def _create(self, actor: Actor, channel_id: str, state: Game, version: str, seed: int | None,
+                      name: str | None, thread_id: str | None, scenario_seed: bool, display_name: str) -> GameInfo:
+        repo = self.store.repo
         await self.data.keep_version(actor.guild_id, version)
         if seed is not None:
             dice_seed = seed_from_number(seed)

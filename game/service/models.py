@@ -451,3 +451,73 @@ class Follow(SQLModel, table=True):
     digest_hour: int | None = Field(default=None)  # none: a DM at each board
     last_digest_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class Campaign(SQLModel, table=True):
+    """A named series of battles among a group of a server, run by its GMs (docs/campaigns.md)."""
+
+    __tablename__ = "campaigns"
+    __table_args__ = (UniqueConstraint("guild_id", "name", name="uq_campaign_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: str = Field(max_length=32, index=True)
+    channel_id: str = Field(max_length=32)  # where it was created: its battles are made there (or in threads)
+    name: str = Field(max_length=100)
+    size: str = Field(max_length=20)  # the size of the lists members join with
+    status: str = Field(default="open", max_length=20)  # open | over
+    # bumped by every change of the members' squadrons, checked in the same transaction: two GMs'
+    # carry-overs never both write squadrons read before the other's
+    version: int = Field(default=0)
+    created_by: str = Field(max_length=32)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class CampaignMember(SQLModel, table=True):
+    """A member of a campaign with the campaign's own copy of their squadron (JSON, game/campaign.py)."""
+
+    __tablename__ = "campaign_members"
+    __table_args__ = (UniqueConstraint("campaign_id", "member", name="uq_campaign_member"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaigns.id", index=True)
+    member: str = Field(max_length=32)
+    name: str = Field(max_length=100)
+    squadron: str = Field(sa_type=Text)  # the campaign squadron, as it stands now
+    points: int = Field(default=0)  # campaign points awarded so far
+    joined_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+    left_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+class CampaignBattle(SQLModel, table=True):
+    """A battle of a campaign: its game, who fought which side with which ship, and once applied, the
+    carry-over and who applied it."""
+
+    __tablename__ = "campaign_battles"
+    __table_args__ = (UniqueConstraint("campaign_id", "number", name="uq_campaign_battle"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaigns.id", index=True)
+    number: int
+    game_id: int = Field(foreign_key="games.id", unique=True)
+    channel_id: str = Field(max_length=32)  # where its game is played: kept so the ledger never loads the game
+    start: str = Field(sa_type=Text)  # players and ships to members (game/campaign.py BattleStart)
+    status: str = Field(default="playing", max_length=20)  # playing | applied
+    result: str = Field(default="", max_length=200)
+    winner: str = Field(default="", max_length=8)  # the side that won, "A" or "B" ("" a draw), once applied
+    applied_by: str = Field(default="", max_length=32)
+    applied_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    created_by: str = Field(max_length=32)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class CampaignEntry(SQLModel, table=True):
+    """A line of a campaign's ledger, in plain text: a join, a battle made, a carry-over, the end."""
+
+    __tablename__ = "campaign_ledger"
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaigns.id", index=True)
+    kind: str = Field(max_length=20)  # created | joined | left | battle | carry | ended
+    actor: str = Field(max_length=32)  # who did it (a member's id; the line names them by their name)
+    text: str = Field(max_length=1000)
+    at: datetime = Field(default_factory=utcnow, sa_column=_ts())

@@ -195,6 +195,16 @@ class ChronicleCard:
     lane: ClassVar[str] = CHANNEL
 
 
+@POSTS.register("campaign")
+@dataclass(frozen=True)
+class CampaignBattleOver:
+    """A campaign's battle has ended (game/service/campaigns.py): its channel is told which battle it
+    was and that a GM now applies what carries over."""
+
+    campaign: str = ""
+    number: int = 0
+    lane: ClassVar[str] = CHANNEL
+
 
 @POSTS.register("league_round")
 @dataclass(frozen=True)
@@ -211,7 +221,7 @@ class LeagueRound:
 
 
 AnyPost = (Board | Status | Created | Nudge | Note | Planned | Notice | FollowBoard | FollowDigest | ChronicleCard
-           | LeagueRound)
+           | LeagueRound | CampaignBattleOver)
 
 
 def stored(post: AnyPost) -> Post:

@@ -19,6 +19,10 @@ from sqlalchemy import and_, delete, or_, select, update
 from sqlmodel import col
 
 from game.service.models import (
+    Campaign,
+    CampaignBattle,
+    CampaignEntry,
+    CampaignMember,
     EventRecord,
     Follow,
     FormerMember,
@@ -106,6 +110,9 @@ class Privacy:
             tables = await rows(select(ServerTableEntry).where(col(ServerTableEntry.entered_by) == user_id))
             hidden = await s.get(RecordPrivacy, user_id)
             follows = await rows(select(Follow).where(col(Follow.user_id) == user_id).order_by(col(Follow.id)))
+            campaigns = await rows(select(CampaignMember, Campaign).join(Campaign, col(Campaign.id) ==
+                                                                         col(CampaignMember.campaign_id))
+                                   .where(col(CampaignMember.member) == user_id))
         acted: dict[int, list[int]] = {}
         for game_id, seq in events:
             acted.setdefault(game_id, []).append(seq)
@@ -138,6 +145,8 @@ class Privacy:
             "record_hidden": [] if hidden is None else [c for c in hidden.hidden.split(",") if c],
             "follows": [{"server": f.guild_id, "channel": f.channel_id, "game": f.game_id, "member": f.member_id,
                          "digest_hour": f.digest_hour} for (f,) in follows],
+            "campaigns": [{"server": c.guild_id, "campaign": c.name, "name": m.name, "points": m.points,
+                           "left": m.left_at is not None, "squadron": json.loads(m.squadron)} for m, c in campaigns],
         }
 
     async def forget(self, user_id: str, known_names: Iterable[str] = ()) -> str:
@@ -158,7 +167,9 @@ class Privacy:
             pseudonym = f"former:{former.id}"
             seats = (await s.execute(select(Seat).where(col(Seat.user_id) == user_id))).scalars().all()
             names = frozenset(n for n in (*known_names, *(seat.display_name for seat in seats)) if n) | frozenset(
-                (await s.execute(select(col(LeagueEntry.name)).where(col(LeagueEntry.member) == user_id))).scalars())
+                (await s.execute(select(col(LeagueEntry.name)).where(col(LeagueEntry.member) == user_id))).scalars()
+            ) | frozenset((await s.execute(select(col(CampaignMember.name))
+                                           .where(col(CampaignMember.member) == user_id))).scalars())
             # the games that hold them anywhere: their seats, the log's actors, a mention in an event, or
             # a handover naming them (a side a GM gave away before they played holds only their name)
             named = [col(EventRecord.payload).contains(json.dumps(n, ensure_ascii=False), autoescape=True) for n in names]
@@ -190,6 +201,7 @@ class Privacy:
             await s.execute(update(PlayerClock).where(col(PlayerClock.substitute) == user_id)
                             .values(substitute=None, away_mode="stop"))
             await self._leagues(s, user_id, pseudonym)
+            await self._campaigns(s, user_id, pseudonym, names)
             await s.execute(update(ServerTableEntry).where(col(ServerTableEntry.entered_by) == user_id)
                             .values(entered_by=pseudonym, entered_by_name=FORMER_NAME))
             # posts delivered (or given up) keep nothing of them; one still to go out, or going out now,
@@ -220,6 +232,28 @@ class Privacy:
             for snap in (await s.execute(select(Snapshot).where(col(Snapshot.game_id) == game_id,
                                                                 col(Snapshot.state).contains(user_id)))).scalars():
                 snap.state = _rewritten(snap.state, user_id, pseudonym, names)
+
+    @staticmethod
+    async def _campaigns(s: Any, user_id: str, pseudonym: str, names: frozenset[str]) -> None:
+        """Their campaign squadrons, points and ledger lines stay under the pseudonym and "former
+        member"; a campaign takes them into no new battle (as if they had left)."""
+        for m in (await s.execute(select(CampaignMember).where(col(CampaignMember.member) == user_id))).scalars():
+            m.member, m.name = pseudonym, FORMER_NAME
+            m.squadron = _rewritten(m.squadron, user_id, pseudonym, names)
+            m.left_at = m.left_at or utcnow()
+        for b in (await s.execute(select(CampaignBattle))).scalars():
+            if user_id in b.start or user_id in (b.applied_by, b.created_by):
+                b.start = _rewritten(b.start, user_id, pseudonym, names)
+                b.applied_by = pseudonym if b.applied_by == user_id else b.applied_by
+                b.created_by = pseudonym if b.created_by == user_id else b.created_by
+        for line in (await s.execute(select(CampaignEntry))).scalars():
+            if line.actor == user_id:
+                line.actor = pseudonym
+            text = re.sub(rf"(?<!\d){re.escape(user_id)}(?!\d)", pseudonym, line.text)
+            for name in sorted(names, key=len, reverse=True):  # a ledger line names members by name
+                text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", FORMER_NAME, text)
+            line.text = text
+        await s.execute(update(Campaign).where(col(Campaign.created_by) == user_id).values(created_by=pseudonym))
 
     @staticmethod
     async def _leagues(s: Any, user_id: str, pseudonym: str) -> None:

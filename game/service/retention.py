@@ -15,6 +15,10 @@ from sqlalchemy import delete, select, update
 from sqlmodel import col
 
 from game.service.models import (
+    Campaign,
+    CampaignBattle,
+    CampaignEntry,
+    CampaignMember,
     EventRecord,
     Follow,
     GameClock,
@@ -95,7 +99,7 @@ class Retention:
     async def _servers_with_data(self) -> set[str]:
         found: set[str] = set()
         async with self.store.repo.session() as s:
-            for table in (GameRecord, GuildSettings, League, SavedSquadron, Rating, ServerTableEntry):
+            for table in (GameRecord, GuildSettings, League, SavedSquadron, Rating, ServerTableEntry, Campaign):
                 found.update((await s.execute(select(col(table.guild_id)).distinct())).scalars())
         return found
 
@@ -117,7 +121,7 @@ class Retention:
 
     async def purge(self, guild_id: str) -> dict[str, int]:
         """Delete everything of the server, in one transaction: its games with their logs, seats, clocks,
-        orders and posts, its leagues and ratings, saved squadrons, table entries and settings. What was
+        orders and posts, its leagues, campaigns and ratings, saved squadrons, table entries and settings. What was
         deleted, counted by kind."""
         counts: dict[str, int] = {}
         async with self.store.repo.session() as s, s.begin():
@@ -135,6 +139,12 @@ class Retention:
                 await gone(LeagueAction, col(LeagueAction.league_id).in_(leagues))
                 await gone(LeagueEntry, col(LeagueEntry.league_id).in_(leagues))
             await gone(Follow, col(Follow.guild_id) == guild_id)  # before the games they name
+            campaigns = list((await s.execute(select(col(Campaign.id)).where(col(Campaign.guild_id) == guild_id))).scalars())
+            if campaigns:  # their battles name games: gone before the games
+                await gone(CampaignEntry, col(CampaignEntry.campaign_id).in_(campaigns))
+                await gone(CampaignBattle, col(CampaignBattle.campaign_id).in_(campaigns))
+                await gone(CampaignMember, col(CampaignMember.campaign_id).in_(campaigns))
+                await gone(Campaign, col(Campaign.id).in_(campaigns))
             if games:
                 for table in GAME_ROWS:
                     await gone(table, col(table.game_id).in_(games))

@@ -447,3 +447,19 @@ async def deadline_passes(table: Table, player: str, game_id: int = 1) -> None:
                                ScheduledJob.payload.contains(f'"player": "{player}"'))  # type: ignore[attr-defined]
                         .values(due_at=utcnow() - timedelta(minutes=1)))
     assert player in await table.service.store.repo.overdue_players(game_id, utcnow())
+
+
+def spy_campaigns(drawn: Drawn) -> Callable[..., tuple[bytes, str]]:
+    """render.campaign.campaign_png, recording the texts drawn into each campaign picture."""
+    from matplotlib.text import Text
+
+    from render import campaign
+
+    real = campaign.campaign_png
+
+    def campaign_png(picture: Any) -> tuple[bytes, str]:
+        png, alt = real(picture)
+        drawn.texts[png] = [t.get_text() for t in campaign.campaign_figure(picture).findobj(Text)]
+        return png, alt
+
+    return campaign_png

@@ -62,14 +62,15 @@ def test_a_row_in_the_old_format_decodes_and_a_post_is_written_as_before(
 def test_every_kind_has_one_type_and_its_old_lane() -> None:
     # follow and digest: the followers' DMs (game/service/following.py), new kinds on the DM lane; the
     # chronicle card (issue 27) in the channel, in order, after the board; a league round that closed by
-    # itself (issue 27, item 4) in the channel of the game that ended it, after its last board
+    # itself (issue 27, item 4) in the channel of the game that ended it, after its last board; a campaign
+    # battle's end (issue 27, item 5) in the channel too
     assert set(POSTS.types) == {"board", "status", "created", "nudge", "note", "planned", "notice", "follow", "digest",
-                                "chronicle", "league_round"}
+                                "chronicle", "league_round", "campaign"}
     # the lanes of game/service/outbox.py before the types: status edits, DMs (nudge, note), the channel
     assert {k: lane(k) for k in POSTS.types} == {
         "board": "channel", "status": "status", "created": "channel", "nudge": "dm", "note": "dm",
         "planned": "channel", "notice": "channel", "follow": "dm", "digest": "dm", "chronicle": "channel",
-        "league_round": "channel"}
+        "league_round": "channel", "campaign": "channel"}
     assert lane("a kind from a newer version") == "channel"
 
 
