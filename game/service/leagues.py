@@ -250,7 +250,8 @@ class Leagues:
         """Register the actor (with one of their saved squadrons for a drafted league), or with `ai` a
         computer captain (a GM's choice)."""
         lg = await self._league(actor.guild_id, league)
-        closed = LeagueRefused(f"Registration for {lg.name} has closed: its first round has started.")
+        closed = LeagueRefused(f"Registration for {lg.name} has closed: its first round has started.",
+                               "In a Swiss league a GM may still enter you with /league late-entry.")
         if lg.status != "registering":
             raise closed
         assert lg.id is not None
