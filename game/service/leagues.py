@@ -834,7 +834,8 @@ class Leagues:
                 s.add(LeagueEntry(league_id=lg.id, member=member, name=name, squadron=squadron or ""))
                 first = now.current_round + 1
                 await log_action(s, lg.id, actor.user_id, "late-entry",
-                                 f"paired from round {first}; rounds 1 to {first - 1} count nothing",
+                                 f"paired from round {first}; "
+                                 f"{'round 1 counts' if first == 2 else f'rounds 1 to {first - 1} count'} nothing",
                                  subject=member, at=self.clock())
         except IntegrityError:
             raise LeagueRefused(f"That member is already in {lg.name}.") from None
