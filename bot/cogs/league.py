@@ -312,13 +312,16 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         if not await defer(interaction):
             return
         try:
-            if member is not None and member.bot and not ai:
+            if member is not None and member.bot:
                 raise RulesError("A bot account cannot play in a league.", "Enter a computer captain with ai: True.")
+            if member is not None and ai:
+                raise RulesError("A late entry is a member or a computer captain, not both.",
+                                 "Give member:, or ai: True alone.")
             if member is None and not ai:
                 raise RulesError("Name the member to enter.", "Give member:, or ai: True for a computer captain.")
             late = await service_of(interaction).leagues.late_entry(
-                await actor_of(interaction), name, None if ai or member is None else str(member.id),
-                member.display_name if member is not None and not ai else "", squadron, ai)
+                await actor_of(interaction), name, None if member is None else str(member.id),
+                member.display_name if member is not None else "", squadron, ai)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return

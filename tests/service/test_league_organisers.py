@@ -218,6 +218,8 @@ async def test_a_servers_purge_takes_its_leagues_log_and_a_forgotten_member_leav
     leagues = await _league(service, "Gone", MANUAL)
     await leagues.start(GM, "Gone")
     await leagues.drop(GM, "Gone", "P111", "left")
+    exported = (await service.privacy.export(ANN.user_id))["league_actions"]
+    assert [(a["action"], a["by_them"], a["note"]) for a in exported] == [("drop", False, "left")]
     await service.privacy.forget(ANN.user_id)
     assert all(ANN.user_id not in (who, about) for who, _, _, about in [
         (a.actor, a.action, a.note, a.subject) for a in await _actions(service)])
