@@ -522,10 +522,11 @@ class Leagues:
             ranked = [s.entrant for s in standings([e.member for e in entries], _results(rows)) if s.entrant in active]
             met = {frozenset((r.a_member, r.b_member)) for r in rows if r.b_member is not None}
             pairs, bye = swiss(ranked, met, {r.a_member for r in rows if r.b_member is None and r.winner == r.a_member})
-        # who takes side A: as even a count of sides for each as the pairings allow (game/league/sides.py)
-        place = {s.entrant: s.rank for s in standings([e.member for e in entries], _results(rows))}
-        pairs = allocate(pairs, records((r.a_member, r.b_member) for r in rows
-                                        if r.b_member is not None and r.game_id is not None), place)
+            # who takes side A: as even a count of sides for each as the pairings allow (game/league/sides.py);
+            # a round robin's come with its schedule
+            place = {s.entrant: s.rank for s in standings([e.member for e in entries], _results(rows))}
+            pairs = allocate(pairs, records((r.a_member, r.b_member) for r in rows
+                                            if r.b_member is not None and r.game_id is not None), place)
         unable = {e.member: f"{e.name[:40]} was dropped by a GM" for e in entries if e.dropped_at is not None}
         broken = await self._broken_lists(lg, [e for e in entries if e.dropped_at is None])
         names = {e.member: e.name for e in entries}
