@@ -104,7 +104,8 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             interaction, f"🏆 **{esc(info.name, 64)}** is open for registration: {what}, "
             f"{'Swiss rounds' if info.format == 'swiss' else 'a round robin'}, {info.round_hours} hours a round. "
             "Register with " + names.code(f"/league join name: {fit(info.name, 64)}"
-                                          f"{' squadron: YOUR LIST' if info.size else ''}") + "; its games are ranked.")
+                                          f"{' squadron: YOUR LIST' if info.size else ''}") + "; its games are ranked"
+            + (", and a round closes as its last game ends." if info.settings.auto_close else "."))
         await reply(interaction, f"✅ {esc(info.name, 64)} is created" + (
             " and announced here." if posted else ", but I could not announce it here (I need Send Messages)."))
 
