@@ -37,6 +37,7 @@ async def _league_of_computers() -> tuple[float, list[float]]:
     from game.scenario import builtin_scenarios
     from game.service.db import make_engine, upgrade_to_head
     from game.service.game_service import Actor, GameService
+    from game.service.league_settings import LeagueSettings
 
     short = builtin_scenarios()["quickstart"].replace('defender = "B"', 'defender = "B"\nlast_turn = 1')
     gm = Actor("1", "bench", gm=True)
@@ -48,7 +49,9 @@ async def _league_of_computers() -> tuple[float, list[float]]:
             service = GameService(engine)
             leagues = service.leagues
             t0 = time.perf_counter()
-            await leagues.create(gm, "c", "Bench", scenario="short", scenario_text=short)
+            # closed by a GM's /league round: each round's time is the games, the close and the pairing
+            await leagues.create(gm, "c", "Bench", scenario="short", scenario_text=short,
+                                 settings=LeagueSettings(auto_close=False))
             for _ in range(8):
                 await leagues.join(gm, "Bench", ai=True)
             await leagues.start(gm, "Bench")

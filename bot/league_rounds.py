@@ -5,6 +5,7 @@ so does the courier for a round that closed by itself as its last game ended (bo
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -186,6 +187,9 @@ async def round_closed(client: discord.Client, service: GameService, drain: Drai
     for member, text in told:
         await tell(client, member, f"🏆 {text}")
     await play_computer_games(service, report, threads, drain)
+    if report.started and not report.made:
+        # a GM's /league round made this round's games before this post went out, and posted its tables
+        report = dataclasses.replace(report, started=())
     number = report.started[0].round if report.started else closed
     info = await leagues.show(guild_id, report.league.name, round=number)
     table = await leagues.standings(guild_id, report.league.name)

@@ -104,7 +104,8 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             interaction, f"🏆 **{esc(info.name, 64)}** is open for registration: {what}, "
             f"{'Swiss rounds' if info.format == 'swiss' else 'a round robin'}, {info.round_hours} hours a round. "
             "Register with " + names.code(f"/league join name: {fit(info.name, 64)}"
-                                          f"{' squadron: YOUR LIST' if info.size else ''}") + "; its games are ranked.")
+                                          f"{' squadron: YOUR LIST' if info.size else ''}") + "; its games are ranked"
+            + (", and a round closes as its last game ends." if info.settings.auto_close else "."))
         await reply(interaction, f"✅ {esc(info.name, 64)} is created" + (
             " and announced here." if posted else ", but I could not announce it here (I need Send Messages)."))
 
@@ -349,13 +350,16 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         if not await defer(interaction):
             return
         try:
-            if member is not None and member.bot and not ai:
+            if member is not None and member.bot:
                 raise RulesError("A bot account cannot play in a league.", "Enter a computer captain with ai: True.")
+            if member is not None and ai:
+                raise RulesError("A late entry is a member or a computer captain, not both.",
+                                 "Give member:, or ai: True alone.")
             if member is None and not ai:
                 raise RulesError("Name the member to enter.", "Give member:, or ai: True for a computer captain.")
             late = await service_of(interaction).leagues.late_entry(
-                await actor_of(interaction), name, None if ai or member is None else str(member.id),
-                member.display_name if member is not None and not ai else "", squadron, ai)
+                await actor_of(interaction), name, None if member is None else str(member.id),
+                member.display_name if member is not None else "", squadron, ai)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return

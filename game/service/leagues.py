@@ -251,7 +251,8 @@ class Leagues:
         """Register the actor (with one of their saved squadrons for a drafted league), or with `ai` a
         computer captain (a GM's choice)."""
         lg = await self._league(actor.guild_id, league)
-        closed = LeagueRefused(f"Registration for {lg.name} has closed: its first round has started.")
+        closed = LeagueRefused(f"Registration for {lg.name} has closed: its first round has started.",
+                               "In a Swiss league a GM may still enter you with /league late-entry.")
         if lg.status != "registering":
             raise closed
         assert lg.id is not None
@@ -524,10 +525,11 @@ class Leagues:
             ranked = [s.entrant for s in standings([e.member for e in entries], _results(rows)) if s.entrant in active]
             met = {frozenset((r.a_member, r.b_member)) for r in rows if r.b_member is not None}
             pairs, bye = swiss(ranked, met, {r.a_member for r in rows if r.b_member is None and r.winner == r.a_member})
-        # who takes side A: as even a count of sides for each as the pairings allow (game/league/sides.py)
-        place = {s.entrant: s.rank for s in standings([e.member for e in entries], _results(rows))}
-        pairs = allocate(pairs, records((r.a_member, r.b_member) for r in rows
-                                        if r.b_member is not None and r.game_id is not None), place)
+            # who takes side A: as even a count of sides for each as the pairings allow (game/league/sides.py);
+            # a round robin's come with its schedule
+            place = {s.entrant: s.rank for s in standings([e.member for e in entries], _results(rows))}
+            pairs = allocate(pairs, records((r.a_member, r.b_member) for r in rows
+                                            if r.b_member is not None and r.game_id is not None), place)
         unable = {e.member: f"{e.name[:40]} was dropped by a GM" for e in entries if e.dropped_at is not None}
         broken = await self._broken_lists(lg, [e for e in entries if e.dropped_at is None])
         names = {e.member: e.name for e in entries}
@@ -836,7 +838,8 @@ class Leagues:
                 s.add(LeagueEntry(league_id=lg.id, member=member, name=name, squadron=squadron or ""))
                 first = now.current_round + 1
                 await log_action(s, lg.id, actor.user_id, "late-entry",
-                                 f"paired from round {first}; rounds 1 to {first - 1} count nothing",
+                                 f"paired from round {first}; "
+                                 f"{'round 1 counts' if first == 2 else f'rounds 1 to {first - 1} count'} nothing",
                                  subject=member, at=self.clock())
         except IntegrityError:
             raise LeagueRefused(f"That member is already in {lg.name}.") from None

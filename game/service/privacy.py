@@ -105,6 +105,10 @@ class Privacy:
             pairings = await rows(select(LeagueGame).where(or_(col(LeagueGame.a_member) == user_id,
                                                                col(LeagueGame.b_member) == user_id)))
             ratings = await rows(select(Rating).where(col(Rating.member) == user_id))
+            # organiser actions they took, or that concern them (a drop, a late entry)
+            league_actions = await rows(select(LeagueAction).where(or_(col(LeagueAction.actor) == user_id,
+                                                                       col(LeagueAction.subject) == user_id))
+                                        .order_by(col(LeagueAction.id)))
             events = await rows(select(col(EventRecord.game_id), col(EventRecord.seq)).where(col(EventRecord.actor) == user_id)
                                 .order_by(col(EventRecord.game_id), col(EventRecord.seq)))
             tables = await rows(select(ServerTableEntry).where(col(ServerTableEntry.entered_by) == user_id))
@@ -139,6 +143,8 @@ class Privacy:
                              for (p,) in pairings],
             "ratings": [{"server": r.guild_id, "name": r.name, "mu": r.mu, "sigma": r.sigma, "games": r.games}
                         for (r,) in ratings],
+            "league_actions": [{"league": a.league_id, "by_them": a.actor == user_id, "action": a.action,
+                                "note": a.note, "at": a.at.isoformat()} for (a,) in league_actions],
             "events_acted_in": [{"game": g, "events": seqs} for g, seqs in acted.items()],
             "table_entries": [{"server": t.guild_id, "system": t.system, "table": t.table_name, "row": t.row_key,
                                "column": t.column_key, "value": t.value} for (t,) in tables],

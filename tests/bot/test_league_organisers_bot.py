@@ -71,6 +71,9 @@ async def test_a_gm_enters_a_member_late_who_is_told_by_dm(harness: Any) -> None
                                 "nothing for you (no win, no loss)."]
     sent = await dispatch(bot, command(ANN, "league", "late-entry", permissions=GM, name="Late"), fake)
     assert "Name the member to enter" in last_followup(sent).content
+    sent = await dispatch(bot, command(ANN, "league", "late-entry", permissions=GM, name="Late", ai=True,
+                                       members={"member": BOB}), fake)
+    assert "a member or a computer captain, not both" in last_followup(sent).content
 
     # the standings as CSV: the name a spreadsheet would run is written as text
     sent = await dispatch(bot, command(BOB, "league", "standings", name="Late", format="csv"), fake)

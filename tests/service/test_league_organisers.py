@@ -218,6 +218,8 @@ async def test_a_servers_purge_takes_its_leagues_log_and_a_forgotten_member_leav
     leagues = await _league(service, "Gone", MANUAL)
     await leagues.start(GM, "Gone")
     await leagues.drop(GM, "Gone", "P111", "left")
+    exported = (await service.privacy.export(ANN.user_id))["league_actions"]
+    assert [(a["action"], a["by_them"], a["note"]) for a in exported] == [("drop", False, "left")]
     await service.privacy.forget(ANN.user_id)
     assert all(ANN.user_id not in (who, about) for who, _, _, about in [
         (a.actor, a.action, a.note, a.subject) for a in await _actions(service)])
@@ -228,3 +230,16 @@ async def test_a_servers_purge_takes_its_leagues_log_and_a_forgotten_member_leav
 async def _actions(service: GameService) -> list[LeagueAction]:
     async with service.store.repo.session() as s:
         return list((await s.execute(select(LeagueAction))).scalars())
+
+
+async def test_a_gms_result_or_forfeit_of_the_last_open_table_closes_the_round_too(service: GameService) -> None:
+    leagues = await _league(service, "Desk")
+    await leagues.start(GM, "Desk")
+    first, last = (await leagues.show("g1", "Desk")).pairings
+    await leagues.forfeit(GM, "Desk", first.table, "A", "no show")  # its game is conceded: one table left
+    assert (await leagues.show("g1", "Desk")).current_round == 1
+    await leagues.record_result(GM, "Desk", last.table, None, "a draw agreed at the club")  # its game goes on
+    info = await leagues.show("g1", "Desk")
+    assert info.current_round == 2 and len(info.pairings) == 2
+    assert [a[:2] for a in await _log(service)][-3:] == [(GM.user_id, "forfeit"), (GM.user_id, "result"),
+                                                         (AUTOMATIC, "round")]
