@@ -65,9 +65,11 @@ async def test_rematch_is_a_players_once_and_swaps_the_sides(harness: Any) -> No
     refused = last_followup(sent)
     assert refused.ephemeral and refused.content.startswith("❌") and "Only a player" in refused.content
     assert len(await bot.service.lobby.list_games(str(GUILD_ID))) == 1  # nothing was made
-    sent = await dispatch(bot, component(BOB, press, message_id=card.response_message_id), fake)
-    made = last_followup(sent)
+    before = len(fake.requests)
+    made = last_followup(await dispatch(bot, component(BOB, press, message_id=card.response_message_id), fake))
     assert made.ephemeral and "game #2 here" in made.content
+    await bot.courier.drain_all()  # the new game's set-up post goes through the outbox, maybe after the answer
+    sent = fake.requests[before:]
     assert fake.messages[card.response_message_id].components == []  # the card keeps its text and image
     assert fake.messages[card.response_message_id].content == card.content
     info = await bot.service.lobby.info(2)
