@@ -46,7 +46,7 @@ def fleet(per_side: int, seed: int = 3) -> Game:
     hands = {"A": '["Down!", "Careful Aim", "Rolling Broadsides", "Effective Fire", "Adjust Position"]',
              "B": '["Fire as She Bears", "Take Courage", "Fleet Maneuver", "Reload!", "Favorable Wind"]'}
     first = min(per_side, ROW)
-    for player, front, heading, back in (("A", 6 + depth - ROWS_APART / 2, 0.0, -1), ("B", mid + SIDES_APART / 2 + 1.5, 180.0, 1)):
+    for player, front, heading in (("A", 6 + depth - ROWS_APART / 2, 0.0), ("B", mid + SIDES_APART / 2 + 1.5, 180.0)):
         lines += ["[[squadron]]", f'player = "{player}"', f'flagship = "{player}0"', f"hand = {hands[player]}", ""]
         for i in range(first):
             lines += ["[[squadron.ship]]", f'name = "{player}{i}"', f'class = "{CLASSES[i % len(CLASSES)]}"',

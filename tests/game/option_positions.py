@@ -51,7 +51,7 @@ def moments() -> Iterator[tuple[str, Game]]:
         base = replace(quickstart(), seed=seed)
         states: list[Game] = []
         play(base, {p: Captain(p, seed, rules) for p in base.players}, rules,
-             after_each=lambda session: states.append(session.state))
+             after_each=lambda session, kept=states: kept.append(session.state))
         picked = sorted(random.Random(seed).sample(range(len(states) - 1), CAPTAIN_MOMENTS))
         for n in picked:
             yield f"quick start {seed} @{n + 1}", states[n]
