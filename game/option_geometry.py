@@ -12,8 +12,10 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
+import shapely
 from shapely import affinity
 from shapely.geometry.base import BaseGeometry
 
@@ -23,7 +25,7 @@ from game.errors import RulesError
 from game.model import Game, Ship
 from game.phases.common import hull, obstacles
 from game.phases.movement import _tool_motions
-from game.rules_data import RulesData
+from game.rules_data import RulesData, Tool
 
 TERRAIN_MARGIN = 0.05  # inches: a path this close to terrain is played through the engine
 EDGE_MARGIN = 0.05  # inches inside the table edge
@@ -103,18 +105,59 @@ BLOCKED = "blocked"  # the path meets something: the engine must play it
 
 def sketch(g: Game, ship: Ship, speed: int, turn: Turn | None, rules: RulesData) -> Ship | str:
     """The ship where a move ahead at `speed` with `turn` ends when its path is clear of everything
-    (placed as `apply` places it: the engine's rounding), else REFUSED or BLOCKED."""
-    tool = rules.tool(speed)
+    (placed as `apply` places it: the engine's rounding), else REFUSED or BLOCKED.
+
+    Clear is judged on more than the path: each motion's area is taken as the convex hull of the
+    base's corners at every step the engine's sweep makes of it (the sweep's own areas lie inside),
+    and anything touching it at all blocks: so a sketch is only offered where the sweep would meet
+    nothing. The path is the ship's own (kept for the ships still to act: `_path`); only what is in
+    its way belongs to the table moment."""
+    drawn = _path(ship, rules.tool(speed), turn)
+    if isinstance(drawn, str):
+        return drawn
+    areas, box, moved = drawn
+    near = _blockers(g).meeting(box)
+    shapes = [v for k, v in near.shapes.items() if k != ship.id]
+    if shapes:
+        found = np.array(shapes, dtype=object)
+        for area in areas:
+            if shapely.intersects(found, area).any():
+                return BLOCKED
+    return moved
+
+
+@lru_cache(maxsize=8192)
+def _path(ship: Ship, tool: Tool, turn: Turn | None) -> tuple[tuple[BaseGeometry, ...], tuple[float, ...], Ship] | str:
+    """The areas a move ahead passes over (as `sketch` judges them), a box holding them and the ship
+    where it ends; REFUSED when the tool refuses the turn. A ship that has not moved is the same
+    object from one table moment to the next, so its paths are worked out once."""
     h0 = hull(ship)
     try:
         motions = _tool_motions(h0, tool.length, turn, tool.max_turn, "")
     except RulesError:
         return REFUSED
-    res = geo.sweep(h0, motions, _blockers(g).without(ship.id), need_swept=False, find_contact=False)
-    if not res.completed or res.hit is not None:
-        return BLOCKED
-    p = res.final
-    return replace(ship, x=round(p.x, 6), y=round(p.y, 6), heading=round(geo.norm_heading(p.heading), 6))
+    pose = h0.pose
+    areas = []
+    for motion in motions:
+        n = motion.steps()
+        poses = [pose] + [motion.at(pose, i / n) for i in range(1, n + 1)]
+        areas.append(_hull_of(poses, ship.length / 2, ship.beam / 2))
+        pose = motion.at(pose, 1.0)
+    for area in areas:
+        shapely.prepare(area)
+    box = tuple(float(v) for v in shapely.total_bounds(np.array(areas, dtype=object)))
+    moved = replace(ship, x=round(pose.x, 6), y=round(pose.y, 6), heading=round(geo.norm_heading(pose.heading), 6))
+    return tuple(areas), box, moved
+
+
+def _hull_of(poses: list[geo.Pose], half_length: float, half_beam: float) -> BaseGeometry:
+    """The convex hull of a base's corners at each of the poses."""
+    xy = np.array([(p.x, p.y) for p in poses])
+    rad = np.radians([p.heading for p in poses])
+    f = np.stack([np.sin(rad), np.cos(rad)], axis=1)
+    r = np.stack([np.cos(rad), -np.sin(rad)], axis=1)
+    corners = np.concatenate([xy + f * a + r * b for a in (half_length, -half_length) for b in (half_beam, -half_beam)])
+    return shapely.convex_hull(shapely.multipoints(corners))
 
 
 def reach_of(ship: Ship, speed: int, rules: RulesData) -> float:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from game import geometry as geo
 from game import option_geometry as shared
@@ -230,13 +231,18 @@ def _bearings(g: Game, ship: Ship, rules: RulesData,
     for other in g.ships if among is None else among:
         if g.allied(other.controller, ship.controller) or not other.on_table or not other.can_act:
             continue
-        them = hull(other)
-        for side in ("port", "starboard"):
-            if geo.in_broadside_path(me, side, them):
-                d = float(geo.distance(me.polygon, them.polygon))
-                band = rules.band_for(d)
-                out.append((side, other.id, d, band.name if band else None))
+        for side, d in _paths_on(me, hull(other)):
+            band = rules.band_for(d)
+            out.append((side, other.id, d, band.name if band else None))
     return sorted(out, key=lambda b: b[2])
+
+
+@lru_cache(maxsize=65536)
+def _paths_on(me: geo.Hull, them: geo.Hull) -> tuple[tuple[str, float], ...]:
+    """(side, distance) for each of my broadside paths the other base is in: geometry of two bases
+    alone, so asked once for the ships still to act and their sketched moves."""
+    return tuple((side, float(geo.distance(me.polygon, them.polygon)))
+                 for side in ("port", "starboard") if geo.in_broadside_path(me, side, them))
 
 
 def _bearing_text(g: Game, ship: Ship, rules: RulesData) -> str:
@@ -266,6 +272,8 @@ def _closing_move(g: Game, ship: Ship, rules: RulesData, plain: Game | None) -> 
     for a trial once the engine has borne one out (the plain move, or else the first turning move
     sketched), and the move offered is always played through the engine: a sketch it does not bear
     out sends every move to it."""
+    if len(ship.reload) == len(ShipSide):
+        return None  # no side loaded: no move brings one to bear (a trial move reloads nothing)
     speed = _sketch_speed(g, ship, rules)
     if speed is None:
         return _closing_move_played(g, ship, rules, plain)
