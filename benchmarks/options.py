@@ -14,8 +14,8 @@ from dataclasses import replace
 
 BASE = "58b9578"  # main when issue 29 was taken up
 # (name, ships a side or 0 for the quick start, 10 for the Engagement, interactions timed)
-TABLES = (("quick start", 0, 60), ("20-ship Engagement", 10, 60), ("16 a side", 16, 24), ("32 a side", 32, 10),
-          ("64 a side", 64, 5))
+TABLES = (("quick start", 0, 60), ("20-ship Engagement", 10, 60), ("16 a side", 16, 24), ("32 a side", 32, 6),
+          ("64 a side", 64, 3))
 TARGETS = {"20-ship Engagement": 30.0, "32 a side": 100.0}
 
 

@@ -107,29 +107,33 @@ def sketch(g: Game, ship: Ship, speed: int, turn: Turn | None, rules: RulesData)
     """The ship where a move ahead at `speed` with `turn` ends when its path is clear of everything
     (placed as `apply` places it: the engine's rounding), else REFUSED or BLOCKED.
 
-    Clear is judged on more than the path: each motion's area is taken as the convex hull of the
-    base's corners at every step the engine's sweep makes of it (the sweep's own areas lie inside),
-    and anything touching it at all blocks: so a sketch is only offered where the sweep would meet
-    nothing. The path is the ship's own (kept for the ships still to act: `_path`); only what is in
+    Clear is judged on more than the path: first each motion's area is taken as the convex hull of
+    the base's corners at every step the engine's sweep makes of it (the sweep's own areas lie
+    inside) and nothing may touch it; failing that, the engine's own sweep must meet nothing among
+    the same bases, the terrain of every kind (enlarged) and edges drawn inside the table's. So a
+    sketch is only offered where the engine's sweep would meet nothing, no shoal nor edge included. The path is the ship's own (kept for the ships still to act: `_path`); only what is in
     its way belongs to the table moment."""
     drawn = _path(ship, rules.tool(speed), turn)
     if isinstance(drawn, str):
         return drawn
-    areas, box, moved = drawn
-    near = _blockers(g).meeting(box)
-    shapes = [v for k, v in near.shapes.items() if k != ship.id]
-    if shapes:
-        found = np.array(shapes, dtype=object)
-        for area in areas:
-            if shapely.intersects(found, area).any():
+    areas, box, moved, motions = drawn
+    near = _blockers(g).meeting(box).without(ship.id)
+    if near.shapes:
+        found = np.array(list(near.shapes.values()), dtype=object)
+        if any(shapely.intersects(found, area).any() for area in areas):
+            # something lies in the hull of a pivot's steps (which bulges inside the arc): the
+            # engine's own sweep, against the same bases and more than the terrain and edges
+            res = geo.sweep(hull(ship), motions, near, need_swept=False, find_contact=False)
+            if not res.completed or res.hit is not None:
                 return BLOCKED
     return moved
 
 
 @lru_cache(maxsize=8192)
-def _path(ship: Ship, tool: Tool, turn: Turn | None) -> tuple[tuple[BaseGeometry, ...], tuple[float, ...], Ship] | str:
-    """The areas a move ahead passes over (as `sketch` judges them), a box holding them and the ship
-    where it ends; REFUSED when the tool refuses the turn. A ship that has not moved is the same
+def _path(ship: Ship, tool: Tool, turn: Turn | None) -> tuple[tuple[BaseGeometry, ...], tuple[float, ...], Ship,
+                                                              tuple[geo.Motion, ...]] | str:
+    """The areas a move ahead passes over (as `sketch` judges them first), a box holding them, the ship
+    where it ends and the motions; REFUSED when the tool refuses the turn. A ship that has not moved is the same
     object from one table moment to the next, so its paths are worked out once."""
     h0 = hull(ship)
     try:
@@ -147,7 +151,7 @@ def _path(ship: Ship, tool: Tool, turn: Turn | None) -> tuple[tuple[BaseGeometry
         shapely.prepare(area)
     box = tuple(float(v) for v in shapely.total_bounds(np.array(areas, dtype=object)))
     moved = replace(ship, x=round(pose.x, 6), y=round(pose.y, 6), heading=round(geo.norm_heading(pose.heading), 6))
-    return tuple(areas), box, moved
+    return tuple(areas), box, moved, tuple(motions)
 
 
 def _hull_of(poses: list[geo.Pose], half_length: float, half_beam: float) -> BaseGeometry:

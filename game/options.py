@@ -8,6 +8,7 @@ written twice) and rolls no die.
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -134,7 +135,7 @@ def _movement(g: Game, player: str, rules: RulesData, only: str | None) -> Optio
             if plain is None and how == "move":
                 plain = after  # the same move, a side reloaded: no second trial (the reload set is put back below)
         if plain is None:
-            plain = _trial(g, Activate(s.id, player=s.controller), rules)
+            plain = _plain_move(g, s, rules)
         items.append(_move_option(g, s, rules, plain))
         better = _closing_move(g, s, rules, plain)
         if better is not None:
@@ -322,13 +323,37 @@ def _borne_out(g: Game, ship: Ship, rules: RulesData, speed: int, plain: Game | 
     `played`), did."""
     straight = shared.sketch(g, ship, speed, None, rules)
     if isinstance(straight, Ship):
-        return plain is not None and _only_moved(g, plain, straight)
+        if plain is None or not _only_moved(g, plain, straight):
+            return False
+        _BORNE_OUT[(ship, speed)] = True
+        while len(_BORNE_OUT) > KEPT_SHIPS:
+            _BORNE_OUT.popitem(last=False)
+        return True
     first = next((t for t in CLOSING_TURNS if isinstance(drawn[t], Ship)), None)
     if first is None:
         return True  # nothing sketched: every move is played through the engine
     moved = played[first] = _trial(g, _closing_order(ship, first), rules)
     sketch = drawn[first]
     return moved is not None and isinstance(sketch, Ship) and _only_moved(g, moved, sketch)
+
+
+# ships (as they stand) whose plain move at a speed the engine has borne out: the same Ship object is
+# asked again at every moment until it moves, and is then sketched without a trial
+_BORNE_OUT: OrderedDict[tuple[Ship, int], bool] = OrderedDict()
+KEPT_SHIPS = 4096
+
+
+def _plain_move(g: Game, ship: Ship, rules: RulesData) -> Game | None:
+    """The state after the ship's plain move: sketched when the engine has borne this ship's plain
+    move out before and its path is clear now (only the ship's place differs: all the options read
+    of it), else tried through the engine."""
+    speed = _sketch_speed(g, ship, rules)
+    if speed is not None and (ship, speed) in _BORNE_OUT:
+        drawn = shared.sketch(g, ship, speed, None, rules)
+        if isinstance(drawn, Ship):
+            _BORNE_OUT.move_to_end((ship, speed))
+            return g.with_ship(drawn)
+    return _trial(g, Activate(ship.id, player=ship.controller), rules)
 
 
 def _longest_range(rules: RulesData) -> float:
