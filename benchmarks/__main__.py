@@ -14,6 +14,7 @@ from benchmarks import (
     league,
     looplag,
     memory,
+    options,
     outbox,
     referee,
     render,
@@ -37,6 +38,8 @@ SUITES = {
     "looplag": ("event-loop lag: 20 games with computer captains and their boards, inline vs worker pool", looplag.main),
     "memory": ("memory: the bot process with 1,000 live games and after 50 distinct tables rendered", memory.main),
     "outbox": ("the outbox: commands with and without their posts written, and a row's claim", outbox.main),
+    "options": ("the options in words per interaction, quick start to 64 ships a side, beside main's of issue 29",
+                options.main),
     "referee": ("referee service: a WS&IM game, command latency and cold reads by log length; commands per turn",
                 referee.main),
 }

@@ -22,6 +22,7 @@ upgrade cards and officers' keywords (`this_ship`) act for the ship that carries
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
@@ -76,8 +77,29 @@ def _card_effects(state: Game, player: str, rules: RulesData) -> Iterator[tuple[
             yield event.name, e
 
 
+_FORMATIONS: OrderedDict[tuple[int, ...], tuple[tuple[object, ...], tuple[str, ...]]] = OrderedDict()
+KEPT_FORMATIONS = 64
+
+
 def formation(state: Game, player: str, rules: RulesData) -> tuple[str, ...]:
-    """The ships of the player's squadron in Formation with its Flagship (empty if none)."""
+    """The ships of the player's squadron in Formation with its Flagship (empty if none). Asked for
+    every ship a free-attack card's scope names, at the end of every trial move: kept per table
+    moment (what it reads: the ships, the squadrons, the table, the turn, the event card), least
+    recently used dropped first."""
+    held = (state.ships, state.squadrons, state.table, state.turn, state.event_face_up, player, rules)
+    key = tuple(id(x) for x in held)
+    got = _FORMATIONS.get(key)
+    if got is not None and all(a is b for a, b in zip(got[0], held, strict=True)):
+        _FORMATIONS.move_to_end(key)
+        return got[1]
+    chain = _formation(state, player, rules)
+    _FORMATIONS[key] = (held, chain)  # the entry holds what its key names: no id is reused meanwhile
+    while len(_FORMATIONS) > KEPT_FORMATIONS:
+        _FORMATIONS.popitem(last=False)
+    return chain
+
+
+def _formation(state: Game, player: str, rules: RulesData) -> tuple[str, ...]:
     flag = state.squadron(player).flagship
     ships = {s.id: _hull(s) for s in state.ships if s.controller == player and s.can_act}
     if flag not in ships:

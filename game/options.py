@@ -8,9 +8,13 @@ written twice) and rolls no die.
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from game import geometry as geo
+from game import option_geometry as shared
 from game.commands import Activate, Advance, Command, Crew, Shot, Turn
 from game.context import Decision
 from game.dice import SampledDice, ScriptedDice
@@ -21,7 +25,7 @@ from game.model import Activation, Game, Phase, PointOfSail, Ship, ShipSide
 from game.notation import format_command
 from game.phases import attack as attack_rules
 from game.phases import movement
-from game.phases.common import choice_hint, hull, owes_pick
+from game.phases.common import choice_hint, hull, owes_pick, surely_beyond
 from game.phases.flow import FLOW, deciders
 from game.phases.preparation import what_now as setup_what_now
 from game.roll_text import ATTACK_LABEL, BAND_LABEL, reroll_offer
@@ -131,7 +135,7 @@ def _movement(g: Game, player: str, rules: RulesData, only: str | None) -> Optio
             if plain is None and how == "move":
                 plain = after  # the same move, a side reloaded: no second trial (the reload set is put back below)
         if plain is None:
-            plain = _trial(g, Activate(s.id, player=s.controller), rules)
+            plain = _plain_move(g, s, rules)
         items.append(_move_option(g, s, rules, plain))
         better = _closing_move(g, s, rules, plain)
         if better is not None:
@@ -219,20 +223,27 @@ def _moved(moved: Game | None, ship: Ship) -> Ship | None:
     return replace(moved.ship(ship.id), reload=ship.reload)
 
 
-def _bearings(g: Game, ship: Ship, rules: RulesData) -> list[tuple[str, str, float, str | None]]:
-    """(side, enemy, distance, range band or None beyond Cannon Shot) for each enemy in a broadside path."""
+def _bearings(g: Game, ship: Ship, rules: RulesData,
+              among: Sequence[Ship] | None = None) -> list[tuple[str, str, float, str | None]]:
+    """(side, enemy, distance, range band or None beyond Cannon Shot) for each enemy in a broadside path
+    (of `among` only, when given: enemies near enough to matter, in the table's order)."""
     me = hull(ship)
     out = []
-    for other in g.ships:
+    for other in g.ships if among is None else among:
         if g.allied(other.controller, ship.controller) or not other.on_table or not other.can_act:
             continue
-        them = hull(other)
-        for side in ("port", "starboard"):
-            if geo.in_broadside_path(me, side, them):
-                d = float(geo.distance(me.polygon, them.polygon))
-                band = rules.band_for(d)
-                out.append((side, other.id, d, band.name if band else None))
+        for side, d in _paths_on(me, hull(other)):
+            band = rules.band_for(d)
+            out.append((side, other.id, d, band.name if band else None))
     return sorted(out, key=lambda b: b[2])
+
+
+@lru_cache(maxsize=65536)
+def _paths_on(me: geo.Hull, them: geo.Hull) -> tuple[tuple[str, float], ...]:
+    """(side, distance) for each of my broadside paths the other base is in: geometry of two bases
+    alone, so asked once for the ships still to act and their sketched moves."""
+    return tuple((side, float(geo.distance(me.polygon, them.polygon)))
+                 for side in ("port", "starboard") if geo.in_broadside_path(me, side, them))
 
 
 def _bearing_text(g: Game, ship: Ship, rules: RulesData) -> str:
@@ -243,32 +254,161 @@ def _bearing_text(g: Game, ship: Ship, rules: RulesData) -> str:
     return ", ".join(parts)
 
 
-def _in_reach(g: Game, ship: Ship, rules: RulesData) -> tuple[int, float]:
+def _in_reach(g: Game, ship: Ship, rules: RulesData, among: Sequence[Ship] | None = None) -> tuple[int, float]:
     """How good a position is for the next Attack Phase: loaded broadsides that bear within range,
-    then how close the nearest one is."""
-    found = [b for b in _bearings(g, ship, rules) if b[3] is not None and ShipSide(b[0]) not in ship.reload]
+    then how close the nearest one is (only enemies within range count: `among` may leave out any
+    farther)."""
+    found = [b for b in _bearings(g, ship, rules, among) if b[3] is not None and ShipSide(b[0]) not in ship.reload]
     return len({(side, enemy) for side, enemy, _, _ in found}), -min((b[2] for b in found), default=99.0)
+
+
+CLOSING_TURNS = tuple(Turn(when, side, degrees) for when in ("start", "end") for side in ("port", "starboard")
+                      for degrees in (15.0, 30.0, 45.0))
 
 
 def _closing_move(g: Game, ship: Ship, rules: RulesData, plain: Game | None) -> Option | None:
     """A move that brings a loaded broadside to bear within range when the plain move (already tried,
-    `plain`) does not: tried through the engine itself."""
+    `plain`) does not. Each turning move is sketched on the table's shared geometry where the engine
+    could only move the base (option_geometry.py), else tried through the engine. A sketch stands in
+    for a trial once the engine has borne one out (the plain move, or else the first turning move
+    sketched), and the move offered is always played through the engine: a sketch it does not bear
+    out sends every move to it."""
+    if len(ship.reload) == len(ShipSide):
+        return None  # no side loaded: no move brings one to bear (a trial move reloads nothing)
+    speed = _sketch_speed(g, ship, rules)
+    if speed is None:
+        return _closing_move_played(g, ship, rules, plain)
+    drawn = {turn: shared.sketch(g, ship, speed, turn, rules) for turn in CLOSING_TURNS}
+    played: dict[Turn, Game | None] = {}
+    if not _borne_out(g, ship, rules, speed, plain, drawn, played):
+        return _closing_move_played(g, ship, rules, plain)
     before = _moved(plain, ship)
     best = _in_reach(plain, before, rules) if plain is not None and before is not None else (0, -99.0)
-    choice: tuple[tuple[int, float], Activate, Game] | None = None
-    for when in ("start", "end"):
-        for side in ("port", "starboard"):
-            for degrees in (15.0, 30.0, 45.0):
-                cmd = Activate(ship.id, advance=Advance(ship.id, "ahead", Turn(when, side, degrees)), player=ship.controller)
-                moved = _trial(g, cmd, rules)
-                if moved is None or not moved.ship(ship.id).on_table:
-                    continue
-                score = _in_reach(moved, moved.ship(ship.id), rules)
-                if score[0] > best[0] and (choice is None or score > choice[0]):
-                    choice = (score, cmd, moved)
+    enemies = shared.near_enemies(g, ship, shared.reach_of(ship, speed, rules), _longest_range(rules))
+    choice: tuple[tuple[int, float], Activate, Game | None] | None = None
+    for turn in CLOSING_TURNS:
+        cmd = _closing_order(ship, turn)
+        sketch = drawn[turn]
+        if sketch == shared.REFUSED:
+            continue
+        if isinstance(sketch, Ship) and turn not in played:
+            moved, score = None, _in_reach(g, sketch, rules, enemies)
+        else:
+            moved = played[turn] if turn in played else _trial(g, cmd, rules)
+            if moved is None or not moved.ship(ship.id).on_table:
+                continue
+            score = _in_reach(moved, moved.ship(ship.id), rules)
+        if score[0] > best[0] and (choice is None or score > choice[0]):
+            choice = (score, cmd, moved)
     if choice is None:
         return None
     _, cmd, moved = choice
+    if moved is None:
+        chosen = cmd.advance.turn if cmd.advance else None
+        moved = _trial(g, cmd, rules)
+        offered = drawn.get(chosen) if chosen is not None else None
+        if moved is None or not isinstance(offered, Ship) or not _only_moved(g, moved, offered):
+            return _closing_move_played(g, ship, rules, plain)
+    return _closing_option(cmd, moved, ship, rules)
+
+
+def _closing_order(ship: Ship, turn: Turn) -> Activate:
+    return Activate(ship.id, advance=Advance(ship.id, "ahead", turn), player=ship.controller)
+
+
+def _borne_out(g: Game, ship: Ship, rules: RulesData, speed: int, plain: Game | None,
+               drawn: dict[Turn, Ship | str], played: dict[Turn, Game | None]) -> bool:
+    """Whether the engine bears the sketches out: the plain move, when its path is clear, ended where
+    its sketch does; else the first turning move sketched, played through the engine (kept in
+    `played`), did."""
+    straight = shared.sketch(g, ship, speed, None, rules)
+    if isinstance(straight, Ship):
+        if plain is None or not _only_moved(g, plain, straight):
+            return False
+        _BORNE_OUT[(ship, speed)] = True
+        while len(_BORNE_OUT) > KEPT_SHIPS:
+            _BORNE_OUT.popitem(last=False)
+        return True
+    first = next((t for t in CLOSING_TURNS if isinstance(drawn[t], Ship)), None)
+    if first is None:
+        return True  # nothing sketched: every move is played through the engine
+    moved = played[first] = _trial(g, _closing_order(ship, first), rules)
+    sketch = drawn[first]
+    return moved is not None and isinstance(sketch, Ship) and _only_moved(g, moved, sketch)
+
+
+# ships (as they stand) whose plain move at a speed the engine has borne out: the same Ship object is
+# asked again at every moment until it moves, and is then sketched without a trial
+_BORNE_OUT: OrderedDict[tuple[Ship, int], bool] = OrderedDict()
+KEPT_SHIPS = 4096
+
+
+def _plain_move(g: Game, ship: Ship, rules: RulesData) -> Game | None:
+    """The state after the ship's plain move: sketched when the engine has borne this ship's plain
+    move out before and its path is clear now (only the ship's place differs: all the options read
+    of it), else tried through the engine."""
+    speed = _sketch_speed(g, ship, rules)
+    if speed is not None and (ship, speed) in _BORNE_OUT:
+        drawn = shared.sketch(g, ship, speed, None, rules)
+        if isinstance(drawn, Ship):
+            _BORNE_OUT.move_to_end((ship, speed))
+            return g.with_ship(drawn)
+    return _trial(g, Activate(ship.id, player=ship.controller), rules)
+
+
+def _longest_range(rules: RulesData) -> float:
+    return max(b.max for b in rules.ranges) + 1e-6
+
+
+def _sketch_speed(g: Game, ship: Ship, rules: RulesData) -> int | None:
+    """The speed the engine would move the ship ahead at now (its own figures, as the move option
+    gives them), or None when it could not move ahead."""
+    if not ship.on_table:
+        return None
+    t = g.table
+    pos = geo.point_of_sail(hull(ship), t.weather_edge, t.width, t.height)
+    if pos is None:  # exactly between: the engine takes the faster, as the move option says
+        pos = PointOfSail.LARGE if ship.large >= ship.windward else PointOfSail.WINDWARD
+    act = Activation(ship.id, ship.controller, pos, movement.activation_speed(g, ship, pos, rules))
+    if movement.why_no_forward_move(ship, act) is not None:
+        return None
+    return movement.speed_rating(ship, act)
+
+
+def _only_moved(g: Game, after: Game, drawn: Ship) -> bool:
+    """The trial `after` left every other ship as it was and this one where the sketch put it."""
+    if len(after.ships) != len(g.ships):
+        return False
+    for old, new in zip(g.ships, after.ships, strict=True):
+        if old.id != drawn.id:
+            if new is not old and new != old:
+                return False
+        elif (new.x, new.y, new.heading, new.reload, new.on_table, new.can_act, new.controller) != (
+                drawn.x, drawn.y, drawn.heading, drawn.reload, drawn.on_table, drawn.can_act, drawn.controller):
+            return False
+    return True
+
+
+def _closing_move_played(g: Game, ship: Ship, rules: RulesData, plain: Game | None) -> Option | None:
+    """_closing_move with every turning move tried through the engine itself."""
+    before = _moved(plain, ship)
+    best = _in_reach(plain, before, rules) if plain is not None and before is not None else (0, -99.0)
+    choice: tuple[tuple[int, float], Activate, Game] | None = None
+    for turn in CLOSING_TURNS:
+        cmd = _closing_order(ship, turn)
+        moved = _trial(g, cmd, rules)
+        if moved is None or not moved.ship(ship.id).on_table:
+            continue
+        score = _in_reach(moved, moved.ship(ship.id), rules)
+        if score[0] > best[0] and (choice is None or score > choice[0]):
+            choice = (score, cmd, moved)
+    if choice is None:
+        return None
+    _, cmd, moved = choice
+    return _closing_option(cmd, moved, ship, rules)
+
+
+def _closing_option(cmd: Activate, moved: Game, ship: Ship, rules: RulesData) -> Option:
     order = format_command(replace(cmd, player=""))
     return Option(ship.id, f"to bring guns to bear: `{order}` (after it, {_bearing_text(moved, moved.ship(ship.id), rules)})", order)
 
@@ -279,13 +419,14 @@ def _closing_move(g: Game, ship: Ship, rules: RulesData, plain: Game | None) -> 
 def attack_options(g: Game, player: str, rules: RulesData, only: str | None = None) -> list[tuple[Ship, list[Option]]]:
     """Every legal attack of each of the player's ships still to attack, best dice first."""
     ctx = Decision(g, ScriptedDice(), rules, FLOW)  # checks only: a roll here would be a bug, and would raise
+    cannon = max(rules.range_of("cannon"), rules.range_of("musket"))
     out = []
     for ship in g.ships_of(player):
         if not ship.can_act or ship.id in g.activated or only not in (None, ship.id):
             continue
         found: list[tuple[int, Option]] = []
         for target in g.ships:
-            if g.allied(target.controller, player) or not target.on_table:
+            if g.allied(target.controller, player) or not target.on_table or _out_of_reach(ship, target, cannon):
                 continue
             for kind, side in (("broadside", "port"), ("broadside", "starboard"), ("partial", ""), ("close", "")):
                 try:
@@ -296,6 +437,13 @@ def attack_options(g: Game, player: str, rules: RulesData, only: str | None = No
         found.sort(key=lambda f: -f[0])
         out.append((ship, [o for _, o in found]))
     return out
+
+
+def _out_of_reach(ship: Ship, target: Ship, cannon: float) -> bool:
+    """No attack can be made: no fire reaches beyond Cannon Shot, and Close Combat needs the ships
+    Entangled or a boat's Landing Party aboard the target (check_shot). Told without a shape."""
+    close = target.id in ship.entangled_with or any(p.on_ship == target.id for p in ship.landing_parties)
+    return not close and surely_beyond(ship, target, cannon)
 
 
 def _attack_option(ship: Ship, kind: str, plan: attack_rules.ShotPlan) -> Option:

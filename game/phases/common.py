@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
 from shapely.geometry import Polygon
@@ -11,7 +13,7 @@ from game import events as ev
 from game.context import Decision, Suspend
 from game.errors import IllegalAction, NotYourShip, NotYourTurn, RollPending, UnknownName, WrongPhase
 from game.geometry import Hull, Obstacles, Pose, terrain_polygon
-from game.model import MAX_TRACK, Game, PendingRoll, Phase, Ship, Status, TerrainKind
+from game.model import MAX_TRACK, Game, PendingRoll, Phase, Ship, Status, Terrain, TerrainKind
 
 _HULLS: dict[int, tuple[Ship, Hull]] = {}
 
@@ -29,6 +31,14 @@ def hull(ship: Ship) -> Hull:
     return h
 
 
+def surely_beyond(a: Ship, b: Ship, reach: float) -> bool:
+    """The two bases are more than `reach` apart, told from the circles around them (each base lies
+    inside the circle of its half-diagonal about its centre) without any shape: a bound, so a pair
+    it does not rule out is measured as before."""
+    gap = math.hypot(a.x - b.x, a.y - b.y) - (math.hypot(a.beam, a.length) + math.hypot(b.beam, b.length)) / 2
+    return gap > reach + 1e-6
+
+
 def terrain_polygons(state: Game, kinds: Iterable[TerrainKind]) -> dict[str, Polygon]:
     wanted = set(kinds)
     return {t.id: terrain_polygon(t.points) for t in state.table.terrain if t.kind in wanted}
@@ -42,12 +52,36 @@ def sight_blockers(state: Game) -> list[Polygon]:
     return list(terrain_polygons(state, [k for k in TerrainKind if k.blocks_sight]).values())
 
 
+_OBSTACLES: OrderedDict[int, tuple[tuple[Ship, ...], tuple[Terrain, ...], Obstacles]] = OrderedDict()
+KEPT_MOMENTS = 32
+
+
 def obstacles(state: Game, exclude: Iterable[str] = ()) -> Obstacles:
-    """Everything a moving base may not pass through: other ships on the table and land."""
+    """Everything a moving base may not pass through: other ships on the table and land (ids in
+    `exclude` left out: ship ids, and terrain ids without their prefix)."""
     skip = set(exclude)
-    shapes: dict[str, Polygon] = {s.id: hull(s).polygon for s in state.ships if s.on_table and s.id not in skip}
-    shapes.update({TERRAIN_PREFIX + k: v for k, v in land(state).items() if k not in skip})
-    return Obstacles(shapes)
+    every = _every_obstacle(state)
+    if not skip:
+        return every.without()
+    return every.without(*skip, *(TERRAIN_PREFIX + k for k in skip))
+
+
+def _every_obstacle(state: Game) -> Obstacles:
+    """Every ship on the table and all land, built once per table moment: the ships tuple and the
+    terrain are immutable and shared by the states of a decision and by the trials of the options
+    and the computer captain (each trial leaves them alone until a ship changes)."""
+    key = id(state.ships)
+    got = _OBSTACLES.get(key)
+    if got is not None and got[0] is state.ships and got[1] is state.table.terrain:
+        _OBSTACLES.move_to_end(key)
+        return got[2]
+    shapes: dict[str, Polygon] = {s.id: hull(s).polygon for s in state.ships if s.on_table}
+    shapes.update({TERRAIN_PREFIX + k: v for k, v in land(state).items()})
+    found = Obstacles(shapes)
+    _OBSTACLES[key] = (state.ships, state.table.terrain, found)  # the entry holds the tuple: its id stays its own
+    while len(_OBSTACLES) > KEPT_MOMENTS:
+        _OBSTACLES.popitem(last=False)
+    return found
 
 
 TERRAIN_PREFIX = "terrain:"

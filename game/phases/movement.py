@@ -664,21 +664,28 @@ def _free_attack_offer(
             if e.get("kind") != "free_attack":
                 continue
             trigger, attack = e.get("trigger"), e.get("attack", "broadside")
-            own = [s for s in state.ships_of(player) if s.can_act and effects.in_scope(state, s, e, ctx.rules)]
+            # the card's scope (a Formation: dear on a big table) is only asked of a ship the trigger
+            # fits, and a ship beyond the trigger's reach is passed over without a shape: the same ships
+            own = [s for s in state.ships_of(player) if s.can_act]
             ships: list[str] = []
             if trigger == "enemy_moved_into_arc" and start is not None:
                 before = _with_pose(ctx, mover_id, start)
+                cannon = ctx.rules.range_of("cannon")
                 for s in own:
+                    if c.surely_beyond(s, mover, cannon):  # no Broadside bears beyond Cannon Shot
+                        continue
                     for side in ("port", "starboard"):
                         if broadside_legal(ctx, s, side, mover_id) and not broadside_legal(before, s, side, mover_id):
-                            ships.append(s.id)
+                            if effects.in_scope(state, s, e, ctx.rules):
+                                ships.append(s.id)
                             break
             elif trigger == "enemy_ended_move_within":
                 reach = ctx.rules.range_of(str(e.get("range", "pistol")))
                 mh = c.hull(mover).polygon
                 ships = [
                     s.id for s in own
-                    if geo.distance(c.hull(s).polygon, mh) <= reach + 1e-9 and partial_legal(ctx, s, mover_id)
+                    if not c.surely_beyond(s, mover, reach) and geo.distance(c.hull(s).polygon, mh) <= reach + 1e-9
+                    and partial_legal(ctx, s, mover_id) and effects.in_scope(state, s, e, ctx.rules)
                 ]
             if ships:
                 return Offer(player, card, attack, mover_id, tuple(ships), bool(e.get("harmless", False)), mover_player)

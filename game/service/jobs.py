@@ -9,7 +9,7 @@ from typing import Any
 
 from game.ai.captain import Captain
 from game.commands import Command
-from game.dice import FairDice, ScriptedDice
+from game.dice import FairDice, ScriptedDice, seed_from_number
 from game.engine import decide
 from game.model import Game
 from game.options import Options, options_for, public_options
@@ -38,6 +38,33 @@ def options_job(view: View, rules: RulesData, ship: str | None) -> Options:
 def public_options_job(state: Game, players: Sequence[str], rules: RulesData) -> list[Options]:
     """The options of each waiting player that may be posted in the channel, each from their own view."""
     return [public_options(view_of(state, p), rules) for p in players]
+
+
+def warm_worker() -> None:
+    """A worker's start (the pool's initializer): the rules data loaded and a quick-start table's options
+    worked out once, then everything alive frozen out of the garbage collector's sight (`gc.freeze`).
+    The geometry caches then fill with the games' own shapes, and a full collection no longer walks
+    the data, the modules and the warm-up's objects each time (issue 29: the captain's worst game was
+    mostly full collections)."""
+    import gc
+
+    from game.apply import apply_all
+    from game.phases.flow import deciders
+    from game.rules_data import load_rules
+    from game.scenario import quickstart
+
+    rules = load_rules()
+    state = quickstart(seed=1)
+    for _ in range(8):  # the captains' picks, to the first activation of the Movement Phase
+        who = sorted(deciders(state))
+        for player in who:
+            public_options(view_of(state, player), rules)
+        if not who or state.activation is None and state.phase.value == "movement":
+            break
+        cmd = Captain(who[0], 1, rules).choose(view_of(state, who[0]))
+        state = apply_all(state, decide(state, cmd, FairDice(seed_from_number(1), state.log_position), rules))
+    gc.collect()
+    gc.freeze()
 
 
 def choose_job(view: View, player: str, judgement: int, rules: RulesData) -> Command:

@@ -99,13 +99,20 @@ class Workers:
             # sockets and no database connection of the bot's (fork would copy them)
             ctx = multiprocessing.get_context("forkserver")
             ctx.set_forkserver_preload(PRELOAD)
-            self._pool = ProcessPoolExecutor(max_workers=self.size, mp_context=ctx)
+            self._pool = ProcessPoolExecutor(max_workers=self.size, mp_context=ctx, initializer=_warm_worker)
         return self._pool
 
     def _reset(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _warm_worker() -> None:
+    # the pool's initializer, in each worker (PRELOAD has imported the jobs in the fork server)
+    from game.service.jobs import warm_worker
+
+    warm_worker()
 
 
 INLINE = Workers(0)
