@@ -20,6 +20,7 @@ from benchmarks import (
     same_games,
     service,
     setup,
+    startup,
 )
 
 SUITES = {
@@ -37,6 +38,7 @@ SUITES = {
     "looplag": ("event-loop lag: 20 games with computer captains and their boards, inline vs worker pool", looplag.main),
     "memory": ("memory: the bot process with 1,000 live games and after 50 distinct tables rendered", memory.main),
     "outbox": ("the outbox: commands with and without their posts written, and a row's claim", outbox.main),
+    "startup": ("start-up with 10,000 stored games: the first command answered, before and now", startup.main),
     "referee": ("referee service: a WS&IM game, command latency and cold reads by log length; commands per turn",
                 referee.main),
 }

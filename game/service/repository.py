@@ -38,6 +38,7 @@ from game.service.models import (
     Seat,
     ServerTableEntry,
     Snapshot,
+    StandingOrderRecord,
     utcnow,
 )
 from game.service.outbox import Post
@@ -432,6 +433,18 @@ class Repository:
             if not every_system:
                 q = q.where(col(GameRecord.system) == OAK_AND_IRON.name)
             return [i for i in (await s.execute(q.order_by(col(GameRecord.id)))).scalars()]
+
+    async def games_owing_play(self) -> list[int]:
+        """The unfinished Oak & Iron games where something may play by itself with nobody pressing a
+        button: a computer captain's seat, a planned order waiting, standing orders kept. A start moves
+        these on first (a crash may have come between a commit and the move it made due)."""
+        unfinished = (col(GameRecord.status) != "over") & (col(GameRecord.system) == OAK_AND_IRON.name)
+        ai = select(col(Seat.game_id)).where(col(Seat.is_ai).is_(True))
+        planned = select(col(PlannedOrder.game_id)).where(col(PlannedOrder.status) == "pending")
+        standing = select(col(StandingOrderRecord.game_id))
+        q = select(GAME_ID).where(unfinished, GAME_ID.in_(ai.union(planned, standing))).order_by(GAME_ID)
+        async with self.session() as s:
+            return [i for i in (await s.execute(q)).scalars()]
 
     async def pending_secrets(self, game_id: int) -> list[PendingSecret]:
         async with self.session() as s:
