@@ -80,7 +80,8 @@ class Driver:
         owing = await repo.games_owing_play()
         first = set(owing)
         played = 0
-        for game_id in owing + [g for g in await repo.active_game_ids() if g not in first]:
+        # the games written last first: a crash can only have left those it was writing
+        for game_id in owing + [g for g in await repo.active_game_ids(recent_first=True) if g not in first]:
             kept = game_id in self.service.store.cached
             try:
                 moved = await self.advance(game_id, after_step)

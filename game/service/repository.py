@@ -426,13 +426,15 @@ class Repository:
             q = select(GAME_ID).where(col(GameRecord.system) == OAK_AND_IRON.name).order_by(col(GameRecord.id))
             return [i for i in (await s.execute(q)).scalars()]
 
-    async def active_game_ids(self, every_system: bool = False) -> list[int]:
-        """The unfinished games: Oak & Iron's (what plays by itself), or with `every_system` all of them."""
+    async def active_game_ids(self, every_system: bool = False, recent_first: bool = False) -> list[int]:
+        """The unfinished games: Oak & Iron's (what plays by itself), or with `every_system` all of them;
+        by id, or those written last first."""
         async with self.session() as s:
             q = select(GAME_ID).where(col(GameRecord.status) != "over")
             if not every_system:
                 q = q.where(col(GameRecord.system) == OAK_AND_IRON.name)
-            return [i for i in (await s.execute(q.order_by(col(GameRecord.id)))).scalars()]
+            order = (col(GameRecord.updated_at).desc(), GAME_ID) if recent_first else (GAME_ID,)
+            return [i for i in (await s.execute(q.order_by(*order))).scalars()]
 
     async def games_owing_play(self) -> list[int]:
         """The unfinished Oak & Iron games where something may play by itself with nobody pressing a

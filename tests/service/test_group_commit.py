@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 from game import events as ev
+from game.apply import apply_all
 from game.ai.captain import Captain
 from game.phases.flow import deciders
 from game.service.game_service import Actor, GameService
@@ -65,6 +66,7 @@ async def test_a_stale_game_fails_alone_in_its_batch(service: GameService) -> No
     await service.commands.pick(ANN, ids[0], CARDS["A"])  # the game moves on under the stale copy
     others = [await service.store.load(gid) for gid in ids[1:]]
     writer = service.store.repo.writer
+    writer.seconds = 60.0  # however slow the machine, four appends fit one batch's time
     batches, split = writer.batches, writer.split
     results = await asyncio.gather(*(  # queued at once: one batch
         service.store.repo.append(lo, [ev.CardPicked("B", CARDS["B"])], lo.state, "2", None, {}) for lo in [stale, *others]
@@ -82,6 +84,7 @@ async def test_a_repeated_request_in_a_batch_fails_alone_and_spoils_no_other(ser
     await service.commands.pick(ANN, ids[0], CARDS["A"], request_id="same")
     loaded = [await service.store.load(gid) for gid in ids[1:]]
     writer = service.store.repo.writer
+    writer.seconds = 60.0  # however slow the machine, four appends fit one batch's time
     batches, split = writer.batches, writer.split
     # four appends queued at once (one batch), one of them under a request id carried out before: the
     # unique key fails the batch, and each is written again on its own
@@ -138,6 +141,7 @@ async def test_a_row_the_database_refuses_fails_its_own_command_only(service: Ga
     ids = await games(service, 4)
     loaded = [await service.store.load(gid) for gid in ids]
     writer = service.store.repo.writer
+    writer.seconds = 60.0  # one batch, however slow the machine
     split = writer.split
     results = await asyncio.gather(*(
         service.store.repo.append(lo, [ev.CardPicked("A", CARDS["A"])], lo.state, "1", "x" * 150 if i == 0 else f"ok{i}", {})
@@ -147,3 +151,41 @@ async def test_a_row_the_database_refuses_fails_its_own_command_only(service: Ga
     assert isinstance(results[0], Exception) == refused and writer.split - split == int(refused)
     for gid, stored in zip(ids, [0 if refused else 1, 1, 1, 1], strict=True):
         assert await count(service, EventRecord, EventRecord.game_id == gid) == stored
+
+
+async def test_a_batch_takes_only_what_fits_its_time(service: GameService) -> None:
+    """Issue 29: under load a batch no longer grows with the queue. With room for a tenth of an append
+    (after one append has shown what one costs) each append of a burst is its own batch; with a
+    minute's room the same burst is one."""
+    ids = await games(service, 8)
+    writer = service.store.repo.writer
+    await service.commands.pick(ANN, ids[0], CARDS["A"])  # what an append costs is now known
+    for seconds, picks, batches in ((1e-9, ids[1:4], 3), (60.0, ids[4:8], 1)):
+        writer.seconds = seconds
+        before = writer.batches
+        loaded = [await service.store.load(gid) for gid in picks]
+        await asyncio.gather(*(  # queued at once
+            service.store.repo.append(lo, [ev.CardPicked("A", CARDS["A"])], lo.state, "1", None, {}) for lo in loaded))
+        assert writer.batches - before == batches
+    for gid in ids:
+        assert [type(e) for _, _, e in await service.store.repo.events(gid)].count(ev.CardPicked) == 1
+
+
+async def test_the_clock_jobs_of_a_batch_are_replaced_game_by_game(service: GameService) -> None:
+    """On PostgreSQL a batch's replaced jobs go in one statement: each game keeps its other side's plan."""
+    ids = await games(service, 4)
+    writer = service.store.repo.writer
+    writer.seconds = 60.0
+    before = writer.batches
+    now = utcnow()
+    loaded = [await service.store.load(gid) for gid in ids]
+    picks = [ev.CardPicked("A" if n % 2 else "B", CARDS["A" if n % 2 else "B"]) for n in range(len(ids))]
+    states = [apply_all(lo.state, [p]) for lo, p in zip(loaded, picks, strict=True)]
+    # the clock's plans are made first, then the appends queued at once (as the store does, minus the waits)
+    await asyncio.gather(*(
+        service.store.write(lo, ANN if n % 2 else BOB, [p], st, None)
+        for n, (lo, p, st) in enumerate(zip(loaded, picks, states, strict=True))))
+    assert writer.batches - before == 1
+    for n, gid in enumerate(ids):  # who has not picked is still overdue after the deadline; who has, not
+        assert await service.store.repo.overdue_players(gid, now + timedelta(hours=49)) == ({"B"} if n % 2 else {"A"})
+        assert await count(service, ScheduledJob, ScheduledJob.game_id == gid) == 4  # three reminders and the deadline
