@@ -12,8 +12,8 @@ each of its appends is written again on its own, so the failure lands on the com
 
 Under load a batch used to grow with the queue (19 commands a commit on PostgreSQL at 200/s, p99 876
 ms: issue 29), and every command of it waited for the whole. A batch is therefore bounded by time as
-well as size: it takes as many appends as the last batches say fit in `BATCH_SECONDS`. On PostgreSQL
-several batches are written at once, each on its own connection (`LANES`: one process's batches never
+well as size on PostgreSQL: it takes as many appends as the last batches say fit in `BATCH_SECONDS`,
+and several batches are written at once, each on its own connection (`LANES`: one process's batches never
 share a game, as a game's commands run one at a time), and a batch costs the same few round trips
 whatever its size: the version checks are one `UPDATE … FROM unnest(…) RETURNING`, the clock jobs
 replaced one `DELETE … USING unnest(…)`, the rows of each table one executemany (asyncpg pipelines it).
@@ -25,7 +25,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import time
+from collections import deque
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -50,7 +52,7 @@ from game.service.outbox import Post
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 64  # appends per transaction: enough to drain a burst, small enough to keep a commit short
-BATCH_SECONDS = 0.015  # what a batch aims to take: a command waits about one batch behind its own
+BATCH_SECONDS = 0.015  # what a batch aims to take on PostgreSQL: a command waits about one batch behind its own
 LANES = 3  # batches written at once on PostgreSQL (SQLite's one write lock allows one)
 CLOCK_KINDS = ("reminder", "deadline")
 
@@ -154,6 +156,36 @@ def clear_side_jobs(conn: Connection, game_id: int, sides: Sequence[str]) -> Non
     conn.execute(_CLEAR_SIDES, {"game": game_id, "sides": list(sides)})
 
 
+class BatchCost:
+    """What a batch of n appends takes, a + b·n, fitted by least squares to the last batches: the
+    transaction's own cost (a) apart from what each append adds (b). A cost per append taken as a batch's
+    time over its size would count the transaction in it, and once that alone passed the budget every
+    batch would be held to one append, however long the queue (on a loaded machine it did)."""
+
+    def __init__(self, keep: int = 32) -> None:
+        self._seen: deque[tuple[int, float]] = deque(maxlen=keep)
+
+    def add(self, size: int, seconds: float) -> None:
+        self._seen.append((size, seconds))
+
+    def fits(self, seconds: float, most: int) -> int:
+        """How many appends fit in `seconds`: `most` while that is not known (batches of one size only)
+        or cannot be met (the transaction alone takes longer: then a batch takes what waits, which
+        keeps up best)."""
+        if len(self._seen) < 4 or math.isinf(seconds):
+            return most
+        mean_n = sum(n for n, _ in self._seen) / len(self._seen)
+        mean_t = sum(t for _, t in self._seen) / len(self._seen)
+        spread = sum((n - mean_n) ** 2 for n, _ in self._seen)
+        if spread == 0:
+            return most
+        per_append = sum((n - mean_n) * (t - mean_t) for n, t in self._seen) / spread
+        fixed = mean_t - per_append * mean_n
+        if per_append <= 0 or fixed >= seconds:
+            return most
+        return max(1, min(most, int((seconds - max(fixed, 0.0)) / per_append)))
+
+
 class GroupWriter:
     """Writes appends in batches. On SQLite the batch runs in one thread of its own on a plain
     (synchronous) connection: one hop off the event loop per batch, where the async driver made a
@@ -166,14 +198,17 @@ class GroupWriter:
 
         self.engine = engine
         self.max_batch = max_batch
-        self.seconds = seconds
         self._sync: Engine | None = sqlite_writer(engine)
-        self.lanes = 1 if engine.dialect.name == "sqlite" else max(1, lanes)
+        sqlite = engine.dialect.name == "sqlite"
+        self.lanes = 1 if sqlite else max(1, lanes)
+        # SQLite's one write lock takes one batch at a time: a shorter batch there only adds commits (each
+        # command waits for the batch ahead and its own either way), so only the size bounds it
+        self.seconds = math.inf if sqlite else seconds
         self._thread: ThreadPoolExecutor | None = None
         self._waiting: list[tuple[Append, asyncio.Future[None]]] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self._writing: set[int] = set()  # the games of the batches being written
-        self._per_append = 0.0  # seconds an append adds to a batch, as the last batches took (0: not yet known)
+        self.cost = BatchCost()  # what the last batches took, by size
         self.batches = 0  # transactions written, and the appends in them (the benchmark prints both)
         self.appends = 0
         self.split = 0  # batches that failed as a whole and were written again one by one
@@ -191,10 +226,8 @@ class GroupWriter:
         await done
 
     def limit(self) -> int:
-        """How many appends the next batch takes: as many as fit in `seconds` at the recent cost of one."""
-        if self._per_append <= 0:
-            return self.max_batch
-        return max(1, min(self.max_batch, int(self.seconds / self._per_append)))
+        """How many appends the next batch takes: as many as the last batches say fit in `seconds`."""
+        return self.cost.fits(self.seconds, self.max_batch)
 
     def _take(self) -> list[tuple[Append, asyncio.Future[None]]]:
         """The oldest waiting appends, up to the limit, leaving any whose game another lane is writing
@@ -242,8 +275,7 @@ class GroupWriter:
                 except Exception as alone:
                     _fail([one], alone)
             return
-        cost = (time.perf_counter() - started) / len(batch)
-        self._per_append = cost if self._per_append <= 0 else 0.8 * self._per_append + 0.2 * cost
+        self.cost.add(len(batch), time.perf_counter() - started)
 
     async def _batch(self, batch: list[tuple[Append, asyncio.Future[None]]]) -> None:
         items = [item for item, _ in batch]

@@ -25,7 +25,7 @@ from game.service.leagues import Leagues
 from game.service.models import EventRecord, Snapshot, utcnow
 from game.service.repository import Repository
 from game.service.scheduler import run_due
-from tests.bot.fake_discord import CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, TOKEN, FakeDiscord
+from tests.bot.fake_discord import CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, TOKEN
 from tests.bot.test_bot import ANN, BOB, setup_game
 from tests.bot.test_outbox_bot import posts_to
 from tests.seeds import counting_seeds
