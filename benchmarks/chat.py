@@ -26,6 +26,7 @@ import random
 import sys
 import tempfile
 import time
+from typing import Any
 
 from benchmarks.baseline import old_module
 from benchmarks.service import ACTORS, SEED, _drop, _postgres_db, _rss_mb, command_script, seated_games
@@ -41,6 +42,7 @@ GAMES = int(os.environ.get("BENCH_GAMES", "1000"))
 WORKERS = os.environ.get("BENCH_WORKERS", "")
 SECONDS = float(os.environ.get("BENCH_SECONDS", "15"))
 WRITER_BASE = "58b9578"  # main when issue 29 was taken up
+BATCH = 20  # commands in the batch whose statements are counted (issue 29 saw 19 a commit at 200/s)
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -104,6 +106,36 @@ async def load(service: GameService, ids: list[int], script: list[tuple[str, Com
             "whole_p50": _pct(whole_ms, 0.5), "whole_p99": _pct(whole_ms, 0.99), "rss": _rss_mb()}
 
 
+async def round_trips(service: GameService, ids: list[int], writer: Any) -> tuple[int, int, float]:
+    """The statements one batch of commands sends (each a round trip to the database) and its time:
+    a pick in each of `ids`, written at once through the store as a command writes (clock plans and
+    outbox rows included). The count does not depend on how loaded the machine is."""
+    from sqlalchemy import event
+
+    from game import events as ev
+    from game.apply import apply_all
+
+    service.store.repo.writer = writer
+    batches = writer.batches
+    loaded = [await service.store.load(gid, fresh=True) for gid in ids]
+    sent = 0
+
+    def count(*_: object) -> None:
+        nonlocal sent
+        sent += 1
+
+    sync = service.store.repo.engine.sync_engine
+    event.listen(sync, "before_cursor_execute", count)
+    try:
+        pick = ev.CardPicked("A", "Effective Fire")
+        t0 = time.perf_counter()
+        await asyncio.gather(*(service.store.write(lo, ACTORS["A"], [pick], apply_all(lo.state, [pick]), None)
+                               for lo in loaded))
+        return sent, writer.batches - batches, (time.perf_counter() - t0) * 1000
+    finally:
+        event.remove(sync, "before_cursor_execute", count)
+
+
 def _load_average() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
@@ -135,6 +167,12 @@ async def amain(rates: list[float]) -> None:
             t0 = time.perf_counter()
             ids = await seated_games(service, GAMES)
             print(f"{label}: {GAMES} games set up in {time.perf_counter() - t0:.0f} s, RSS {_rss_mb():.0f} MB")
+            if base is not None:  # (SQLite's writer is unchanged: one batch a time, bounded by size)
+                trial = await seated_games(service, 2 * BATCH, first=GAMES)
+                for n, (run, _, writer) in enumerate(runs):
+                    sent, batches, ms = await round_trips(service, trial[n * BATCH:(n + 1) * BATCH], writer or today)
+                    print(f"{label:10} {run:7} {BATCH} commands written at once: {sent} statements (round trips, "
+                          f"BEGIN and COMMIT apart) in {batches} batch(es), {ms:.0f} ms")
             progress = dict.fromkeys(ids, 0)
             for rate in rates:
                 for run, pool, writer in runs:

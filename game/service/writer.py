@@ -353,9 +353,13 @@ def _rows(conn: Connection, items: list[Append]) -> None:
     snapshots = [i.snapshot for i in items if i.snapshot is not None]
     if snapshots:
         conn.execute(_ADD_SNAPSHOTS, snapshots)
+    picking = [i for i in items if i.picks is not None]
+    if len(picking) > 1:
+        keep_all_picks(conn, picking)
+    for item in picking[:1] if len(picking) == 1 else ():
+        assert item.picks is not None
+        keep_picks(conn, item.game_id, item.picks, item.now)
     for item in items:
-        if item.picks is not None:
-            keep_picks(conn, item.game_id, item.picks, item.now)
         for seat in item.seats:
             conn.execute(update(SEATS).where(SEATS.c.id == seat.id).values(
                 user_id=seat.user_id, display_name=seat.display_name, is_ai=seat.is_ai, player=seat.player))
@@ -405,6 +409,42 @@ def _stage(conn: Connection, items: list[Append]) -> None:
     for owner, row_id in zip(owners, ids, strict=True):
         if row_id is not None:
             owner.outbox_ids.append(row_id)
+
+
+def keep_all_picks(conn: Connection, items: list[Append]) -> None:
+    """`keep_picks` for a batch's games at once: four statements whatever the batch's size (a pick turn
+    made them four a command)."""
+    games = [i.game_id for i in items]
+    open_rows = conn.execute(select(SECRETS.c.id, SECRETS.c.game_id, SECRETS.c.player, SECRETS.c.turn).where(
+        SECRETS.c.game_id.in_(games), SECRETS.c.resolved_at.is_(None))).all()
+    resolved: list[dict[str, Any]] = []
+    missing: dict[int, set[str]] = {}
+    for item in items:
+        picks = item.picks
+        assert picks is not None
+        mine = [(rid, player, turn) for rid, gid, player, turn in open_rows if gid == item.game_id]
+        resolved += [{"r_id": rid, "r_at": item.now} for rid, player, turn in mine
+                     if player not in picks.owed or turn != picks.turn]
+        have = {player for _, player, turn in mine if player in picks.owed and turn == picks.turn}
+        if picks.owed - have:
+            missing[item.game_id] = set(picks.owed - have)
+    if resolved:
+        conn.execute(update(SECRETS).where(SECRETS.c.id == bindparam("r_id")).values(resolved_at=bindparam("r_at")),
+                     resolved)
+    if not missing:
+        return
+    # a pick resolved earlier this turn (and owed again after an undo) keeps its row
+    noted = set(conn.execute(select(SECRETS.c.game_id, SECRETS.c.player, SECRETS.c.turn).where(
+        SECRETS.c.game_id.in_(list(missing)), SECRETS.c.kind == "initiative_pick")).tuples())
+    rows = []
+    for item in items:
+        picks = item.picks
+        assert picks is not None
+        rows += [{"game_id": item.game_id, "player": p, "user_id": picks.users.get(p), "kind": "initiative_pick",
+                  "turn": picks.turn, "created_at": item.now, "resolved_at": None}
+                 for p in sorted(missing.get(item.game_id, ())) if (item.game_id, p, picks.turn) not in noted]
+    if rows:
+        conn.execute(insert(SECRETS), rows)
 
 
 def keep_picks(conn: Connection, game_id: int, picks: Picks, now: datetime | None) -> None:

@@ -188,7 +188,8 @@ async def test_a_batch_takes_only_what_fits_its_time(service: GameService) -> No
 
 
 async def test_the_clock_jobs_of_a_batch_are_replaced_game_by_game(service: GameService) -> None:
-    """On PostgreSQL a batch's replaced jobs go in one statement: each game keeps its other side's plan."""
+    """A batch's replaced jobs (on PostgreSQL one statement) and its owed picks (four statements) are
+    kept game by game: each game keeps its other side's plan and its other side's owed pick."""
     ids = await games(service, 4)
     writer = service.store.repo.writer
     writer.seconds = 60.0
@@ -205,3 +206,5 @@ async def test_the_clock_jobs_of_a_batch_are_replaced_game_by_game(service: Game
     for n, gid in enumerate(ids):  # who has not picked is still overdue after the deadline; who has, not
         assert await service.store.repo.overdue_players(gid, now + timedelta(hours=49)) == ({"B"} if n % 2 else {"A"})
         assert await count(service, ScheduledJob, ScheduledJob.game_id == gid) == 4  # three reminders and the deadline
+        # the owed picks, kept for the whole batch at once: the picker's resolved, the other's still open
+        assert [p.player for p in await service.store.repo.pending_secrets(gid)] == (["B"] if n % 2 else ["A"])
