@@ -218,6 +218,9 @@ class GroupWriter:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         self._waiting.append((item, done))
+        # a lane whose loop has ended is done at once, though its done-callback runs later: counted as
+        # busy, this append would wait for a lane that never comes
+        self._tasks = {task for task in self._tasks if not task.done()}
         if len(self._tasks) < self.lanes:
             # a lane's task ends when nothing waits: no task outlives its work or its event loop
             task = loop.create_task(self._drain())
