@@ -208,3 +208,19 @@ async def test_the_clock_jobs_of_a_batch_are_replaced_game_by_game(service: Game
         assert await count(service, ScheduledJob, ScheduledJob.game_id == gid) == 4  # three reminders and the deadline
         # the owed picks, kept for the whole batch at once: the picker's resolved, the other's still open
         assert [p.player for p in await service.store.repo.pending_secrets(gid)] == (["B"] if n % 2 else ["A"])
+
+
+async def test_an_append_right_after_a_lane_ended_is_written(service: GameService) -> None:
+    """A lane's task is done as its loop ends, and forgotten only by a later callback: an append given in
+    between (nothing awaited after the last commit) must start a lane, not wait for one forever."""
+    ids = await games(service, 3)
+    loaded = [await service.store.load(gid) for gid in ids]
+    repo = service.store.repo
+
+    async def back_to_back() -> None:  # in one task: each given the moment the one before is answered
+        for lo in loaded:
+            await repo.append(lo, [ev.CardPicked("A", CARDS["A"])], lo.state, "1", None, {})
+
+    await asyncio.wait_for(back_to_back(), 10)
+    for gid in ids:
+        assert [type(e) for _, _, e in await repo.events(gid)].count(ev.CardPicked) == 1
