@@ -148,7 +148,8 @@ async def amain(rates: list[float]) -> None:
     print("at the start of issue 15 (closed loop, commands alone): SQLite topped out at 50–75/s, PostgreSQL at "
           "60–116/s; target ≥ 500/s, p99 ≤ 50 ms at 200/s; issue 29: PostgreSQL p99 ≤ 100 ms at 200/s")
     base_writer = old_module("game/service/writer.py", "qd_writer_base", WRITER_BASE)
-    for label, base in [("SQLite", None)] + ([("PostgreSQL", pg)] if pg else []):
+    engines = [("SQLite", None)] if os.environ.get("BENCH_SQLITE", "1") != "0" else []  # BENCH_SQLITE=0: PostgreSQL alone
+    for label, base in engines + ([("PostgreSQL", pg)] if pg else []):
         if base is None:
             url, name = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db", ""
         else:
