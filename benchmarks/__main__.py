@@ -21,6 +21,7 @@ from benchmarks import (
     same_games,
     service,
     setup,
+    startup,
 )
 
 SUITES = {
@@ -40,6 +41,7 @@ SUITES = {
     "outbox": ("the outbox: commands with and without their posts written, and a row's claim", outbox.main),
     "options": ("the options in words per interaction, quick start to 64 ships a side, beside main's of issue 29",
                 options.main),
+    "startup": ("start-up with 10,000 stored games: the first command answered, before and now", startup.main),
     "referee": ("referee service: a WS&IM game, command latency and cold reads by log length; commands per turn",
                 referee.main),
 }

@@ -43,10 +43,10 @@ def old_tree(path: str = "game", commit: str = START) -> Path | None:
 
 
 @cache
-def old_module(path: str, name: str) -> ModuleType | None:
-    """START's module at `path` (e.g. game/ai/captain.py) imported as `name`, beside today's; its own
-    imports are today's modules. None without git."""
-    tree = old_tree(path)
+def old_module(path: str, name: str, commit: str = START) -> ModuleType | None:
+    """START's (or `commit`'s) module at `path` (e.g. game/ai/captain.py) imported as `name`, beside
+    today's; its own imports are today's modules. None without git."""
+    tree = old_tree(path, commit)
     if tree is None:
         return None
     spec = importlib.util.spec_from_file_location(name, tree / path)

@@ -9,7 +9,14 @@ the whole interaction, and the process's RSS.
 
 Issue 15 measured at its start (same machine, closed loop): SQLite topped out at 50–75 commands/s
 with p99 0.1–0.6 s at 20/s; PostgreSQL 60–116/s with p99 38–50 ms at 20/s. Targets: ≥ 500/s, p99 ≤
-50 ms at 200/s."""
+50 ms at 200/s.
+
+Issue 29 (PostgreSQL's latency flat under load; target p99 ≤ 100 ms at 200/s on two cores with the
+database on the same machine): each rate runs twice on the same games, first with the group writer of
+`WRITER_BASE` taken from git (`benchmarks/baseline.py`: batches bounded by size alone, one batch at a
+time, a version check per command) and the pool sized as it was (two workers), then with today's writer
+and today's pool size (`default_size`: a core left to a PostgreSQL server on this machine). The load
+average is printed with the figures: on a shared machine only the ratio of a pair compares."""
 
 from __future__ import annotations
 
@@ -19,7 +26,9 @@ import random
 import sys
 import tempfile
 import time
+from typing import Any
 
+from benchmarks.baseline import old_module
 from benchmarks.service import ACTORS, SEED, _drop, _postgres_db, _rss_mb, command_script, seated_games
 from game.commands import Command
 from game.errors import RulesError
@@ -28,9 +37,12 @@ from game.service.game_service import GameService
 from game.service.workers import Workers, default_size
 
 GAMES = int(os.environ.get("BENCH_GAMES", "1000"))
-# decisions and options run in the worker pool as in the bot (WORKERS, by default one per core, two at most)
-WORKERS = int(os.environ.get("BENCH_WORKERS", str(default_size())))
+# decisions and options run in the worker pool as in the bot (WORKERS: by default one per core the
+# database leaves, two at most); BENCH_WORKERS sets both runs' pools alike
+WORKERS = os.environ.get("BENCH_WORKERS", "")
 SECONDS = float(os.environ.get("BENCH_SECONDS", "15"))
+WRITER_BASE = "58b9578"  # main when issue 29 was taken up
+BATCH = 20  # commands in the batch whose statements are counted (issue 29 saw 19 a commit at 200/s)
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -94,43 +106,93 @@ async def load(service: GameService, ids: list[int], script: list[tuple[str, Com
             "whole_p50": _pct(whole_ms, 0.5), "whole_p99": _pct(whole_ms, 0.99), "rss": _rss_mb()}
 
 
+async def round_trips(service: GameService, ids: list[int], writer: Any) -> tuple[int, int, float]:
+    """The statements one batch of commands sends (each a round trip to the database) and its time:
+    a pick in each of `ids`, written at once through the store as a command writes (clock plans and
+    outbox rows included). The count does not depend on how loaded the machine is."""
+    from sqlalchemy import event
+
+    from game import events as ev
+    from game.apply import apply_all
+
+    service.store.repo.writer = writer
+    batches = writer.batches
+    loaded = [await service.store.load(gid, fresh=True) for gid in ids]
+    sent = 0
+
+    def count(*_: object) -> None:
+        nonlocal sent
+        sent += 1
+
+    sync = service.store.repo.engine.sync_engine
+    event.listen(sync, "before_cursor_execute", count)
+    try:
+        pick = ev.CardPicked("A", "Effective Fire")
+        t0 = time.perf_counter()
+        await asyncio.gather(*(service.store.write(lo, ACTORS["A"], [pick], apply_all(lo.state, [pick]), None)
+                               for lo in loaded))
+        return sent, writer.batches - batches, (time.perf_counter() - t0) * 1000
+    finally:
+        event.remove(sync, "before_cursor_execute", count)
+
+
+def _load_average() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 async def amain(rates: list[float]) -> None:
     script = command_script()
     pg = os.environ.get("BENCH_POSTGRES_URL") or os.environ.get("TEST_POSTGRES_URL")
-    print(f"{GAMES} live games, {SECONDS:.0f} s per rate, interactions = lookup + submit + view + options + roll, "
-          f"{WORKERS} worker processes (BENCH_WORKERS)")
+    print(f"{GAMES} live games, {SECONDS:.0f} s per rate and run, interactions = lookup + submit + view + options "
+          f"+ roll; {os.cpu_count()} cores")
     print("at the start of issue 15 (closed loop, commands alone): SQLite topped out at 50–75/s, PostgreSQL at "
-          "60–116/s; target ≥ 500/s, p99 ≤ 50 ms at 200/s")
-    workers = Workers(WORKERS)
-    workers.start()
-    for label, base in [("SQLite", None)] + ([("PostgreSQL", pg)] if pg else []):
+          "60–116/s; target ≥ 500/s, p99 ≤ 50 ms at 200/s; issue 29: PostgreSQL p99 ≤ 100 ms at 200/s")
+    base_writer = old_module("game/service/writer.py", "qd_writer_base", WRITER_BASE)
+    engines = [("SQLite", None)] if os.environ.get("BENCH_SQLITE", "1") != "0" else []  # BENCH_SQLITE=0: PostgreSQL alone
+    for label, base in engines + ([("PostgreSQL", pg)] if pg else []):
         if base is None:
             url, name = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db", ""
         else:
             url, name = await _postgres_db(base)
         await upgrade_to_head(url)
         engine = make_engine(url)
+        runs = [("now", Workers(int(WORKERS or default_size(url))), None)]
+        if base_writer is not None:
+            runs.insert(0, (WRITER_BASE, Workers(int(WORKERS or 2)), base_writer.GroupWriter(engine)))
         try:
+            for _, pool, _ in runs:
+                pool.start()
             # as the bot: each command writes its posts, and the pool decides
-            service = GameService(engine, seeds=SEED, outbox=True, workers=workers)
+            service = GameService(engine, seeds=SEED, outbox=True, workers=runs[-1][1])
+            today = service.store.repo.writer
             t0 = time.perf_counter()
             ids = await seated_games(service, GAMES)
             print(f"{label}: {GAMES} games set up in {time.perf_counter() - t0:.0f} s, RSS {_rss_mb():.0f} MB")
+            if base is not None:  # (SQLite's writer is unchanged: one batch a time, bounded by size)
+                trial = await seated_games(service, 2 * BATCH, first=GAMES)
+                for n, (run, _, writer) in enumerate(runs):
+                    sent, batches, ms = await round_trips(service, trial[n * BATCH:(n + 1) * BATCH], writer or today)
+                    print(f"{label:10} {run:7} {BATCH} commands written at once: {sent} statements (round trips, "
+                          f"BEGIN and COMMIT apart) in {batches} batch(es), {ms:.0f} ms")
             progress = dict.fromkeys(ids, 0)
             for rate in rates:
-                writer = service.store.repo.writer
-                batches, appends = writer.batches, writer.appends
-                r = await load(service, ids, script, rate, SECONDS, random.Random(int(rate)), progress)
-                grouped = (writer.appends - appends) / max(1, writer.batches - batches)
-                print(f"{label:10} offered {rate:5.0f}/s: served {r['per_s']:6.1f}/s ({r['served']:.0f}), "
-                      f"submit p50 {r['submit_p50']:6.1f} ms p99 {r['submit_p99']:7.1f} ms, "
-                      f"interaction p50 {r['whole_p50']:6.1f} ms p99 {r['whole_p99']:7.1f} ms, RSS {r['rss']:4.0f} MB, "
-                      f"{grouped:.1f} commands per commit")
+                for run, pool, writer in runs:
+                    service.store.repo.writer = writer or today
+                    service.store.workers = pool
+                    used = service.store.repo.writer
+                    batches, appends = used.batches, used.appends
+                    r = await load(service, ids, script, rate, SECONDS, random.Random(int(rate)), progress)
+                    grouped = (used.appends - appends) / max(1, used.batches - batches)
+                    print(f"{label:10} {run:7} {pool.size} workers, offered {rate:5.0f}/s: served {r['per_s']:6.1f}/s "
+                          f"({r['served']:.0f}), submit p50 {r['submit_p50']:6.1f} ms p99 {r['submit_p99']:7.1f} ms, "
+                          f"interaction p50 {r['whole_p50']:6.1f} ms p99 {r['whole_p99']:7.1f} ms, "
+                          f"{grouped:.1f} commands per commit, RSS {r['rss']:4.0f} MB, load {_load_average()}")
         finally:
             await engine.dispose()
+            for _, pool, _ in runs:
+                pool.close()
             if base is not None:
                 await _drop(base, name)
-    workers.close()
 
 
 def main(*rates_given: str) -> None:

@@ -52,10 +52,10 @@ def command_script() -> list[tuple[str, Command]]:
 ACTORS = {"A": Actor("111", "bench"), "B": Actor("222", "bench")}
 
 
-async def seated_games(service: GameService, count: int) -> list[int]:
-    """Quick-start games in channels chan-0…, both sides taken: the ids."""
+async def seated_games(service: GameService, count: int, first: int = 0) -> list[int]:
+    """Quick-start games in channels chan-0… (or from chan-`first`), both sides taken: the ids."""
     ids = []
-    for g in range(count):
+    for g in range(first, first + count):
         info = await service.lobby.create_game(ACTORS["A"], f"chan-{g}")
         await service.lobby.join(ACTORS["A"], info.id, "A")
         await service.lobby.join(ACTORS["B"], info.id, "B")

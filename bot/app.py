@@ -7,6 +7,7 @@ import asyncio
 import hashlib
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -32,6 +33,7 @@ log = logging.getLogger(__name__)
 COGS = ("bot.cogs.game", "bot.cogs.orders", "bot.cogs.board", "bot.cogs.data", "bot.cogs.squadron", "bot.cogs.setup",
         "bot.cogs.mine", "bot.cogs.league", "bot.cogs.standing", "bot.cogs.clock", "bot.cogs.referee",
         "bot.cogs.privacy", "bot.cogs.captain", "bot.cogs.campaign")
+RESUME_PAUSE = 0.002  # seconds between games as a start catches up: players' commands come first
 
 
 def intents() -> discord.Intents:
@@ -81,9 +83,9 @@ class QuarterdeckBot(commands.AutoShardedBot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.application_id is not None:
             log.info("invite link (docs/hosting.md): %s", invite_url(self.application_id))
-        report = await self.service.audit.rebuild_all()
-        for game_id, why in report.damaged:
-            log.error("game #%s was not rebuilt: %s", game_id, why)
+        # no game is read here: each is loaded when first needed, so a start costs the same with ten
+        # games stored or ten thousand (docs/service.md, "Start-up"); what a crash left owed is caught
+        # up by `_resume`, after the bot answers
         if self.sync_commands:
             await self.sync_if_changed()
         if self.run_scheduler:
@@ -93,14 +95,25 @@ class QuarterdeckBot(commands.AutoShardedBot):
             self._tasks.append(asyncio.create_task(self._resume()))
 
     async def _resume(self) -> None:
-        """After a start: what a crash left unposted goes out, the games left waiting for a computer
-        captain or a planned order go on, then the courier keeps retrying what fails."""
-        try:
-            await self.courier.drain_all()
-            await self.driver.advance_all(self.courier.drain)
-        except Exception:
-            log.exception("could not resume the games after the start")
-        await self.courier.run_forever()
+        await self.catch_up()
+        await self.courier.run_forever()  # then the courier keeps retrying what fails
+
+    async def catch_up(self) -> None:
+        """After a start, in the background (the bot answers meanwhile): what a crash left unposted goes
+        out (the outbox's rows), league results a crash kept from being written are recorded, the games
+        left waiting for a computer captain or an order go on. Each step is read from its table, never
+        from every game stored, and one that fails never skips the next."""
+        steps: tuple[tuple[str, Callable[[], Awaitable[object]]], ...] = (
+            ("post what a crash left unposted", self.courier.drain_all),
+            ("record the league results a crash missed", self.service.leagues.recover_results),
+            ("move on the games left waiting", lambda: self.driver.advance_all(self.courier.drain, pause=RESUME_PAUSE)),
+        )
+        for what, step in steps:
+            try:
+                await step()
+            except Exception:
+                log.exception("could not %s after the start", what)
+
     async def sync_if_changed(self) -> bool:
         """Sync the slash commands only when they differ from what was last synced (Discord rate-limits
         the sync endpoint hard, and a crash loop would hit it every start). A failed sync is logged:

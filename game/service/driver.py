@@ -11,7 +11,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 
 from game.errors import RulesError
-from game.service.errors import ServiceError
+from game.service.errors import GameDamaged, ServiceError
 from game.service.game_service import GameService
 from game.service.posts import Note, Planned
 
@@ -46,6 +46,9 @@ class Driver:
             for _ in range(self.limit):
                 try:
                     step = await self.service.autoplay.step(game_id)
+                except GameDamaged as exc:  # its log cannot be read: said once per pass, and the game left alone
+                    log.error("game %s cannot be rebuilt: %s", game_id, exc.text)
+                    break
                 except (RulesError, ServiceError) as exc:
                     # a captain's choice refused (the game moved on under it): the next pass decides again
                     log.warning("game %s: the driver stopped: %s", game_id, exc)
@@ -66,12 +69,28 @@ class Driver:
                 await after_step(game_id)
         return played
 
-    async def advance_all(self, after_step: Step | None = None) -> int:
-        """Every unfinished game: at start, so a game left waiting for its captain by a crash goes on."""
+    async def advance_all(self, after_step: Step | None = None, pause: float = 0.0) -> int:
+        """At start, after the bot answers: every unfinished game, so a game left waiting by a crash goes
+        on. Those the tables say something plays by itself in (a computer captain's seat, a planned
+        order, standing orders) come first; then the others, whose player may face a decision with one
+        legal answer, taken for them. A game read only for this pass leaves the cache again (nobody
+        asked for it), and `pause` seconds between games keep the pass behind the players' commands.
+        A finished game is never read."""
+        repo = self.service.store.repo
+        owing = await repo.games_owing_play()
+        first = set(owing)
         played = 0
-        for game_id in await self.service.store.repo.active_game_ids():
+        # the games written last first: a crash can only have left those it was writing
+        for game_id in owing + [g for g in await repo.active_game_ids(recent_first=True) if g not in first]:
+            kept = game_id in self.service.store.cached
             try:
-                played += await self.advance(game_id, after_step)
-            except Exception:  # one broken game never stops the others
+                moved = await self.advance(game_id, after_step)
+            except Exception:  # one broken game (a damaged log is reported here) never stops the others
                 log.exception("game %s could not be advanced", game_id)
+                moved = 0
+            played += moved
+            if not kept and not moved and game_id not in first:
+                self.service.store.forget(game_id)
+            if pause:
+                await asyncio.sleep(pause)
         return played

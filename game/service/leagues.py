@@ -726,6 +726,18 @@ class Leagues:
             await self._settle(s, lg, row, None, *_points(state, row),
                                "timed out with both sides (or neither) to play: a draw")
 
+    async def recover_results(self) -> int:
+        """At start: the results of league games that ended while their result could not be written (a
+        crash right after the ending's commit, a lost connection) are recorded now, not only when their
+        round closes. One query over the pairings still being played whose game is over; how many."""
+        async with self.session() as s:
+            q = (select(col(LeagueGame.game_id)).join(GameRecord, col(GameRecord.id) == col(LeagueGame.game_id))
+                 .where(col(LeagueGame.status) == "playing", col(GameRecord.status) == "over"))
+            ended = [gid for gid in (await s.execute(q)).scalars() if gid is not None]
+        for game_id in ended:
+            await self._record(game_id, await self.reading.state_for_audit(game_id))
+        return len(ended)
+
     async def _reconcile(self, lg: League, rows: Sequence[LeagueGame]) -> None:
         """Results of games that ended while their result could not be written (a crash, a lost
         connection) are recorded now."""

@@ -56,7 +56,9 @@ class ServerTableEntry(SQLModel, table=True):
 class GameRecord(SQLModel, table=True):
     __tablename__ = "games"
     __table_args__ = (Index("ix_games_guild_channel", "guild_id", "channel_id"),
-                      Index("ix_games_rematch_of", "rematch_of", unique=True))
+                      Index("ix_games_rematch_of", "rematch_of", unique=True),
+                      # a start asks for the unfinished games only (migration 0023)
+                      Index("ix_games_status", "status"))
 
     id: int | None = Field(default=None, primary_key=True)
     guild_id: str = Field(max_length=32, index=True)

@@ -38,6 +38,7 @@ from game.service.models import (
     Seat,
     ServerTableEntry,
     Snapshot,
+    StandingOrderRecord,
     utcnow,
 )
 from game.service.outbox import Post
@@ -425,13 +426,27 @@ class Repository:
             q = select(GAME_ID).where(col(GameRecord.system) == OAK_AND_IRON.name).order_by(col(GameRecord.id))
             return [i for i in (await s.execute(q)).scalars()]
 
-    async def active_game_ids(self, every_system: bool = False) -> list[int]:
-        """The unfinished games: Oak & Iron's (what plays by itself), or with `every_system` all of them."""
+    async def active_game_ids(self, every_system: bool = False, recent_first: bool = False) -> list[int]:
+        """The unfinished games: Oak & Iron's (what plays by itself), or with `every_system` all of them;
+        by id, or those written last first."""
         async with self.session() as s:
             q = select(GAME_ID).where(col(GameRecord.status) != "over")
             if not every_system:
                 q = q.where(col(GameRecord.system) == OAK_AND_IRON.name)
-            return [i for i in (await s.execute(q.order_by(col(GameRecord.id)))).scalars()]
+            order = (col(GameRecord.updated_at).desc(), GAME_ID) if recent_first else (GAME_ID,)
+            return [i for i in (await s.execute(q.order_by(*order))).scalars()]
+
+    async def games_owing_play(self) -> list[int]:
+        """The unfinished Oak & Iron games where something may play by itself with nobody pressing a
+        button: a computer captain's seat, a planned order waiting, standing orders kept. A start moves
+        these on first (a crash may have come between a commit and the move it made due)."""
+        unfinished = (col(GameRecord.status) != "over") & (col(GameRecord.system) == OAK_AND_IRON.name)
+        ai = select(col(Seat.game_id)).where(col(Seat.is_ai).is_(True))
+        planned = select(col(PlannedOrder.game_id)).where(col(PlannedOrder.status) == "pending")
+        standing = select(col(StandingOrderRecord.game_id))
+        q = select(GAME_ID).where(unfinished, GAME_ID.in_(ai.union(planned, standing))).order_by(GAME_ID)
+        async with self.session() as s:
+            return [i for i in (await s.execute(q)).scalars()]
 
     async def pending_secrets(self, game_id: int) -> list[PendingSecret]:
         async with self.session() as s:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from game.service.workers import default_size
+
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///quarterdeck.db"
 
 
@@ -50,14 +52,16 @@ class Settings:
     @classmethod
     def from_env(cls) -> Settings:
         load_dotenv()
+        database_url = _database(os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL)
         return cls(
-            database_url=_database(os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL),
+            database_url=database_url,
             discord_token=_token(os.environ.get("DISCORD_TOKEN", "")),
             dev_guild_id=_guild(os.environ.get("DEV_GUILD_ID", "")),
             log_level=_level(os.environ.get("LOG_LEVEL") or "INFO"),
             shard_count=_count(os.environ.get("SHARD_COUNT", "")),
             shard_ids=_ids(os.environ.get("SHARD_IDS", "")),
-            workers=_whole("WORKERS", os.environ.get("WORKERS", ""), min(2, os.cpu_count() or 1), 0),
+            # by default one per core the database leaves (a PostgreSQL server here takes one)
+            workers=_whole("WORKERS", os.environ.get("WORKERS", ""), default_size(database_url), 0),
             cached_games=_whole("CACHED_GAMES", os.environ.get("CACHED_GAMES", ""), 1000, 1),
             health=_health(os.environ.get("HEALTH_PORT", "")),
             log_format=_log_format(os.environ.get("LOG_FORMAT", "")),

@@ -30,8 +30,27 @@ T = TypeVar("T")
 PRELOAD = ["game.service.jobs"]
 
 
-def default_size() -> int:
-    return min(2, os.cpu_count() or 1)
+def default_size(database_url: str = "") -> int:
+    """One worker per core the database leaves, two at most: a PostgreSQL server on this machine takes
+    a core of its own under load (issue 29 measured the bot, two workers and the server fighting over
+    two cores), SQLite runs inside the bot's own process."""
+    cores = os.cpu_count() or 1
+    if database_on_this_machine(database_url):
+        cores -= 1
+    return max(1, min(2, cores))
+
+
+def database_on_this_machine(database_url: str) -> bool:
+    """Whether the URL names a database server on this machine (SQLite is no server)."""
+    if not database_url or database_url.startswith("sqlite"):
+        return False
+    from sqlalchemy.engine import make_url
+
+    try:
+        host = make_url(database_url).host
+    except Exception:  # Settings has refused a URL it cannot read before this is asked
+        return False
+    return host in (None, "", "localhost", "127.0.0.1", "::1") or host.startswith("/")
 
 
 class Workers:

@@ -9,6 +9,15 @@ appends gather; at a chat's pace a batch is one command and the cost is that of 
 
 If a batch fails as a whole (a request id carried out before hits its unique key, a database error),
 each of its appends is written again on its own, so the failure lands on the command it belongs to.
+
+Under load a batch used to grow with the queue (19 commands a commit on PostgreSQL at 200/s, p99 876
+ms: issue 29), and every command of it waited for the whole. A batch is therefore bounded by time as
+well as size on PostgreSQL: it takes as many appends as the last batches say fit in `BATCH_SECONDS`,
+and several batches are written at once, each on its own connection (`LANES`: one process's batches never
+share a game, as a game's commands run one at a time), and a batch costs the same few round trips
+whatever its size: the version checks are one `UPDATE … FROM unnest(…) RETURNING`, the clock jobs
+replaced one `DELETE … USING unnest(…)`, the rows of each table one executemany (asyncpg pipelines it).
+SQLite has one write lock: one batch at a time, on its own thread.
 """
 
 from __future__ import annotations
@@ -16,13 +25,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
+import time
+from collections import deque
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, or_, select, tuple_, update
+from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, or_, select, text, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from game.service.models import (
@@ -40,6 +52,8 @@ from game.service.outbox import Post
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 64  # appends per transaction: enough to drain a burst, small enough to keep a commit short
+BATCH_SECONDS = 0.015  # what a batch aims to take on PostgreSQL: a command waits about one batch behind its own
+LANES = 3  # batches written at once on PostgreSQL (SQLite's one write lock allows one)
 CLOCK_KINDS = ("reminder", "deadline")
 
 
@@ -66,6 +80,22 @@ _CLEAR_JOBS = delete(JOBS).where(JOBS.c.game_id.in_(bindparam("games", expanding
 _CLEAR_SIDES = delete(JOBS).where(JOBS.c.game_id == bindparam("game"), JOBS.c.kind.in_(CLOCK_KINDS),
                                   JOBS.c.status != "running",
                                   or_(JOBS.c.player.in_(bindparam("sides", expanding=True)), JOBS.c.player.is_(None)))
+# PostgreSQL: the batch's version checks in one statement, each game moved on only at the version read;
+# the games that moved come back (the others were moved on by another process)
+_MOVE_ON_ALL = text(
+    "UPDATE games AS g SET version = v.next, last_seq = v.last_seq, commands = v.commands, "
+    "updated_at = v.updated_at, status = v.status, waits = v.waits "
+    "FROM unnest(CAST(:ids AS INTEGER[]), CAST(:versions AS INTEGER[]), CAST(:nexts AS INTEGER[]), "
+    "CAST(:last_seqs AS INTEGER[]), CAST(:commands AS INTEGER[]), CAST(:updated AS TIMESTAMPTZ[]), "
+    "CAST(:statuses AS VARCHAR[]), CAST(:waits AS TEXT[])) "
+    "AS v(id, version, next, last_seq, commands, updated_at, status, waits) "
+    "WHERE g.id = v.id AND g.version = v.version RETURNING g.id")
+# PostgreSQL: the batch's replaced sides' jobs in one statement (a row with no side per game takes the
+# jobs planned before jobs named their side, as _CLEAR_SIDES does)
+_CLEAR_ALL_SIDES = text(
+    "DELETE FROM scheduled_jobs AS j USING unnest(CAST(:games AS INTEGER[]), CAST(:sides AS VARCHAR[])) "
+    "AS v(game_id, player) WHERE j.game_id = v.game_id AND j.kind IN ('reminder', 'deadline') "
+    "AND j.status != 'running' AND (j.player = v.player OR j.player IS NULL)")
 
 
 class VersionConflict(Exception):
@@ -126,21 +156,59 @@ def clear_side_jobs(conn: Connection, game_id: int, sides: Sequence[str]) -> Non
     conn.execute(_CLEAR_SIDES, {"game": game_id, "sides": list(sides)})
 
 
+class BatchCost:
+    """What a batch of n appends takes, a + b·n, fitted by least squares to the last batches: the
+    transaction's own cost (a) apart from what each append adds (b). A cost per append taken as a batch's
+    time over its size would count the transaction in it, and once that alone passed the budget every
+    batch would be held to one append, however long the queue (on a loaded machine it did)."""
+
+    def __init__(self, keep: int = 32) -> None:
+        self._seen: deque[tuple[int, float]] = deque(maxlen=keep)
+
+    def add(self, size: int, seconds: float) -> None:
+        self._seen.append((size, seconds))
+
+    def fits(self, seconds: float, most: int) -> int:
+        """How many appends fit in `seconds`: `most` while that is not known (batches of one size only)
+        or cannot be met (the transaction alone takes longer: then a batch takes what waits, which
+        keeps up best)."""
+        if len(self._seen) < 4 or math.isinf(seconds):
+            return most
+        mean_n = sum(n for n, _ in self._seen) / len(self._seen)
+        mean_t = sum(t for _, t in self._seen) / len(self._seen)
+        spread = sum((n - mean_n) ** 2 for n, _ in self._seen)
+        if spread == 0:
+            return most
+        per_append = sum((n - mean_n) * (t - mean_t) for n, t in self._seen) / spread
+        fixed = mean_t - per_append * mean_n
+        if per_append <= 0 or fixed >= seconds:
+            return most
+        return max(1, min(most, int((seconds - max(fixed, 0.0)) / per_append)))
+
+
 class GroupWriter:
     """Writes appends in batches. On SQLite the batch runs in one thread of its own on a plain
     (synchronous) connection: one hop off the event loop per batch, where the async driver made a
     hop per cursor call, and a wait for the write lock blocks that thread, never the loop. On
     PostgreSQL it runs on the async connection (asyncpg's round trips are the cost there)."""
 
-    def __init__(self, engine: AsyncEngine, max_batch: int = MAX_BATCH) -> None:
+    def __init__(self, engine: AsyncEngine, max_batch: int = MAX_BATCH, seconds: float = BATCH_SECONDS,
+                 lanes: int = LANES) -> None:
         from game.service.db import sqlite_writer
 
         self.engine = engine
         self.max_batch = max_batch
         self._sync: Engine | None = sqlite_writer(engine)
+        sqlite = engine.dialect.name == "sqlite"
+        self.lanes = 1 if sqlite else max(1, lanes)
+        # SQLite's one write lock takes one batch at a time: a shorter batch there only adds commits (each
+        # command waits for the batch ahead and its own either way), so only the size bounds it
+        self.seconds = math.inf if sqlite else seconds
         self._thread: ThreadPoolExecutor | None = None
         self._waiting: list[tuple[Append, asyncio.Future[None]]] = []
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._writing: set[int] = set()  # the games of the batches being written
+        self.cost = BatchCost()  # what the last batches took, by size
         self.batches = 0  # transactions written, and the appends in them (the benchmark prints both)
         self.appends = 0
         self.split = 0  # batches that failed as a whole and were written again one by one
@@ -150,30 +218,67 @@ class GroupWriter:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         self._waiting.append((item, done))
-        if self._task is None or self._task.done():
-            # the task ends when nothing waits: no task outlives its work or its event loop
-            self._task = loop.create_task(self._drain())
+        # a lane whose loop has ended is done at once, though its done-callback runs later: counted as
+        # busy, this append would wait for a lane that never comes
+        self._tasks = {task for task in self._tasks if not task.done()}
+        if len(self._tasks) < self.lanes:
+            # a lane's task ends when nothing waits: no task outlives its work or its event loop
+            task = loop.create_task(self._drain())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         await done
+
+    def limit(self) -> int:
+        """How many appends the next batch takes: as many as the last batches say fit in `seconds`."""
+        return self.cost.fits(self.seconds, self.max_batch)
+
+    def _take(self) -> list[tuple[Append, asyncio.Future[None]]]:
+        """The oldest waiting appends, up to the limit, leaving any whose game another lane is writing
+        (its next command waits for that commit: a game's rows are written in order)."""
+        batch: list[tuple[Append, asyncio.Future[None]]] = []
+        kept: list[tuple[Append, asyncio.Future[None]]] = []
+        games: set[int] = set()
+        limit = self.limit()
+        for entry in self._waiting:
+            gid = entry[0].game_id
+            if len(batch) < limit and gid not in self._writing and gid not in games:
+                batch.append(entry)
+                games.add(gid)
+            else:
+                kept.append(entry)
+        self._waiting[:] = kept
+        self._writing |= games
+        return batch
 
     async def _drain(self) -> None:
         while self._waiting:
-            batch = self._waiting[: self.max_batch]
-            del self._waiting[: self.max_batch]
+            batch = self._take()
+            if not batch:
+                return  # what waits belongs to games another lane is writing: that lane takes it next
             try:
-                await self._batch(batch)
-            except BaseException as exc:
-                if len(batch) == 1 or not isinstance(exc, Exception):
-                    _fail(batch, exc)
-                    if not isinstance(exc, Exception):
-                        raise
-                    continue
-                log.info("a batch of %d appends failed (%s); writing each on its own", len(batch), type(exc).__name__)
-                self.split += 1
-                for one in batch:
-                    try:
-                        await self._batch([one])
-                    except Exception as alone:
-                        _fail([one], alone)
+                await self._written(batch)
+            finally:
+                self._writing.difference_update(item.game_id for item, _ in batch)
+
+    async def _written(self, batch: list[tuple[Append, asyncio.Future[None]]]) -> None:
+        started = time.perf_counter()
+        try:
+            await self._batch(batch)
+        except BaseException as exc:
+            if len(batch) == 1 or not isinstance(exc, Exception):
+                _fail(batch, exc)
+                if not isinstance(exc, Exception):
+                    raise
+                return
+            log.info("a batch of %d appends failed (%s); writing each on its own", len(batch), type(exc).__name__)
+            self.split += 1
+            for one in batch:
+                try:
+                    await self._batch([one])
+                except Exception as alone:
+                    _fail([one], alone)
+            return
+        self.cost.add(len(batch), time.perf_counter() - started)
 
     async def _batch(self, batch: list[tuple[Append, asyncio.Future[None]]]) -> None:
         items = [item for item, _ in batch]
@@ -206,14 +311,31 @@ def write_batch(conn: Connection, items: list[Append]) -> set[int]:
     conflicts: set[int] = set()
     for item in items:
         item.outbox_ids.clear()  # an attempt that failed at its commit may have filled them
-        moved = conn.execute(_MOVE_ON, {"w_id": item.game_id, "w_version": item.version, "w_next": item.version + 1,
-                                        **{f"w_{k}": v for k, v in item.values.items()}})
-        if moved.rowcount != 1:
-            conflicts.add(item.game_id)
+    if conn.dialect.name == "postgresql" and len(items) > 1:
+        conflicts = _move_on_all(conn, items)
+    else:
+        for item in items:
+            moved = conn.execute(_MOVE_ON, {"w_id": item.game_id, "w_version": item.version,
+                                            "w_next": item.version + 1,
+                                            **{f"w_{k}": v for k, v in item.values.items()}})
+            if moved.rowcount != 1:
+                conflicts.add(item.game_id)
     live = [item for item in items if item.game_id not in conflicts]
     if live:
         _rows(conn, live)
     return conflicts
+
+
+def _move_on_all(conn: Connection, items: list[Append]) -> set[int]:
+    """PostgreSQL: every game of the batch moved on in one statement; the games that were not."""
+    ordered = sorted(items, key=lambda i: i.game_id)  # rows locked in one order by every process
+    moved = set(conn.execute(_MOVE_ON_ALL, {
+        "ids": [i.game_id for i in ordered], "versions": [i.version for i in ordered],
+        "nexts": [i.version + 1 for i in ordered], "last_seqs": [i.values["last_seq"] for i in ordered],
+        "commands": [i.values["commands"] for i in ordered], "updated": [i.values["updated_at"] for i in ordered],
+        "statuses": [i.values["status"] for i in ordered], "waits": [i.values["waits"] for i in ordered],
+    }).scalars())
+    return {i.game_id for i in items} - moved
 
 
 def _fail(batch: list[tuple[Append, asyncio.Future[None]]], exc: BaseException) -> None:
@@ -234,15 +356,23 @@ def _rows(conn: Connection, items: list[Append]) -> None:
     snapshots = [i.snapshot for i in items if i.snapshot is not None]
     if snapshots:
         conn.execute(_ADD_SNAPSHOTS, snapshots)
+    picking = [i for i in items if i.picks is not None]
+    if len(picking) > 1:
+        keep_all_picks(conn, picking)
+    for item in picking[:1] if len(picking) == 1 else ():
+        assert item.picks is not None
+        keep_picks(conn, item.game_id, item.picks, item.now)
     for item in items:
-        if item.picks is not None:
-            keep_picks(conn, item.game_id, item.picks, item.now)
         for seat in item.seats:
             conn.execute(update(SEATS).where(SEATS.c.id == seat.id).values(
                 user_id=seat.user_id, display_name=seat.display_name, is_ai=seat.is_ai, player=seat.player))
     replanned = [i for i in items if i.jobs is not None]
-    for item in replanned:
-        clear_side_jobs(conn, item.game_id, item.sides)
+    if conn.dialect.name == "postgresql" and len(replanned) > 1:
+        pairs = [(i.game_id, side) for i in replanned for side in (*i.sides, None)]
+        conn.execute(_CLEAR_ALL_SIDES, {"games": [g for g, _ in pairs], "sides": [p for _, p in pairs]})
+    else:
+        for item in replanned:
+            clear_side_jobs(conn, item.game_id, item.sides)
     jobs = [row for i in replanned for row in i.jobs or ()]
     if jobs:
         conn.execute(_ADD_JOBS, jobs)
@@ -282,6 +412,42 @@ def _stage(conn: Connection, items: list[Append]) -> None:
     for owner, row_id in zip(owners, ids, strict=True):
         if row_id is not None:
             owner.outbox_ids.append(row_id)
+
+
+def keep_all_picks(conn: Connection, items: list[Append]) -> None:
+    """`keep_picks` for a batch's games at once: four statements whatever the batch's size (a pick turn
+    made them four a command)."""
+    games = [i.game_id for i in items]
+    open_rows = conn.execute(select(SECRETS.c.id, SECRETS.c.game_id, SECRETS.c.player, SECRETS.c.turn).where(
+        SECRETS.c.game_id.in_(games), SECRETS.c.resolved_at.is_(None))).all()
+    resolved: list[dict[str, Any]] = []
+    missing: dict[int, set[str]] = {}
+    for item in items:
+        picks = item.picks
+        assert picks is not None
+        mine = [(rid, player, turn) for rid, gid, player, turn in open_rows if gid == item.game_id]
+        resolved += [{"r_id": rid, "r_at": item.now} for rid, player, turn in mine
+                     if player not in picks.owed or turn != picks.turn]
+        have = {player for _, player, turn in mine if player in picks.owed and turn == picks.turn}
+        if picks.owed - have:
+            missing[item.game_id] = set(picks.owed - have)
+    if resolved:
+        conn.execute(update(SECRETS).where(SECRETS.c.id == bindparam("r_id")).values(resolved_at=bindparam("r_at")),
+                     resolved)
+    if not missing:
+        return
+    # a pick resolved earlier this turn (and owed again after an undo) keeps its row
+    noted = set(conn.execute(select(SECRETS.c.game_id, SECRETS.c.player, SECRETS.c.turn).where(
+        SECRETS.c.game_id.in_(list(missing)), SECRETS.c.kind == "initiative_pick")).tuples())
+    rows = []
+    for item in items:
+        picks = item.picks
+        assert picks is not None
+        rows += [{"game_id": item.game_id, "player": p, "user_id": picks.users.get(p), "kind": "initiative_pick",
+                  "turn": picks.turn, "created_at": item.now, "resolved_at": None}
+                 for p in sorted(missing.get(item.game_id, ())) if (item.game_id, p, picks.turn) not in noted]
+    if rows:
+        conn.execute(insert(SECRETS), rows)
 
 
 def keep_picks(conn: Connection, game_id: int, picks: Picks, now: datetime | None) -> None:

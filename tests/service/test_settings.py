@@ -98,6 +98,23 @@ def test_a_setting_that_cannot_work_is_named(env_file: Path, line: str, named: s
         Settings.from_env()
 
 
+def test_the_workers_leave_a_core_to_a_database_on_this_machine(env_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: with PostgreSQL on the same two cores, one worker (the server and the bot take the rest)."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    for url, workers in (("sqlite+aiosqlite:///q.db", 2), ("postgresql+asyncpg://qd:pw@127.0.0.1:5432/qd", 1),
+                         ("postgresql+asyncpg://qd:pw@localhost/qd", 1), ("postgresql+asyncpg://qd:pw@db.example.net/qd", 2)):
+        env_file.write_text(f"DATABASE_URL={url}\n", encoding="utf-8")
+        os.environ.pop("DATABASE_URL", None)  # what the file set last time would win over the file
+        assert Settings.from_env().workers == workers, url
+    env_file.write_text("DATABASE_URL=postgresql+asyncpg://qd:pw@127.0.0.1/qd\nWORKERS=2\n", encoding="utf-8")
+    os.environ.pop("DATABASE_URL", None)
+    assert Settings.from_env().workers == 2  # said outright, it wins
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    env_file.write_text("DATABASE_URL=postgresql+asyncpg://qd:pw@127.0.0.1/qd\n", encoding="utf-8")
+    os.environ.pop("WORKERS", None)
+    assert Settings.from_env().workers == 1  # never none by default
+
+
 def test_a_servers_data_is_kept_thirty_days_unless_set(env_file: Path) -> None:
     env_file.write_text("", encoding="utf-8")
     assert Settings.from_env().guild_retention_days == 30
