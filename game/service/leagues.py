@@ -452,8 +452,8 @@ class Leagues:
         log.info("league %s: entrant %s dropped by GM %s (%s)", lg.id, entry.member, actor.user_id, why)
         if settled and open_row is not None:
             await self._concede_for(lg, open_row, side)
-        return EntryInfo(entry.member, entry.name, entry.squadron, (await self._skill(actor.guild_id, entry.member)).ordinal,
-                         dropped=True)
+        entry.dropped_at = self.clock()
+        return await self._entry_info(lg, entry)
 
     async def _open_table(self, actor: Actor, league: str, table: int) -> tuple[League, LeagueGame]:
         """A table of the current round that a GM may still decide."""
