@@ -30,11 +30,11 @@ from game.league.standings import Result, StandingRow, standings
 from game.model import Game, Phase
 from game.names import moment
 from game.phases.flow import deciders
+from game.service import league_bracket, league_teams
 from game.service.authority import Actor, require_gm
 from game.service.commands import Commands
 from game.service.errors import ServiceError, ServiceRefusal
 from game.service.guild_data import GuildData
-from game.service import league_bracket, league_teams
 from game.service.league_claims import change_entrants, claim_pairing, link_game, release_pairing
 from game.service.lobby import DRAFTED, Lobby, starting_state
 from game.service.models import GameRecord, League, LeagueEntry, LeagueGame, Rating, utcnow

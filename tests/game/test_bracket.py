@@ -7,8 +7,18 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game.league.bracket import (Played, advances, bracket, champion, cut_rounds, cut_size, first_round, next_round,
-                                 seed_order, stage)
+from game.league.bracket import (
+    Played,
+    advances,
+    bracket,
+    champion,
+    cut_rounds,
+    cut_size,
+    first_round,
+    next_round,
+    seed_order,
+    stage,
+)
 from game.league.rating import Skill, rate, rate_teams
 
 SIZES = st.sampled_from([2, 4, 8])
