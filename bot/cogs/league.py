@@ -1,5 +1,8 @@
 """/league: create, join, start, round, result, forfeit, drop, standings, show.
 
+A Swiss league may end in a top cut (a bracket: game/league/bracket.py), and a team league's
+entrants are teams of two, each pairing one 2 vs 2 fleet battle (game/service/league_teams.py).
+
 Each round's pairings are posted in the league's channel, every game in its own thread; games
 between computer captains are played out at once, and every result is recorded by the service as
 its game ends. Everything a league decides lives in the database (game/service/leagues.py)."""
@@ -25,7 +28,7 @@ from game.errors import RulesError
 from game.fuzzy import ranked_at
 from game.service.errors import ServiceError
 from game.service.game_service import Actor, GameService
-from game.service.leagues import MAX_ROUND_HOURS, LeagueInfo, Pairing, RoundReport, Table
+from game.service.leagues import MAX_ROUND_HOURS, EntryInfo, LeagueInfo, Pairing, RoundReport, Table
 
 log = logging.getLogger(__name__)
 
@@ -64,16 +67,25 @@ async def tell(client: discord.Client, member: str, text: str) -> None:
         log.info("could not DM entrant %s about their league", member)
 
 
-def _who(member: str | None, name: str) -> str:
-    """A mention for a member (pinged only where the message allows it), a plain name otherwise."""
+def _who(member: str | None, name: str, partner: str = "") -> str:
+    """A mention for a member (pinged only where the message allows it), a plain name otherwise; a
+    team by its name and a mention of each member."""
+    if partner:
+        both = " & ".join(f"<@{m}>" for m in (member, partner) if m and m.isdigit())
+        return f"**{_esc(name)}**" + (f" ({both})" if both else "")
     return f"<@{member}>" if member and member.isdigit() else f"**{_esc(name)}**"
+
+
+def _members(p: Pairing) -> list[str]:
+    """Every member who plays at a table (both of each team)."""
+    return [m for m in (p.a, p.a_partner, p.b, p.b_partner) if m]
 
 
 def _result(p: Pairing) -> str:
     if p.b is None:
-        return (f"{_who(p.a, p.a_name)} forfeits the bye ({names.prose(fit(p.reason, 80))})" if p.forfeited
-                else f"{_who(p.a, p.a_name)} has a bye (a win)")
-    head = f"T{p.table}: {_who(p.a, p.a_name)} v {_who(p.b, p.b_name)}"
+        return (f"{_who(p.a, p.a_name, p.a_partner)} forfeits the bye ({names.prose(fit(p.reason, 80))})"
+                if p.forfeited else f"{_who(p.a, p.a_name, p.a_partner)} has a bye (a win)")
+    head = f"T{p.table}: {_who(p.a, p.a_name, p.a_partner)} v {_who(p.b, p.b_name, p.b_partner)}"
     if p.status != "done":
         return head + (f" → <#{p.thread_id}>" if p.thread_id else f" (game #{p.game_id})" if p.game_id else "")
     won = ("both forfeit" if p.forfeited == "AB" else "a draw" if p.winner is None
@@ -83,8 +95,44 @@ def _result(p: Pairing) -> str:
 
 def _round_text(info: LeagueInfo, pairings: Sequence[Pairing]) -> str:
     due = f", decided <t:{int(info.deadline.timestamp())}:R>" if info.deadline else ""
-    head = f"📋 **{_esc(info.name, 64)}**: round {info.current_round} of {info.rounds}{due}"
+    stage = f", the top cut's {info.stage} (a draw goes to fewer Strike Points, then the higher seed)" \
+        if info.stage else ""
+    head = f"📋 **{_esc(info.name, 64)}**: round {info.current_round} of {info.rounds}{stage}{due}"
     return fit_lines([head, *(_result(p) for p in pairings)], " (see `/league show`)")
+
+
+def _bracket_lines(table: Table) -> list[str]:
+    """The top cut as text: each round's matches with their seeds, and who went on."""
+    if not table.bracket:
+        return []
+    info = table.league
+    entrants = {e.member: e for e in info.entrants}
+
+    def name(member: str) -> str:
+        e = entrants.get(member)
+        return _esc(e.name) if e else _esc(member)
+
+    def seeded(member: str) -> str:
+        e = entrants.get(member)
+        return f"({e.seed}) {name(member)}" if e and e.seed else name(member)
+
+    lines = [f"🏅 Top cut of {info.top_cut}:"]
+    for matches in table.bracket:
+        stage = {1: "Final", 2: "Semi-finals", 4: "Quarter-finals"}.get(len(matches), f"Round of {len(matches) * 2}")
+        played = "; ".join(f"{seeded(m.a)} v {seeded(m.b)}" + (f" → {name(m.winner)} goes on" if m.winner else "")
+                           for m in matches)
+        lines.append(f"{stage}: {played}")
+    if table.champion is not None:
+        lines.append(f"👑 Champion: {name(table.champion)}")
+    return lines
+
+
+def _entrant_line(e: EntryInfo) -> str:
+    """An entrant in /league show (a team with both members, mentioned: the reply pings nobody)."""
+    members = f" (<@{e.member}> & <@{e.partner}>)" if e.partner.isdigit() and e.member.isdigit() else ""
+    return (f"• {_esc(e.name)}{members}{f' ({_esc(e.squadron, 40)})' if e.squadron else ''}, "
+            f"rating {e.rating:.1f}{' (waiting for its partner to join)' if e.waiting else ''}"
+            f"{f', seed {e.seed}' if e.seed else ''}{' (dropped)' if e.dropped else ''}")
 
 
 def _standing_lines(table: Table) -> list[str]:
@@ -114,8 +162,8 @@ MAX_PINGS = 100  # Discord refuses a message allowing more users than this
 def _mentions(text: str, pairings: Sequence[Pairing]) -> discord.AllowedMentions:
     """Ping the members of unfinished pairings whom the text names (a long round's text is cut short:
     the members of the tables cut off are not pinged for lines they cannot see), at most 100."""
-    users = sorted({m for p in pairings if p.status != "done" for m in (p.a, p.b)
-                    if m and m.isdigit() and f"<@{m}>" in text})[:MAX_PINGS]
+    users = sorted({m for p in pairings if p.status != "done" for m in _members(p)
+                    if m.isdigit() and f"<@{m}>" in text})[:MAX_PINGS]
     return discord.AllowedMentions(users=[discord.Object(int(u)) for u in users]) if users else \
         discord.AllowedMentions.none()
 
@@ -128,13 +176,16 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
     @app_commands.describe(name="The league's name", scenario="A built-in scenario, or `drafted` (players bring "
                            "their saved squadrons)", file="Your own two-sided scenario file (TOML)",
                            size="Drafted leagues: the game size", format="Swiss rounds or a round robin",
-                           round_hours="How long each round lasts, in hours")
+                           round_hours="How long each round lasts, in hours",
+                           top_cut="Swiss: a knockout bracket of the top 2, 4 or 8 after the Swiss rounds (0: none)",
+                           teams="Entrants are teams of two, each game a 2 vs 2 fleet battle")
     @app_commands.autocomplete(scenario=scenario_names)
     async def create(self, interaction: discord.Interaction, name: str, scenario: str = "quickstart",
                      file: discord.Attachment | None = None,
                      size: Literal["patrol", "skirmish", "engagement"] = "skirmish",
                      format: Literal["swiss", "round_robin"] = "swiss",
-                     round_hours: app_commands.Range[int, 1, MAX_ROUND_HOURS] = 72) -> None:
+                     round_hours: app_commands.Range[int, 1, MAX_ROUND_HOURS] = 72,
+                     top_cut: Literal[0, 2, 4, 8] = 0, teams: bool = False) -> None:
         if not await defer(interaction):
             return
         try:
@@ -144,34 +195,59 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
                     raise RulesError("That scenario file is too large.", f"Keep it under {MAX_SCENARIO_BYTES // 1000} KB.")
                 text = (await file.read()).decode("utf-8", errors="replace")
             info = await service_of(interaction).leagues.create(
-                await actor_of(interaction), str(interaction.channel_id), name, scenario, text, size, format, round_hours)
+                await actor_of(interaction), str(interaction.channel_id), name, scenario, text, size, format, round_hours,
+                top_cut, teams)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
         what = f"drafted {info.size} games" if info.size else f"{_esc(info.scenario, 64)} games"
+        if info.teams:
+            what = f"teams of two, each game a 2 vs 2 {what}"
+        cut = f", then a top cut of {info.top_cut}" if info.top_cut else ""
+        how = (f"/league join name: {fit(info.name, 64)} team: TEAM NAME partner: @member" if info.teams else
+               f"/league join name: {fit(info.name, 64)}{' squadron: YOUR LIST' if info.size else ''}")
+        then = " (the partner then joins with the same command and the team's name alone)" if info.teams else ""
         posted = await post_here(
             interaction, f"🏆 **{_esc(info.name, 64)}** is open for registration: {what}, "
-            f"{'Swiss rounds' if info.format == 'swiss' else 'a round robin'}, {info.round_hours} hours a round. "
-            "Register with " + names.code(f"/league join name: {fit(info.name, 64)}"
-                                          f"{' squadron: YOUR LIST' if info.size else ''}") + "; its games are ranked.")
+            f"{'Swiss rounds' if info.format == 'swiss' else 'a round robin'}{cut}, {info.round_hours} hours a round. "
+            "Register with " + names.code(how) + f"{then}; its games are ranked.")
         await reply(interaction, f"✅ {_esc(info.name, 64)} is created" + (
             " and announced here." if posted else ", but I could not announce it here (I need Send Messages)."))
 
     @app_commands.command(description="Register for a league (a GM may enter a computer captain)")
     @app_commands.describe(name="The league", squadron="Drafted leagues: the saved squadron you bring",
-                           ai="Enter a computer captain instead (GM)")
+                           ai="Enter a computer captain instead (GM; in a team league, a team of two)",
+                           team="Team leagues: your team's name (the partner named joins with this name alone)",
+                           partner="Team leagues: your partner, when you register the team")
     @app_commands.autocomplete(name=league_names, squadron=saved_names)
     async def join(self, interaction: discord.Interaction, name: str, squadron: str | None = None,
-                   ai: bool = False) -> None:
+                   ai: bool = False, team: str | None = None, partner: discord.Member | None = None) -> None:
         if not await defer(interaction):
             return
         try:
+            if partner is not None and partner.bot:
+                raise RulesError("A team is two members; a bot cannot be your partner.",
+                                 "Name a member, or ask a GM to enter a team of computer captains.")
             entry = await service_of(interaction).leagues.join(
-                await actor_of(interaction), name, interaction.user.display_name, squadron, ai)
+                await actor_of(interaction), name, interaction.user.display_name, squadron, ai, team,
+                str(partner.id) if partner is not None else None, partner.display_name if partner is not None else "")
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
+        if entry.waiting:  # a team registered: its partner is asked to join it
+            join = names.code(f"/league join name: {fit(name, 64)} team: {fit(entry.name, 64)}")
+            await tell(self.bot, entry.partner, f"🏆 {_esc(interaction.user.display_name)} registered team "
+                                                f"{_esc(entry.name, 64)} in {_esc(name, 64)} with you as partner. "
+                                                f"Join it with {join}; until you do, it is not paired.")
+            await reply(interaction, f"✅ Team {_esc(entry.name)} is registered for {_esc(name, 64)} with "
+                                     f"<@{entry.partner}>, who must join it with {join} before the league starts "
+                                     "(I have sent them a DM).")
+            return
         bringing = f" with {_esc(entry.squadron, 64)}" if entry.squadron else ""
+        if entry.partner == str(interaction.user.id):
+            await reply(interaction, f"✅ You joined team {_esc(entry.name)} in {_esc(name, 64)}: it is complete and "
+                                     "will be paired.")
+            return
         await reply(interaction, f"✅ {_esc(entry.name)} is registered for {_esc(name, 64)}{bringing}.")
 
     @app_commands.command(description="Close registration and begin the first round (GM)")
@@ -236,10 +312,12 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             await service.commands.play_ai(p.game_id, limit=AI_MOVES)
             if thread is None:
                 continue
-            humans = [m for m in (p.a, p.b) if m and m.isdigit()]
-            await thread.send(fit(f"⚓ Round {p.round}, table {p.table}: {_who(p.a, p.a_name)} (side A) v "
-                                  f"{_who(p.b, p.b_name)} (side B), game #{p.game_id}. A ranked league game: "
-                                  "play it here; its result is recorded when it ends."),
+            humans = [m for m in _members(p) if m.isdigit()]
+            teams = (" Each team fights on one side, each member commanding one of its two squadrons."
+                     if p.a_partner else "")
+            await thread.send(fit(f"⚓ Round {p.round}, table {p.table}: {_who(p.a, p.a_name, p.a_partner)} (side A) v "
+                                  f"{_who(p.b, p.b_name, p.b_partner)} (side B), game #{p.game_id}.{teams} A ranked "
+                                  "league game: play it here; its result is recorded when it ends."),
                               allowed_mentions=discord.AllowedMentions(
                                   users=[discord.Object(int(u)) for u in humans]) if humans else
                               discord.AllowedMentions.none())
@@ -265,9 +343,12 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             text = _round_text(info, info.pairings)
             await channel.send(text, allowed_mentions=_mentions(text, info.pairings))  # type: ignore[union-attr]
         if table is not None:
-            head = (f"🏆 **{_esc(info.name, 64)}** is over. Final standings:" if table.final
+            champion = next((e.name for e in info.entrants if e.member == table.champion), None)
+            head = (f"🏆 **{_esc(info.name, 64)}** is over" + (f": **{_esc(champion)}** won the final" if champion
+                                                                  else "") + ". Final standings:" if table.final
                     else f"📊 **{_esc(info.name, 64)}**: standings")
-            await channel.send(fit_lines([head, *_standing_lines(table)], " (see `/league standings`)"),  # type: ignore[union-attr]
+            body = [*_bracket_lines(table), *(["Swiss standings:"] if table.bracket else []), *_standing_lines(table)]
+            await channel.send(fit_lines([head, *body], " (see `/league standings`)"),  # type: ignore[union-attr]
                                file=_image(table), allowed_mentions=discord.AllowedMentions.none())
         await reply(interaction, "✅ The league is over." if info.status == "over" else
                     f"✅ Round {info.current_round} is under way.")
@@ -302,7 +383,8 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        for member in (m for s, m in (("A", p.a), ("B", p.b)) if m and s in p.forfeited):
+        for member in (m for s, m in (("A", p.a), ("A", p.a_partner), ("B", p.b), ("B", p.b_partner))
+                       if m and s in p.forfeited):
             await tell(self.bot, member, f"🏆 A GM forfeited your table {p.table} of round {p.round} of "
                                          f"{_esc(name, 64)}: {_esc(p.reason, 200)}")
         await reply(interaction, f"✅ {_result(p)}")
@@ -320,9 +402,10 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        await tell(self.bot, entry.member, f"🏆 A GM dropped you from {_esc(name, 64)}"
-                                           f"{f': {_esc(note, 150)}' if note.strip() else ''}. Your results so far "
-                                           "stay in the standings; you are not paired again.")
+        for member in filter(None, (entry.member, entry.partner)):  # both members of a dropped team
+            await tell(self.bot, member, f"🏆 A GM dropped {'your team ' + _esc(entry.name) if entry.partner else 'you'}"
+                                         f" from {_esc(name, 64)}{f': {_esc(note, 150)}' if note.strip() else ''}. "
+                                         "Your results so far stay in the standings; you are not paired again.")
         await reply(interaction, f"✅ {_esc(entry.name)} is dropped from {_esc(name, 64)}: not paired again, and "
                                  "their unfinished game of this round is forfeited. The standings show it.")
 
@@ -344,6 +427,8 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             await reply(interaction, f"❌ There is no page {page}: {len(lines)} entrants, {PER_PAGE} a page.")
             return
         head = f"📊 **{_esc(table.league.name, 64)}**{' (final)' if table.final else ''}"
+        if page == 1 and table.bracket:  # the bracket above the Swiss standings it was seeded from
+            head = "\n".join([head, *_bracket_lines(table), "Swiss standings:"])
         shown = lines[start:start + PER_PAGE]
         more = f" (next page: `/league standings page:{page + 1}`)"
         await reply(interaction, fit_lines([head, *shown], more, beyond=max(0, len(lines) - start - len(shown))),
@@ -372,11 +457,14 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         state = {"registering": "registration open", "running": f"round {info.current_round} of {info.rounds}",
                  "over": "over"}[info.status]
         start = (page - 1) * PER_PAGE
-        entrants = [f"• {_esc(e.name)}{f' ({_esc(e.squadron, 40)})' if e.squadron else ''}, rating {e.rating:.1f}"
-                    f"{' (dropped)' if e.dropped else ''}"
-                    for e in info.entrants[start:start + PER_PAGE]]
-        lines = [f"🏆 **{_esc(info.name, 64)}**: {what}, {info.format.replace('_', ' ')}, {info.round_hours} h a round, "
-                 f"{state}; {len(info.entrants)} entrants"]
+        entrants = [_entrant_line(e) for e in info.entrants[start:start + PER_PAGE]]
+        if info.stage:
+            state += f", the top cut's {info.stage}"
+        kind = f"{info.format.replace('_', ' ')}{f' with a top cut of {info.top_cut}' if info.top_cut else ''}"
+        lines = [f"🏆 **{_esc(info.name, 64)}**: {what}{', teams of two' if info.teams else ''}, {kind}, "
+                 f"{info.round_hours} h a round, {state}; {len(info.entrants)} {'teams' if info.teams else 'entrants'}"]
+        if info.top_cut and info.status != "registering" and page == 1:
+            lines += _bracket_lines(await leagues.standings(guild, info.name))
         if info.pairings and info.status == "running":
             lines += [_result(p) for p in info.pairings[:PER_PAGE]]
         lines += entrants

@@ -69,6 +69,12 @@ def find_team(entries: Sequence[LeagueEntry], name: str) -> LeagueEntry | None:
     return next((e for e in entries if e.dropped_at is None and e.name.casefold() == key), None)
 
 
+def plays_in(entry: LeagueEntry, member: str) -> bool:
+    """Whether a member plays for the entrant: a partner only once they joined (being named binds nobody:
+    a partner named against their will simply never joins, and stays free to join another team)."""
+    return member == entry.member or (member == entry.partner and entry.partner_joined)
+
+
 def team_of(entries: Sequence[LeagueEntry], member: str) -> LeagueEntry | None:
-    """The team (not dropped) a member registered or was named a partner in."""
-    return next((e for e in entries if e.dropped_at is None and member in (e.member, e.partner)), None)
+    """The team (not dropped) a member registered or joined as its partner."""
+    return next((e for e in entries if e.dropped_at is None and plays_in(e, member)), None)

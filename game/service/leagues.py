@@ -276,37 +276,39 @@ class Leagues:
             if not await change_entrants(s, lg.id, "registering"):  # joins one at a time from here
                 raise closed
             entries = list((await s.execute(select(LeagueEntry).where(col(LeagueEntry.league_id) == lg.id))).scalars())
-            if not ai and any(me in (e.member, e.partner) and e.dropped_at is not None for e in entries):
+            if not ai and any(e.dropped_at is not None and league_teams.plays_in(e, me) for e in entries):
                 raise LeagueRefused(f"A GM has dropped you from {lg.name}.", "Ask a GM of the server why.")
             found = league_teams.find_team(entries, name) if name and not ai else None
             mine = None if ai else league_teams.team_of(entries, me)
-            if found is not None and found.partner == me and not found.partner_joined:
+            if (found is not None and found.partner == me and not found.partner_joined
+                    and (mine is None or not mine.partner_joined)):
+                if mine is not None:  # the team they registered themselves, still without a partner, gives way
+                    await s.delete(mine)
                 found.partner_joined, found.partner_name = True, (display_name.strip() or me)[:100]
                 row = found
-            elif mine is not None:
-                if mine.member != me and not mine.partner_joined:
-                    raise LeagueRefused(f"{mine.name[:64]} named you as its partner.",
-                                        f"Join it with /league join team: {mine.name[:64]}.")
+            elif mine is not None and (mine.partner_joined or mine.member != me):
                 raise LeagueRefused(f"You are already in team {mine.name[:64]} of {lg.name}.")
-            elif sum(1 for e in entries if e.dropped_at is None) >= MAX_ENTRANTS:
+            elif mine is None and sum(1 for e in entries if e.dropped_at is None) >= MAX_ENTRANTS:
                 raise LeagueRefused(f"{lg.name} is full: a league takes {MAX_ENTRANTS} entrants.")
             elif ai:  # two numbers a team: a number is never given twice in a league
                 n = 2 * sum(1 for e in entries if e.member.startswith("ai:")) + 1
                 row = LeagueEntry(league_id=lg.id or 0, member=f"ai:{n}", name=f"Computer captains {n} & {n + 1}",
                                   partner=f"ai:{n + 1}", partner_name=f"Computer captain {n + 1}", partner_joined=True)
             else:
-                if found is not None:
+                if found is not None and found is not mine:
                     raise LeagueRefused(f"{lg.name} already has a team called {name!r}.", "Choose another name.")
                 if not partner or partner == me:
                     raise LeagueRefused("A team is two members: name your partner.",
                                         "/league join team: NAME partner: @member")
-                theirs = league_teams.team_of(entries, partner)
-                if theirs is not None or any(e.member == partner and e.dropped_at is not None for e in entries):
+                taken = league_teams.team_of(entries, partner)  # only a complete team holds them
+                if (taken is not None and taken.partner_joined) or any(e.dropped_at is not None and league_teams.plays_in(e, partner)
+                                            for e in entries):
                     raise LeagueRefused("Your partner is already in a team of this league (or was dropped from it).",
                                         "Choose another partner.")
-                row = LeagueEntry(league_id=lg.id or 0, member=me, name=name, partner=partner,
-                                  partner_name=(partner_name.strip() or partner)[:100])
-            s.add(row)  # a no-op for the confirmed team, already in the session
+                # a team whose partner has not joined yet is registered again: its name and partner change
+                row = mine or LeagueEntry(league_id=lg.id or 0, member=me)
+                row.name, row.partner, row.partner_name = name, partner, (partner_name.strip() or partner)[:100]
+            s.add(row)  # a no-op for a team already in the session
         # TODO(orgs1): log_action for a team registered or joined, once game/service/league_log.py is merged
         return await self._entry_info(lg, row)
 
@@ -496,7 +498,7 @@ class Leagues:
         """An entrant by member id or name (a name two entrants share names neither); the bot reads a
         mention as the member's id before it asks."""
         key = who.strip().casefold()
-        found = ([e for e in entries if key and key in (e.member, e.partner)]  # a team by either member
+        found = ([e for e in entries if key and league_teams.plays_in(e, key)]  # a team by either member
                  or [e for e in entries if e.name.casefold() == key])
         if len(found) != 1:
             raise LeagueRefused(f"{len(found) or 'No'} entrants are called {who[:64]!r}." if found else

@@ -73,17 +73,30 @@ async def test_who_may_join_which_team(service: GameService) -> None:
     leagues = service.leagues
     await leagues.create(GM, "chan", "Pairs", teams=True)  # the quick start is one against one: a fleet battle
     assert (await leagues.show("g1", "Pairs")).scenario == "fleet_battle"
+    # Eve names Bob first, against his will: being named binds nobody
+    await leagues.join(EVE, "Pairs", "Eve", team="Squatters", partner=BOB.user_id)
     await leagues.join(ANN, "Pairs", "Ann", team="Red", partner=BOB.user_id)
     with pytest.raises(RulesError, match="already has a team called 'Red'"):
         await leagues.join(EVE, "Pairs", "Eve", team="Red")  # not the partner named: no way in
-    with pytest.raises(RulesError, match="Red named you as its partner"):
-        await leagues.join(BOB, "Pairs", "Bob", team="Bob's own", partner=CY.user_id)
+    await leagues.join(BOB, "Pairs", "Bob", team="Red")
+    with pytest.raises(RulesError, match="already in team Red"):
+        await leagues.join(BOB, "Pairs", "Bob", team="Squatters")
+    with pytest.raises(RulesError, match="partner is already in a team"):
+        await leagues.join(EVE, "Pairs", "Eve", team="Squatters", partner=ANN.user_id)
+    again = await leagues.join(EVE, "Pairs", "Eve", team="Eve's", partner=DEE.user_id)  # registered again
+    assert (again.name, again.partner, again.waiting) == ("Eve's", DEE.user_id, True)
+    assert [e.name for e in (await leagues.show("g1", "Pairs")).entrants] == ["Eve's", "Red"]
     with pytest.raises(RulesError, match="already in team Red"):
         await leagues.join(ANN, "Pairs", "Ann", team="Again", partner=CY.user_id)
     with pytest.raises(RulesError, match="name your partner"):
         await leagues.join(CY, "Pairs", "Cy", team="Solo", partner=CY.user_id)
     with pytest.raises(RulesError, match="partner is already in a team"):
         await leagues.join(CY, "Pairs", "Cy", team="Poach", partner=BOB.user_id)
+    # Cy registers a team of his own, then is named by Dee's: joining it withdraws his own
+    await leagues.join(CY, "Pairs", "Cy", team="Cy's", partner="666")
+    await leagues.join(DEE, "Pairs", "Dee", team="Blue", partner=CY.user_id)
+    await leagues.join(CY, "Pairs", "Cy", team="Blue")
+    assert [e.name for e in (await leagues.show("g1", "Pairs")).entrants] == ["Eve's", "Red", "Blue"]
     with pytest.raises(RulesError, match="register a team"):
         await leagues.join(CY, "Pairs", "Cy")
     with pytest.raises(RulesError, match="Only a GM"):
@@ -112,6 +125,7 @@ async def test_a_dropped_team_forfeits_and_neither_member_may_join_again(service
     # dropped while registering: neither member registers again, in that team or another
     await leagues.create(GM, "chan", "Later", teams=True)
     await leagues.join(ANN, "Later", "Ann", team="Red", partner=BOB.user_id)
+    await leagues.join(BOB, "Later", "Bob", team="Red")
     await leagues.drop(GM, "Later", "red", "a GM's call")
     for who in (ANN, BOB):
         with pytest.raises(RulesError, match="A GM has dropped you"):
