@@ -101,6 +101,10 @@ def _round_text(info: LeagueInfo, pairings: Sequence[Pairing]) -> str:
     return fit_lines([head, *(_result(p) for p in pairings)], " (see `/league show`)")
 
 
+def _stage(matches: int) -> str:
+    return {1: "Final", 2: "Semi-finals", 4: "Quarter-finals"}.get(matches, f"Round of {matches * 2}")
+
+
 def _bracket_lines(table: Table) -> list[str]:
     """The top cut as text: each round's matches with their seeds, and who went on."""
     if not table.bracket:
@@ -118,10 +122,10 @@ def _bracket_lines(table: Table) -> list[str]:
 
     lines = [f"🏅 Top cut of {info.top_cut}:"]
     for matches in table.bracket:
-        stage = {1: "Final", 2: "Semi-finals", 4: "Quarter-finals"}.get(len(matches), f"Round of {len(matches) * 2}")
-        played = "; ".join(f"{seeded(m.a)} v {seeded(m.b)}" + (f" → {name(m.winner)} goes on" if m.winner else "")
+        went = "wins" if len(matches) == 1 else "goes on"
+        played = "; ".join(f"{seeded(m.a)} v {seeded(m.b)}" + (f" → {name(m.winner)} {went}" if m.winner else "")
                            for m in matches)
-        lines.append(f"{stage}: {played}")
+        lines.append(f"{_stage(len(matches))}: {played}")
     if table.champion is not None:
         lines.append(f"👑 Champion: {name(table.champion)}")
     return lines
@@ -148,11 +152,26 @@ def _image(table: Table) -> discord.File:
     when = "Final standings" if table.final else f"Standings after round {info.current_round} of {info.rounds}"
     rows = list(table.rows)
     fmt = "Swiss" if info.format == "swiss" else "round robin"
-    png = standings_png(info.name, f"{when} ({fmt})", rows)
+    entrants = {e.member: e for e in info.entrants}
+
+    def plain(member: str | None, seeded: bool = True) -> str:
+        e = entrants.get(member or "")
+        name = e.name if e else (member or "")
+        return f"({e.seed}) {name}" if seeded and e and e.seed else name
+
+    cut = [(_stage(len(matches)), [(plain(m.a), plain(m.b), plain(m.winner, False) if m.winner else None)
+                                   for m in matches]) for matches in table.bracket]
+    champion = plain(table.champion, False) if table.champion else None
+    if cut:
+        fmt += f" rounds, then the top cut of {info.top_cut}"
+    png = standings_png(info.name, f"{when} ({fmt})", rows, cut, champion)
     # the same facts in words for a screen reader, as raw text (a description is not markdown)
     alt = f"{info.name}: {when} ({fmt}). " + " ".join(
         f"{r.rank}. {r.name}{' (dropped)' if r.dropped else ''}: {r.wins:g} of {r.played} won, margin {r.margin:+d}."
-        for r in rows)
+        for r in rows) + "".join(
+        f" Top cut, {stage}: " + "; ".join(f"{a} v {b}" + (f", {won} went on" if won else ", to play")
+                                         for a, b, won in matches) + "."
+        for stage, matches in cut) + (f" Champion: {champion}." if champion else "")
     return discord.File(io.BytesIO(png), filename="standings.png", description=alt[:1023] + ("…" if len(alt) > 1023 else ""))
 
 

@@ -306,7 +306,7 @@ class Leagues:
                     raise LeagueRefused("Your partner is already in a team of this league (or was dropped from it).",
                                         "Choose another partner.")
                 # a team whose partner has not joined yet is registered again: its name and partner change
-                row = mine or LeagueEntry(league_id=lg.id or 0, member=me)
+                row = mine or LeagueEntry(league_id=lg.id or 0, member=me, name=name)
                 row.name, row.partner, row.partner_name = name, partner, (partner_name.strip() or partner)[:100]
             s.add(row)  # a no-op for a team already in the session
         # TODO(orgs1): log_action for a team registered or joined, once game/service/league_log.py is merged
