@@ -251,8 +251,8 @@ class League(SQLModel, table=True):
     entry_version: int = Field(default=0)
     # a Swiss league's single-elimination bracket after its Swiss rounds: 0 (none), 2, 4 or 8 entrants;
     # fixed as the league starts (a smaller league plays a smaller cut: game/league/bracket.py)
-    top_cut: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
-    teams: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})  # entrants are teams of two
+    top_cut: int = Field(default=0)
+    teams: bool = Field(default=False)  # entrants are teams of two
     created_by: str = Field(max_length=32)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
@@ -273,12 +273,12 @@ class LeagueEntry(SQLModel, table=True):
     dropped_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
     dropped_by: str = Field(default="", max_length=32)
     drop_reason: str = Field(default="", max_length=200)
-    seed: int = Field(default=0, sa_column_kwargs={"server_default": "0"})  # in the top cut: 1 = the best
+    seed: int = Field(default=0)  # in the top cut: 1 = the best
     # a team league's entrant is a team: `member` registered it under `name`, `partner` is the second
     # member, who joins it with their own /league join (only then is the team paired)
-    partner: str = Field(default="", max_length=32, sa_column_kwargs={"server_default": ""})
-    partner_name: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
-    partner_joined: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    partner: str = Field(default="", max_length=32)
+    partner_name: str = Field(default="", max_length=100)
+    partner_joined: bool = Field(default=False)
 
 
 class LeagueGame(SQLModel, table=True):

@@ -24,12 +24,12 @@ S = sqlmodel.sql.sqltypes.AutoString
 def upgrade() -> None:
     with op.batch_alter_table('leagues', schema=None) as batch_op:
         batch_op.add_column(sa.Column('top_cut', sa.Integer(), nullable=False, server_default='0'))
-        batch_op.add_column(sa.Column('teams', sa.Boolean(), nullable=False, server_default=sa.false()))
+        batch_op.add_column(sa.Column('teams', sa.Boolean(), nullable=False, server_default='0'))
     with op.batch_alter_table('league_entries', schema=None) as batch_op:
         batch_op.add_column(sa.Column('seed', sa.Integer(), nullable=False, server_default='0'))
         batch_op.add_column(sa.Column('partner', S(length=32), nullable=False, server_default=''))
         batch_op.add_column(sa.Column('partner_name', S(length=100), nullable=False, server_default=''))
-        batch_op.add_column(sa.Column('partner_joined', sa.Boolean(), nullable=False, server_default=sa.false()))
+        batch_op.add_column(sa.Column('partner_joined', sa.Boolean(), nullable=False, server_default='0'))
     # the server defaults stay, as in 0012: removing one makes SQLite's batch mode copy the table
 
 
