@@ -130,3 +130,24 @@ async def test_a_dropped_team_forfeits_and_neither_member_may_join_again(service
     for who in (ANN, BOB):
         with pytest.raises(RulesError, match="A GM has dropped you"):
             await leagues.join(who, "Later", "x", team="Red", partner=CY.user_id)
+
+
+async def test_a_gm_hands_a_member_who_left_to_their_partner_never_to_the_other_team(service: GameService) -> None:
+    """A team does not sink with a member who must leave mid-game: a GM gives their squadron to the
+    partner, who then commands both of the side's squadrons; the other team's members are refused."""
+    leagues = service.leagues
+    await leagues.create(GM, "chan", "Pairs", scenario="short", scenario_text=SHORT_FLEET, teams=True)
+    await leagues.join(ANN, "Pairs", "Ann", team="Red", partner=BOB.user_id)
+    await leagues.join(BOB, "Pairs", "Bob", team="Red")
+    await leagues.join(CY, "Pairs", "Cy", team="Blue", partner=DEE.user_id)
+    await leagues.join(DEE, "Pairs", "Dee", team="Blue")
+    (p,) = (await leagues.start(GM, "Pairs")).started
+    game = p.game_id or 0
+    seats = {s.user_id: s.player for s in (await service.lobby.info(game)).seats}
+    with pytest.raises(RulesError, match="only a GM may hand over"):
+        await service.seats.hand_over(BOB, game, ANN.user_id, "Ann")  # a ranked game: not the players' call
+    with pytest.raises(RulesError, match="already plays another side"):
+        await service.seats.hand_over(GM, game, CY.user_id, "Cy", player=seats[BOB.user_id])
+    await service.seats.hand_over(GM, game, ANN.user_id, "Ann", player=seats[BOB.user_id])
+    held = [s.player for s in (await service.lobby.info(game)).seats if s.user_id == ANN.user_id]
+    assert sorted(held) == sorted([seats[ANN.user_id], seats[BOB.user_id]])
