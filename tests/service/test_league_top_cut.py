@@ -101,3 +101,29 @@ async def test_a_top_cut_is_for_swiss_leagues_of_2_4_or_8(service: GameService) 
         await leagues.create(GM, "chan", "RR", format="round_robin", top_cut=4)
     with pytest.raises(RulesError, match="2, 4 or 8"):
         await leagues.create(GM, "chan", "Odd", top_cut=3)
+
+
+async def test_a_final_timed_out_with_both_sides_to_play_goes_to_the_higher_seed(service: GameService) -> None:
+    """Neither finalist picks a card by the deadline: the game is a draw for the standings and the
+    ratings, and the bracket sends the higher seed on (no Strike Points either way)."""
+    from datetime import timedelta
+
+    from game.service.game_service import Actor
+    from game.service.models import utcnow
+
+    leagues = service.leagues
+    ann, bob = Actor("111", "g1"), Actor("222", "g1")
+    await leagues.create(GM, "c", "Slow", scenario="short", scenario_text=SHORT, round_hours=24, top_cut=2)
+    await leagues.join(ann, "Slow", "Ann")
+    await leagues.join(bob, "Slow", "Bob")
+    (p,) = (await leagues.start(GM, "Slow")).started
+    await leagues.record_result(GM, "Slow", 1, "B", "played at the club")  # the Swiss round: side B won
+    report = await leagues.next_round(GM, "Slow")
+    (final,) = report.league.pairings
+    assert report.league.stage == "final" and (final.a, final.b) == (p.b, p.a)  # the winner is seed 1, side A
+    later = utcnow() + timedelta(hours=25)
+    report = await leagues.at(lambda: later).next_round(GM, "Slow")
+    (closed,) = report.closed
+    assert closed.winner is None and "a draw" in closed.reason
+    table = await leagues.standings("g1", "Slow")
+    assert table.final and table.champion == p.b
