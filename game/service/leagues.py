@@ -232,7 +232,13 @@ class Leagues:
             raise closed
         assert lg.id is not None
         if lg.teams or team or partner:
-            return await self._join_team(actor, lg, display_name, ai, team, partner, partner_name, closed)
+            if squadron:
+                raise LeagueRefused("A team league plays its fleet battle: the squadrons come from the scenario.",
+                                    "Register without a squadron.")
+            try:
+                return await self._join_team(actor, lg, display_name, ai, team, partner, partner_name, closed)
+            except IntegrityError:  # a second join of the same member landing at the same moment
+                raise LeagueRefused(f"You are already registered in {lg.name}.") from None
         if ai:
             require_gm(actor, "enter a computer captain")
         else:

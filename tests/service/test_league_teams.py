@@ -151,3 +151,9 @@ async def test_a_gm_hands_a_member_who_left_to_their_partner_never_to_the_other_
     await service.seats.hand_over(GM, game, ANN.user_id, "Ann", player=seats[BOB.user_id])
     held = [s.player for s in (await service.lobby.info(game)).seats if s.user_id == ANN.user_id]
     assert sorted(held) == sorted([seats[ANN.user_id], seats[BOB.user_id]])
+
+
+async def test_a_team_brings_no_squadron_of_its_own(service: GameService) -> None:
+    await service.leagues.create(GM, "chan", "Pairs", teams=True)
+    with pytest.raises(RulesError, match="squadrons come from the scenario"):
+        await service.leagues.join(ANN, "Pairs", "Ann", squadron="Dutch", team="Red", partner=BOB.user_id)
