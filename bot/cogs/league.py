@@ -255,12 +255,13 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             return
         if entry.waiting:  # a team registered: its partner is asked to join it
             join = names.code(f"/league join name: {fit(name, 64)} team: {fit(entry.name, 64)}")
-            await tell(self.bot, entry.partner, f"🏆 {_esc(interaction.user.display_name)} registered team "
-                                                f"{_esc(entry.name, 64)} in {_esc(name, 64)} with you as partner. "
-                                                f"Join it with {join}; until you do, it is not paired.")
+            if entry.named:  # registered again with the same partner: told once is enough
+                await tell(self.bot, entry.partner, f"🏆 {_esc(interaction.user.display_name)} registered team "
+                                                    f"{_esc(entry.name, 64)} in {_esc(name, 64)} with you as partner. "
+                                                    f"Join it with {join}; until you do, it is not paired.")
             await reply(interaction, f"✅ Team {_esc(entry.name)} is registered for {_esc(name, 64)} with "
                                      f"<@{entry.partner}>, who must join it with {join} before the league starts "
-                                     "(I have sent them a DM).")
+                                     f"({'I have sent them a DM' if entry.named else 'they were told when you named them'}).")
             return
         bringing = f" with {_esc(entry.squadron, 64)}" if entry.squadron else ""
         if entry.partner == str(interaction.user.id):

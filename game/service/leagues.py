@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
@@ -67,6 +67,7 @@ class EntryInfo:
     partner_name: str = ""
     waiting: bool = False  # a team whose partner has not joined it yet: not paired
     seed: int = 0  # in the top cut
+    named: bool = False  # this join named a new partner for the team (who is then told)
 
     @property
     def is_ai(self) -> bool:
@@ -278,6 +279,7 @@ class Leagues:
                                 "/league join team: NAME partner: @member (your partner then joins with "
                                 "/league join team: NAME).")
         me = actor.user_id
+        named = False
         async with self.session() as s, s.begin():
             if not await change_entrants(s, lg.id, "registering"):  # joins one at a time from here
                 raise closed
@@ -312,11 +314,12 @@ class Leagues:
                     raise LeagueRefused("Your partner is already in a team of this league (or was dropped from it).",
                                         "Choose another partner.")
                 # a team whose partner has not joined yet is registered again: its name and partner change
+                named = mine is None or mine.partner != partner
                 row = mine or LeagueEntry(league_id=lg.id or 0, member=me, name=name)
                 row.name, row.partner, row.partner_name = name, partner, (partner_name.strip() or partner)[:100]
             s.add(row)  # a no-op for a team already in the session
         # TODO(orgs1): log_action for a team registered or joined, once game/service/league_log.py is merged
-        return await self._entry_info(lg, row)
+        return replace(await self._entry_info(lg, row), named=named)
 
     async def _entry_info(self, lg: League, e: LeagueEntry) -> EntryInfo:
         skills = await self._skills(lg.guild_id, league_teams.members(e))

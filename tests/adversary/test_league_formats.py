@@ -39,6 +39,10 @@ async def test_nobody_joins_or_hijacks_a_team_that_is_not_theirs(table: Table) -
     # Eve names Bob too (a nuisance DM at most): it binds him to nothing
     a = answer_text(await t.cmd(EVE, "league", "join", name="Pairs", team="Squatters", members={"partner": BOB}))
     assert "who must join it" in a, a
+    # nor can she DM him over and over by registering the same team again
+    told = len(t.dms_to(BOB))
+    a = answer_text(await t.cmd(EVE, "league", "join", name="Pairs", team="Squatters", members={"partner": BOB}))
+    assert "they were told when you named them" in a and len(t.dms_to(BOB)) == told == 2, (a, told)
     a = answer_text(await t.cmd(BOB, "league", "join", name="Pairs", team="Red"))
     assert a.startswith("✅ You joined team Red"), a
     refused(answer_text(await t.cmd(BOB, "league", "join", name="Pairs", team="Squatters")))
