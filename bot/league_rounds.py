@@ -260,8 +260,11 @@ async def round_closed(client: discord.Client, service: GameService, drain: Drai
         return
     for member, text in told:
         await tell(client, member, f"🏆 {text}")
+    # the standings after the round that closed, read before the computer captains play the new one:
+    # their games may close it by themselves (a league of computers runs to its end here), and that
+    # round's own post shows the standings after it, the league's last naming its champion
+    table = await leagues.standings(guild_id, report.league.name)
     await play_computer_games(service, report, threads, drain)
     number = report.started[0].round if report.started else closed
     info = await leagues.show(guild_id, report.league.name, round=number)
-    table = await leagues.standings(guild_id, report.league.name)
     await post_round(posting, report, info, table, automatic=True)

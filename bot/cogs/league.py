@@ -57,14 +57,15 @@ LOG_PAGE = 10  # action-log lines a page: each carries a note of up to 300 chara
 
 
 def team_names(guild: discord.Guild | None, e: EntryInfo) -> tuple[str, str]:
-    """A team's two members by the names the server shows now (a member who left: the name they joined
-    with, or their id), for the standings' CSV."""
+    """A team's two members by the names the server shows now, for the standings' CSV; a member the bot
+    has not seen lately by the name they joined with, or as "member ID" (a bare 18-digit id would be
+    turned into a rounded number by a spreadsheet)."""
 
     def shown(member: str, joined: str) -> str:
         found = guild.get_member(int(member)) if guild is not None and member.isdigit() else None
         if found is not None:
             return found.display_name
-        return joined or (f"Computer captain {member[3:]}" if member.startswith("ai:") else member)
+        return joined or (f"Computer captain {member[3:]}" if member.startswith("ai:") else f"member {member}")
 
     return shown(e.member, ""), shown(e.partner, e.partner_name)
 
@@ -210,11 +211,13 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
                 return
             for notice in report.notices:
                 await tell(self.bot, notice.member, f"🏆 {notice.text}")
+            # the standings after the round that closed, read before the computer captains play the new
+            # one: their games may close it by themselves, and that round's own post shows what follows
+            table = await leagues.standings(actor.guild_id, name) if report.closed else None
             await play_computer_games(service, report, threads, cast(Any, self.bot).courier.drain)
             # the round this command began (its games, once played, may have closed it by themselves since)
             number = report.league.current_round
             info = await leagues.show(actor.guild_id, name, round=number)
-            table = await leagues.standings(actor.guild_id, name) if report.closed else None
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
