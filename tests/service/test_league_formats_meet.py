@@ -164,3 +164,25 @@ async def test_a_team_leagues_games_get_the_leagues_clock_and_close_the_round_by
     await play_round(service, leagues, "Pairs")  # the computer captains' table ends the round
     info = await leagues.show("g1", "Pairs")
     assert info.current_round == 2 and (await _log(service))[-1][:2] == (AUTOMATIC, "round")
+
+
+async def test_a_forgotten_partner_leaves_no_id_in_the_team_the_log_or_the_ratings(service: GameService) -> None:
+    """/privacy forget of a team's partner: their id and name leave the team and the log; the team they
+    played for in a running league is dropped (it cannot play on without them); their export lists it."""
+    leagues = service.leagues
+    await leagues.create(GM, "chan", "Pairs", scenario="short", scenario_text=SHORT_FLEET, teams=True)
+    await leagues.join(ANN, "Pairs", "Ann", team="Red", partner=BOB.user_id, partner_name="Bob")
+    await leagues.join(BOB, "Pairs", "Bob", team="Red")
+    await leagues.join(CY, "Pairs", "Cy", team="Blue", partner=DEE.user_id, partner_name="Dee")  # Dee never joins
+    await leagues.join(GM, "Pairs", ai=True)
+    exported = await service.privacy.export(BOB.user_id)
+    assert exported["league_entries"] == [{"server": "g1", "league": "Pairs", "name": "Red", "squadron": "",
+                                           "dropped": False, "team_partner": True, "partner_name": "Bob"}]
+    for who in (BOB, DEE):
+        await service.privacy.forget(who.user_id)
+    info = await leagues.show("g1", "Pairs")
+    red, blue, _ = info.entrants
+    assert red.dropped and red.partner.startswith("former:") and red.partner_name == "former member"
+    assert not blue.dropped and blue.partner.startswith("former:")  # only named: the team still waits
+    assert all(BOB.user_id not in (a[0], a[2]) and DEE.user_id not in (a[0], a[2]) for a in await _log(service))
+    assert [e.member for e in info.entrants if not e.dropped and not e.waiting] == ["ai:1"]
