@@ -1,6 +1,6 @@
 """A league round as the channel reads it: the results of the round that closed, the new round's tables
-(each game opened in its thread, computer captains' games played out), the standings with their
-image, and the DMs to entrants. `/league start` and `/league round` post it (bot/cogs/league.py), and
+(each game opened in its thread, computer captains' games played out), the top cut's bracket and the
+standings with their image, and the DMs to entrants. A team is shown by its name and both members. `/league start` and `/league round` post it (bot/cogs/league.py), and
 so does the courier for a round that closed by itself as its last game ended (bot/outbox.py)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from bot.limits import fit, fit_lines, thread_name
 from game import names
 from game.errors import RulesError
 from game.service.game_service import GameService
-from game.service.leagues import LeagueInfo, Pairing, RoundReport, Table
+from game.service.leagues import EntryInfo, LeagueInfo, Pairing, RoundReport, Table
 
 log = logging.getLogger(__name__)
 
@@ -40,16 +40,25 @@ async def tell(client: discord.Client, member: str, text: str) -> None:
         log.info("could not DM entrant %s about their league", member)
 
 
-def who(member: str | None, name: str) -> str:
-    """A mention for a member (pinged only where the message allows it), a plain name otherwise."""
+def who(member: str | None, name: str, partner: str = "") -> str:
+    """A mention for a member (pinged only where the message allows it), a plain name otherwise; a
+    team by its name and a mention of each member."""
+    if partner:
+        both = " & ".join(f"<@{m}>" for m in (member, partner) if m and m.isdigit())
+        return f"**{esc(name)}**" + (f" ({both})" if both else "")
     return f"<@{member}>" if member and member.isdigit() else f"**{esc(name)}**"
+
+
+def members(p: Pairing) -> list[str]:
+    """Every member who plays at a table (both of each team)."""
+    return [m for m in (p.a, p.a_partner, p.b, p.b_partner) if m]
 
 
 def result_line(p: Pairing) -> str:
     if p.b is None:
-        return (f"{who(p.a, p.a_name)} forfeits the bye ({names.prose(fit(p.reason, 80))})" if p.forfeited
-                else f"{who(p.a, p.a_name)} has a bye (a win)")
-    head = f"T{p.table}: {who(p.a, p.a_name)} v {who(p.b, p.b_name)}"
+        return (f"{who(p.a, p.a_name, p.a_partner)} forfeits the bye ({names.prose(fit(p.reason, 80))})"
+                if p.forfeited else f"{who(p.a, p.a_name, p.a_partner)} has a bye (a win)")
+    head = f"T{p.table}: {who(p.a, p.a_name, p.a_partner)} v {who(p.b, p.b_name, p.b_partner)}"
     if p.status != "done":
         return head + (f" → <#{p.thread_id}>" if p.thread_id else f" (game #{p.game_id})" if p.game_id else "")
     won = ("both forfeit" if p.forfeited == "AB" else "a draw" if p.winner is None
@@ -62,8 +71,58 @@ def round_text(info: LeagueInfo, pairings: Sequence[Pairing]) -> str:
     due = f", decided <t:{int(info.deadline.timestamp())}:R>" if info.deadline and number == info.current_round else ""
     if info.paused and number == info.current_round:  # its deadline moves on by the pause when a GM resumes it
         due = ", ⏸️ paused by a GM: the round's time waits"
-    head = f"📋 **{esc(info.name, 64)}**: round {number} of {info.rounds}{due}"
+    stage = f", the top cut's {info.stage} (a draw goes to fewer Strike Points, then the higher seed)" \
+        if info.stage else ""
+    head = f"📋 **{esc(info.name, 64)}**: round {number} of {info.rounds}{stage}{due}"
     return fit_lines([head, *(result_line(p) for p in pairings)], " (see `/league show`)")
+
+
+def stage_name(matches: int) -> str:
+    return {1: "Final", 2: "Semi-finals", 4: "Quarter-finals"}.get(matches, f"Round of {matches * 2}")
+
+
+def bracket_lines(table: Table) -> list[str]:
+    """The top cut as text: each round's matches with their seeds, and who went on."""
+    if not table.bracket:
+        return []
+    info = table.league
+    entrants = {e.member: e for e in info.entrants}
+
+    def name(member: str) -> str:
+        e = entrants.get(member)
+        return esc(e.name) if e else esc(member)
+
+    def seeded(member: str) -> str:
+        e = entrants.get(member)
+        return f"({e.seed}) {name(member)}" if e and e.seed else name(member)
+
+    lines = [f"🏅 Top cut of {info.top_cut}:"]
+    for matches in table.bracket:
+        went = "wins" if len(matches) == 1 else "goes on"
+        played = "; ".join(f"{seeded(m.a)} v {seeded(m.b)}" + (f" → {name(m.winner)} {went}" if m.winner else "")
+                           for m in matches)
+        lines.append(f"{stage_name(len(matches))}: {played}")
+    if table.champion is not None:
+        lines.append(f"👑 Champion: {name(table.champion)}")
+    return lines
+
+
+def entrant_line(e: EntryInfo) -> str:
+    """An entrant in /league show (a team with both members, mentioned: the reply pings nobody)."""
+    both = f" (<@{e.member}> & <@{e.partner}>)" if e.partner.isdigit() and e.member.isdigit() else ""
+    return (f"• {esc(e.name)}{both}{f' ({esc(e.squadron, 40)})' if e.squadron else ''}, "
+            f"rating {e.rating:.1f}{' (waiting for its partner to join)' if e.waiting else ''}"
+            f"{f', seed {e.seed}' if e.seed else ''}{' (dropped)' if e.dropped else ''}")
+
+
+def final_head(table: Table) -> str:
+    """The first line of the standings' post; the league's last names its champion (the top cut's)."""
+    info = table.league
+    if not table.final:
+        return f"📊 **{esc(info.name, 64)}**: standings"
+    champion = next((e.name for e in info.entrants if e.member == table.champion), None)
+    return (f"🏆 **{esc(info.name, 64)}** is over" + (f": **{esc(champion)}** won the final" if champion else "")
+            + ". Final standings:")
 
 
 def standing_lines(table: Table) -> list[str]:
@@ -79,11 +138,26 @@ def standings_image(table: Table) -> discord.File:
     when = "Final standings" if table.final else f"Standings after round {info.current_round} of {info.rounds}"
     rows = list(table.rows)
     fmt = "Swiss" if info.format == "swiss" else "round robin"
-    png = standings_png(info.name, f"{when} ({fmt})", rows)
+    entrants = {e.member: e for e in info.entrants}
+
+    def plain(member: str | None, seeded: bool = True) -> str:
+        e = entrants.get(member or "")
+        name = e.name if e else (member or "")
+        return f"({e.seed}) {name}" if seeded and e and e.seed else name
+
+    cut = [(stage_name(len(matches)), [(plain(m.a), plain(m.b), plain(m.winner, False) if m.winner else None)
+                                       for m in matches]) for matches in table.bracket]
+    champion = plain(table.champion, False) if table.champion else None
+    if cut:
+        fmt += f" rounds, then the top cut of {info.top_cut}"
+    png = standings_png(info.name, f"{when} ({fmt})", rows, cut, champion)
     # the same facts in words for a screen reader, as raw text (a description is not markdown)
     alt = f"{info.name}: {when} ({fmt}). " + " ".join(
         f"{r.rank}. {r.name}{' (dropped)' if r.dropped else ''}: {r.wins:g} of {r.played} won, margin {r.margin:+d}."
-        for r in rows)
+        for r in rows) + "".join(
+        f" Top cut, {stage}: " + "; ".join(f"{a} v {b}" + (f", {won} went on" if won else ", to play")
+                                         for a, b, won in matches) + "."
+        for stage, matches in cut) + (f" Champion: {champion}." if champion else "")
     return discord.File(io.BytesIO(png), filename="standings.png", description=alt[:1023] + ("…" if len(alt) > 1023 else ""))
 
 
@@ -93,8 +167,8 @@ MAX_PINGS = 100  # Discord refuses a message allowing more users than this
 def mentions(text: str, pairings: Sequence[Pairing]) -> discord.AllowedMentions:
     """Ping the members of unfinished pairings whom the text names (a long round's text is cut short:
     the members of the tables cut off are not pinged for lines they cannot see), at most 100."""
-    users = sorted({m for p in pairings if p.status != "done" for m in (p.a, p.b)
-                    if m and m.isdigit() and f"<@{m}>" in text})[:MAX_PINGS]
+    users = sorted({m for p in pairings if p.status != "done" for m in members(p)
+                    if m.isdigit() and f"<@{m}>" in text})[:MAX_PINGS]
     return discord.AllowedMentions(users=[discord.Object(int(u)) for u in users]) if users else \
         discord.AllowedMentions.none()
 
@@ -110,10 +184,11 @@ async def play_computer_games(service: GameService, report: RoundReport, threads
         await service.commands.play_ai(p.game_id, limit=AI_MOVES)
         if thread is None:
             continue
-        humans = [m for m in (p.a, p.b) if m and m.isdigit()]
-        await thread.send(fit(f"⚓ Round {p.round}, table {p.table}: {who(p.a, p.a_name)} (side A) v "
-                              f"{who(p.b, p.b_name)} (side B), game #{p.game_id}. A ranked league game: "
-                              "play it here; its result is recorded when it ends."),
+        humans = [m for m in members(p) if m.isdigit()]
+        teams = " Each team fights on one side, each member commanding one of its two squadrons." if p.a_partner else ""
+        await thread.send(fit(f"⚓ Round {p.round}, table {p.table}: {who(p.a, p.a_name, p.a_partner)} (side A) v "
+                              f"{who(p.b, p.b_name, p.b_partner)} (side B), game #{p.game_id}.{teams} A ranked "
+                              "league game: play it here; its result is recorded when it ends."),
                           allowed_mentions=discord.AllowedMentions(
                               users=[discord.Object(int(u)) for u in humans]) if humans else
                           discord.AllowedMentions.none())
@@ -139,9 +214,9 @@ async def post_round(channel: discord.abc.Messageable, report: RoundReport, info
         text = round_text(info, info.pairings)
         await channel.send(text, allowed_mentions=mentions(text, info.pairings))
     if table is not None:
-        head = (f"🏆 **{esc(info.name, 64)}** is over. Final standings:" if table.final
-                else f"📊 **{esc(info.name, 64)}**: standings")
-        await channel.send(fit_lines([head, *standing_lines(table)], " (see `/league standings`)"),
+        # the bracket above the Swiss standings it was seeded from
+        body = [*bracket_lines(table), *(["Swiss standings:"] if table.bracket else []), *standing_lines(table)]
+        await channel.send(fit_lines([final_head(table), *body], " (see `/league standings`)"),
                            file=standings_image(table), allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -186,11 +261,14 @@ async def round_closed(client: discord.Client, service: GameService, drain: Drai
         return
     for member, text in told:
         await tell(client, member, f"🏆 {text}")
+    # the standings after the round that closed, read before the computer captains play the new one:
+    # their games may close it by themselves (a league of computers runs to its end here), and that
+    # round's own post shows the standings after it, the league's last naming its champion
+    table = await leagues.standings(guild_id, report.league.name)
     await play_computer_games(service, report, threads, drain)
     if report.started and not report.made:
         # a GM's /league round made this round's games before this post went out, and posted its tables
         report = dataclasses.replace(report, started=())
     number = report.started[0].round if report.started else closed
     info = await leagues.show(guild_id, report.league.name, round=number)
-    table = await leagues.standings(guild_id, report.league.name)
     await post_round(posting, report, info, table, automatic=True)

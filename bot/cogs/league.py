@@ -1,5 +1,8 @@
 """/league: create, join, start, round, result, forfeit, drop, standings, show.
 
+A Swiss league may end in a top cut (a bracket: game/league/bracket.py), and a team league's
+entrants are teams of two, each pairing one 2 vs 2 fleet battle (game/service/league_teams.py).
+
 Each round's pairings are posted in the league's channel, every game in its own thread; games
 between computer captains are played out at once, and every result is recorded by the service as
 its game ends. Everything a league decides lives in the database (game/service/leagues.py)."""
@@ -18,6 +21,8 @@ from bot.actions import actor_of, choices, defer, post_here, refusal, reply, ser
 from bot.cogs.game import MAX_SCENARIO_BYTES, scenario_names
 from bot.cogs.squadron import saved_names
 from bot.league_rounds import (
+    bracket_lines,
+    entrant_line,
     esc,
     play_computer_games,
     post_round,
@@ -31,11 +36,12 @@ from bot.markup import chat, member_id
 from game import names
 from game.errors import RulesError
 from game.fuzzy import ranked_at
+from game.league.bracket import reached
 from game.league.export import standings_csv
 from game.service.errors import ServiceError
 from game.service.league_log import AUTOMATIC
 from game.service.league_settings import MAX_CLOCK_HOURS, LeagueSettings
-from game.service.leagues import MAX_ROUND_HOURS, LogLine
+from game.service.leagues import MAX_ROUND_HOURS, EntryInfo, LogLine
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +54,20 @@ CLOCK_HELP = {"reminder_hours": "Its games' reminder, in hours (empty: the serve
 
 PER_PAGE = 20  # entrants or standings lines a page: each is short, so a page always fits one message
 LOG_PAGE = 10  # action-log lines a page: each carries a note of up to 300 characters
+
+
+def team_names(guild: discord.Guild | None, e: EntryInfo) -> tuple[str, str]:
+    """A team's two members by the names the server shows now, for the standings' CSV; a member the bot
+    has not seen lately by the name they joined with, or as "member ID" (a bare 18-digit id would be
+    turned into a rounded number by a spreadsheet)."""
+
+    def shown(member: str, joined: str) -> str:
+        found = guild.get_member(int(member)) if guild is not None and member.isdigit() else None
+        if found is not None:
+            return found.display_name
+        return joined or (f"Computer captain {member[3:]}" if member.startswith("ai:") else f"member {member}")
+
+    return shown(e.member, ""), shown(e.partner, e.partner_name)
 
 
 async def league_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -75,7 +95,9 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
                            "their saved squadrons)", file="Your own two-sided scenario file (TOML)",
                            size="Drafted leagues: the game size", format="Swiss rounds or a round robin",
                            round_hours="How long each round lasts, in hours",
-                           auto_close="Close a round, and pair the next, when its last game ends", **CLOCK_HELP)
+                           auto_close="Close a round, and pair the next, when its last game ends",
+                           top_cut="Swiss: a knockout bracket of the top 2, 4 or 8 after the Swiss rounds (0: none)",
+                           teams="Entrants are teams of two, each game a 2 vs 2 fleet battle", **CLOCK_HELP)
     @app_commands.autocomplete(scenario=scenario_names)
     async def create(self, interaction: discord.Interaction, name: str, scenario: str = "quickstart",
                      file: discord.Attachment | None = None,
@@ -84,7 +106,7 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
                      round_hours: app_commands.Range[int, 1, MAX_ROUND_HOURS] = 72,
                      auto_close: bool = True, reminder_hours: ClockHours | None = None,
                      deadline_hours: ClockHours | None = None, on_deadline: OnDeadline | None = None,
-                     skip_quiet: bool | None = None) -> None:
+                     skip_quiet: bool | None = None, top_cut: Literal[0, 2, 4, 8] = 0, teams: bool = False) -> None:
         if not await defer(interaction):
             return
         try:
@@ -95,35 +117,60 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
                 text = (await file.read()).decode("utf-8", errors="replace")
             info = await service_of(interaction).leagues.create(
                 await actor_of(interaction), str(interaction.channel_id), name, scenario, text, size, format, round_hours,
-                LeagueSettings(auto_close, reminder_hours, deadline_hours, on_deadline, skip_quiet))
+                LeagueSettings(auto_close, reminder_hours, deadline_hours, on_deadline, skip_quiet), top_cut, teams)
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
         what = f"drafted {info.size} games" if info.size else f"{esc(info.scenario, 64)} games"
+        if info.teams:
+            what = f"teams of two, each game a 2 vs 2 {what}"
+        cut = f", then a top cut of {info.top_cut}" if info.top_cut else ""
+        how = (f"/league join name: {fit(info.name, 64)} team: TEAM NAME partner: @member" if info.teams else
+               f"/league join name: {fit(info.name, 64)}{' squadron: YOUR LIST' if info.size else ''}")
+        then = " (the partner then joins with the same command and the team's name alone)" if info.teams else ""
         posted = await post_here(
             interaction, f"🏆 **{esc(info.name, 64)}** is open for registration: {what}, "
-            f"{'Swiss rounds' if info.format == 'swiss' else 'a round robin'}, {info.round_hours} hours a round. "
-            "Register with " + names.code(f"/league join name: {fit(info.name, 64)}"
-                                          f"{' squadron: YOUR LIST' if info.size else ''}") + "; its games are ranked"
+            f"{'Swiss rounds' if info.format == 'swiss' else 'a round robin'}{cut}, {info.round_hours} hours a round. "
+            "Register with " + names.code(how) + f"{then}; its games are ranked"
             + (", and a round closes as its last game ends." if info.settings.auto_close else "."))
         await reply(interaction, f"✅ {esc(info.name, 64)} is created" + (
             " and announced here." if posted else ", but I could not announce it here (I need Send Messages)."))
 
     @app_commands.command(description="Register for a league (a GM may enter a computer captain)")
     @app_commands.describe(name="The league", squadron="Drafted leagues: the saved squadron you bring",
-                           ai="Enter a computer captain instead (GM)")
+                           ai="Enter a computer captain instead (GM; in a team league, a team of two)",
+                           team="Team leagues: your team's name (the partner named joins with this name alone)",
+                           partner="Team leagues: your partner, when you register the team")
     @app_commands.autocomplete(name=league_names, squadron=saved_names)
     async def join(self, interaction: discord.Interaction, name: str, squadron: str | None = None,
-                   ai: bool = False) -> None:
+                   ai: bool = False, team: str | None = None, partner: discord.Member | None = None) -> None:
         if not await defer(interaction):
             return
         try:
+            if partner is not None and partner.bot:
+                raise RulesError("A team is two members; a bot cannot be your partner.",
+                                 "Name a member, or ask a GM to enter a team of computer captains.")
             entry = await service_of(interaction).leagues.join(
-                await actor_of(interaction), name, interaction.user.display_name, squadron, ai)
+                await actor_of(interaction), name, interaction.user.display_name, squadron, ai, team,
+                str(partner.id) if partner is not None else None, partner.display_name if partner is not None else "")
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
+        if entry.waiting:  # a team registered: its partner is asked to join it
+            join = names.code(f"/league join name: {fit(name, 64)} team: {fit(entry.name, 64)}")
+            if entry.named:  # registered again with the same partner: told once is enough
+                await tell(self.bot, entry.partner, f"🏆 {esc(interaction.user.display_name)} registered team "
+                                                    f"{esc(entry.name, 64)} in {esc(name, 64)} with you as partner. "
+                                                    f"Join it with {join}; until you do, it is not paired.")
+            await reply(interaction, f"✅ Team {esc(entry.name)} is registered for {esc(name, 64)} with "
+                                     f"<@{entry.partner}>, who must join it with {join} before the league starts "
+                                     f"({'I have sent them a DM' if entry.named else 'they were told when you named them'}).")
+            return
         bringing = f" with {esc(entry.squadron, 64)}" if entry.squadron else ""
+        if entry.partner == str(interaction.user.id):
+            await reply(interaction, f"✅ You joined team {esc(entry.name)} in {esc(name, 64)}: it is complete and "
+                                     "will be paired.")
+            return
         await reply(interaction, f"✅ {esc(entry.name)} is registered for {esc(name, 64)}{bringing}.")
 
     @app_commands.command(description="Close registration and begin the first round (GM)")
@@ -165,11 +212,13 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
                 return
             for notice in report.notices:
                 await tell(self.bot, notice.member, f"🏆 {notice.text}")
+            # the standings after the round that closed, read before the computer captains play the new
+            # one: their games may close it by themselves, and that round's own post shows what follows
+            table = await leagues.standings(actor.guild_id, name) if report.closed else None
             await play_computer_games(service, report, threads, cast(Any, self.bot).courier.drain)
             # the round this command began (its games, once played, may have closed it by themselves since)
             number = report.league.current_round
             info = await leagues.show(actor.guild_id, name, round=number)
-            table = await leagues.standings(actor.guild_id, name) if report.closed else None
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
@@ -212,7 +261,8 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        for member in (m for s, m in (("A", p.a), ("B", p.b)) if m and s in p.forfeited):
+        for member in (m for s, m in (("A", p.a), ("A", p.a_partner), ("B", p.b), ("B", p.b_partner))
+                       if m and s in p.forfeited):
             await tell(self.bot, member, f"🏆 A GM forfeited your table {p.table} of round {p.round} of "
                                          f"{esc(name, 64)}: {esc(p.reason, 200)}")
         await reply(interaction, f"✅ {result_line(p)}")
@@ -230,9 +280,10 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         except RulesError as exc:
             await reply(interaction, refusal(exc))
             return
-        await tell(self.bot, entry.member, f"🏆 A GM dropped you from {esc(name, 64)}"
-                                           f"{f': {esc(note, 150)}' if note.strip() else ''}. Your results so far "
-                                           "stay in the standings; you are not paired again.")
+        for member in filter(None, (entry.member, entry.partner)):  # both members of a dropped team
+            await tell(self.bot, member, f"🏆 A GM dropped {'your team ' + esc(entry.name) if entry.partner else 'you'}"
+                                         f" from {esc(name, 64)}{f': {esc(note, 150)}' if note.strip() else ''}. "
+                                         "Your results so far stay in the standings; you are not paired again.")
         await reply(interaction, f"✅ {esc(entry.name)} is dropped from {esc(name, 64)}: not paired again, and "
                                  "their unfinished game of this round is forfeited. The standings show it.")
 
@@ -288,7 +339,11 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             return
         if format == "csv":
             # with a byte-order mark, so that a spreadsheet reads the names' accents as UTF-8
-            data = standings_csv(table.rows).encode("utf-8-sig")
+            info = table.league
+            members = {e.member: team_names(interaction.guild, e) for e in info.entrants} if info.teams else None
+            went = reached(list(table.bracket))
+            cut = {e.member: (e.seed, went.get(e.member, "")) for e in info.entrants} if info.top_cut else None
+            data = standings_csv(table.rows, members, cut).encode("utf-8-sig")
             await reply(interaction, f"📊 **{esc(table.league.name, 64)}**{' (final)' if table.final else ''}: "
                                      f"the standings of {len(table.rows)} entrants as CSV.",
                         file=discord.File(io.BytesIO(data), filename=csv_name(table.league.name),
@@ -300,6 +355,8 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             await reply(interaction, f"❌ There is no page {page}: {len(lines)} entrants, {PER_PAGE} a page.")
             return
         head = f"📊 **{esc(table.league.name, 64)}**{' (final)' if table.final else ''}"
+        if page == 1 and table.bracket:  # the bracket above the Swiss standings it was seeded from
+            head = "\n".join([head, *bracket_lines(table), "Swiss standings:"])
         shown = lines[start:start + PER_PAGE]
         more = f" (next page: `/league standings page:{page + 1}`)"
         await reply(interaction, fit_lines([head, *shown], more, beyond=max(0, len(lines) - start - len(shown))),
@@ -328,11 +385,15 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
         state = {"registering": "registration open", "running": f"round {info.current_round} of {info.rounds}",
                  "over": "over"}[info.status] + (" (⏸️ paused by a GM: the round's time waits)" if info.paused else "")
         start = (page - 1) * PER_PAGE
-        entrants = [f"• {esc(e.name)}{f' ({esc(e.squadron, 40)})' if e.squadron else ''}, rating {e.rating:.1f}"
-                    f"{' (dropped)' if e.dropped else ''}"
-                    for e in info.entrants[start:start + PER_PAGE]]
-        lines = [f"🏆 **{esc(info.name, 64)}**: {what}, {info.format.replace('_', ' ')}, {info.round_hours} h a round, "
-                 f"{state}; {len(info.entrants)} entrants", f"⚙️ {names.text(info.settings_text)}"]
+        entrants = [entrant_line(e) for e in info.entrants[start:start + PER_PAGE]]
+        if info.stage:
+            state += f", the top cut's {info.stage}"
+        kind = f"{info.format.replace('_', ' ')}{f' with a top cut of {info.top_cut}' if info.top_cut else ''}"
+        lines = [f"🏆 **{esc(info.name, 64)}**: {what}{', teams of two' if info.teams else ''}, {kind}, "
+                 f"{info.round_hours} h a round, {state}; {len(info.entrants)} {'teams' if info.teams else 'entrants'}",
+                 f"⚙️ {names.text(info.settings_text)}"]
+        if info.top_cut and info.status != "registering" and page == 1:
+            lines += bracket_lines(await leagues.standings(guild, info.name))
         if info.pairings and info.status == "running":
             lines += [result_line(p) for p in info.pairings[:PER_PAGE]]
         lines += entrants

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
 
@@ -23,13 +23,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
 from game.errors import RulesError
+from game.league import bracket
 from game.league.pairing import round_robin, round_robin_rounds, swiss, swiss_rounds
-from game.league.rating import Skill, rate
+from game.league.rating import Skill, rate_teams
 from game.league.sides import allocate, records
 from game.league.standings import Result, StandingRow, standings
 from game.model import Game, Phase
 from game.names import moment
 from game.phases.flow import deciders
+from game.service import league_bracket, league_teams
 from game.service.authority import Actor, require_gm
 from game.service.commands import Commands
 from game.service.errors import ServiceError, ServiceRefusal
@@ -68,8 +70,13 @@ class EntryInfo:
     member: str
     name: str
     squadron: str
-    rating: float  # the ordinal (mu - 3 sigma) in this server
+    rating: float  # the ordinal (mu - 3 sigma) in this server; a team's: its members' mean
     dropped: bool = False  # by a GM (/league drop): never paired again
+    partner: str = ""  # a team league's second member
+    partner_name: str = ""
+    waiting: bool = False  # a team whose partner has not joined it yet: not paired
+    seed: int = 0  # in the top cut
+    named: bool = False  # this join named a new partner for the team (who is then told)
 
     @property
     def is_ai(self) -> bool:
@@ -92,6 +99,8 @@ class Pairing:
     b_points: int
     reason: str
     forfeited: str = ""  # the sides that forfeited: "", "A", "B" or "AB"
+    a_partner: str = ""  # team leagues: the second member of each side
+    b_partner: str = ""
 
 
 @dataclass(frozen=True)
@@ -112,16 +121,25 @@ class LeagueInfo:
     pairings: tuple[Pairing, ...]  # the current round's (or the round asked for)
     settings: LeagueSettings = DEFAULTS
     paused: bool = False  # a GM paused the league: its round's deadline waits (game/service/league_pause.py)
+    top_cut: int = 0  # the bracket's size after the Swiss rounds (0: none)
+    teams: bool = False
+    stage: str = ""  # the pairings' round's, in the bracket: "semi-finals", "final" …
 
     @property
     def settings_text(self) -> str:
         return describe(self.settings)
 
+    @property
+    def swiss_rounds(self) -> int:
+        return self.rounds - bracket.cut_rounds(self.top_cut)
+
 
 @dataclass(frozen=True)
 class Table:
     league: LeagueInfo
-    rows: tuple[StandingRow, ...]
+    rows: tuple[StandingRow, ...]  # ranked by the Swiss rounds (the bracket ranks its own)
+    bracket: tuple[tuple[bracket.Match, ...], ...] = ()  # the top cut's rounds so far
+    champion: str | None = None  # the winner of the bracket's final (or of the league, once over)
 
     @property
     def final(self) -> bool:
@@ -206,7 +224,8 @@ class Leagues:
 
     async def create(self, actor: Actor, channel_id: str, name: str, scenario: str = "quickstart",
                      scenario_text: str | None = None, size: str = "skirmish", format: str = "swiss",
-                     round_hours: int = 72, settings: LeagueSettings = DEFAULTS) -> LeagueInfo:
+                     round_hours: int = 72, settings: LeagueSettings = DEFAULTS, top_cut: int = 0,
+                     teams: bool = False) -> LeagueInfo:
         require_gm(actor, "create a league")
         wrong = problem(settings)
         if wrong is not None:
@@ -218,8 +237,17 @@ class Leagues:
             raise LeagueRefused(f"There is no league format {format[:30]!r}.", "Formats: swiss, round_robin.")
         if not 1 <= round_hours <= MAX_ROUND_HOURS:
             raise LeagueRefused(f"A round lasts 1 to {MAX_ROUND_HOURS} hours.")
+        if top_cut not in bracket.CUTS:
+            raise LeagueRefused(f"A top cut is 2, 4 or 8 entrants (or 0 for none), not {top_cut}.")
+        if top_cut and format != "swiss":
+            raise LeagueRefused("A top cut follows Swiss rounds: a round robin already meets everyone.",
+                                "Create a Swiss league for a top cut.")
+        if teams and scenario == "quickstart" and scenario_text is None:
+            scenario = "fleet_battle"  # the quick start is one against one; a team league plays fleet battles
         state = starting_state(scenario, scenario_text, size, None, await self.data.rules(actor.guild_id))
-        if len(state.players) != 2:
+        if teams:
+            league_teams.check_scenario(state)
+        elif len(state.players) != 2:
             raise LeagueRefused("A league's games are between two players; that scenario has "
                                 f"{len(state.players)} sides.", "Use the quick start, a drafted game or your own "
                                 "two-sided scenario.")
@@ -234,28 +262,39 @@ class Leagues:
                      scenario_text=scenario_text or "", size=size if scenario == DRAFTED else "", format=format,
                      round_hours=round_hours, created_by=actor.user_id, auto_close=settings.auto_close,
                      reminder_hours=settings.reminder_hours, deadline_hours=settings.deadline_hours,
-                     on_deadline=settings.on_deadline, skip_quiet=settings.skip_quiet)
+                     on_deadline=settings.on_deadline, skip_quiet=settings.skip_quiet, top_cut=top_cut, teams=teams)
         try:
             async with self.session() as s, s.begin():
                 s.add(row)
                 await s.flush()
                 await log_action(s, row.id, actor.user_id, "create",
                                  f"{format.replace('_', ' ')}, {f'drafted {size}' if scenario == DRAFTED else scenario}, "
-                                 f"{round_hours} h a round; {describe(settings)}", at=self.clock())
+                                 f"{round_hours} h a round{f'; a top cut of {top_cut}' if top_cut else ''}"
+                                 f"{'; teams of two' if teams else ''}; {describe(settings)}", at=self.clock())
         except IntegrityError:
             raise LeagueRefused(f"This server already has a league called {name!r}.", "Choose another name.") from None
         return await self.show(actor.guild_id, name)
 
     async def join(self, actor: Actor, league: str, display_name: str = "", squadron: str | None = None,
-                   ai: bool = False) -> EntryInfo:
+                   ai: bool = False, team: str | None = None, partner: str | None = None,
+                   partner_name: str = "") -> EntryInfo:
         """Register the actor (with one of their saved squadrons for a drafted league), or with `ai` a
-        computer captain (a GM's choice)."""
+        computer captain (a GM's choice). In a team league the actor registers a team with a partner, or
+        joins the team that named them (docs/leagues.md, "Team leagues")."""
         lg = await self._league(actor.guild_id, league)
         closed = LeagueRefused(f"Registration for {lg.name} has closed: its first round has started.",
                                "In a Swiss league a GM may still enter you with /league late-entry.")
         if lg.status != "registering":
             raise closed
         assert lg.id is not None
+        if lg.teams or team or partner:
+            if squadron:
+                raise LeagueRefused("A team league plays its fleet battle: the squadrons come from the scenario.",
+                                    "Register without a squadron.")
+            try:
+                return await self._join_team(actor, lg, display_name, ai, team, partner, partner_name, closed)
+            except IntegrityError:  # a second join of the same member landing at the same moment
+                raise LeagueRefused(f"You are already registered in {lg.name}.") from None
         if ai:
             require_gm(actor, "enter a computer captain")
         else:
@@ -281,6 +320,73 @@ class Leagues:
         except IntegrityError:
             raise LeagueRefused(f"You are already registered in {lg.name}.") from None
         return EntryInfo(member, name, squadron or "", (await self._skill(actor.guild_id, member)).ordinal)
+
+    async def _join_team(self, actor: Actor, lg: League, display_name: str, ai: bool, team: str | None,
+                         partner: str | None, partner_name: str, closed: LeagueRefused) -> EntryInfo:
+        if not lg.teams:
+            raise LeagueRefused(f"{lg.name} is not a team league: each player registers alone.",
+                                "Register without a team or a partner.")
+        name = " ".join((team or "").split())[:MAX_LEAGUE_NAME]
+        if ai:
+            require_gm(actor, "enter a team of computer captains")
+        elif not name:
+            raise LeagueRefused(f"{lg.name} is a team league: register a team with its name and your partner.",
+                                "/league join team: NAME partner: @member (your partner then joins with "
+                                "/league join team: NAME).")
+        me = actor.user_id
+        named = False
+        async with self.session() as s, s.begin():
+            if not await change_entrants(s, lg.id, "registering"):  # joins one at a time from here
+                raise closed
+            entries = list((await s.execute(select(LeagueEntry).where(col(LeagueEntry.league_id) == lg.id))).scalars())
+            if not ai and any(e.dropped_at is not None and league_teams.plays_in(e, me) for e in entries):
+                raise LeagueRefused(f"A GM has dropped you from {lg.name}.", "Ask a GM of the server why.")
+            found = league_teams.find_team(entries, name) if name and not ai else None
+            mine = None if ai else league_teams.team_of(entries, me)
+            if (found is not None and found.partner == me and not found.partner_joined
+                    and (mine is None or not mine.partner_joined)):
+                if mine is not None:  # the team they registered themselves, still without a partner, gives way
+                    await s.delete(mine)
+                found.partner_joined, found.partner_name = True, (display_name.strip() or me)[:100]
+                row = found
+                logged = ("team-complete", "the partner joined the team: it is complete")
+            elif mine is not None and (mine.partner_joined or mine.member != me):
+                raise LeagueRefused(f"You are already in team {mine.name[:64]} of {lg.name}.")
+            elif mine is None and sum(1 for e in entries if e.dropped_at is None) >= MAX_ENTRANTS:
+                raise LeagueRefused(f"{lg.name} is full: a league takes {MAX_ENTRANTS} entrants.")
+            elif ai:  # two numbers a team: a number is never given twice in a league
+                n = 2 * sum(1 for e in entries if e.member.startswith("ai:")) + 1
+                row = LeagueEntry(league_id=lg.id or 0, member=f"ai:{n}", name=f"Computer captains {n} & {n + 1}",
+                                  partner=f"ai:{n + 1}", partner_name=f"Computer captain {n + 1}", partner_joined=True)
+                logged = ("team", "a team of two computer captains entered")
+            else:
+                if found is not None and found is not mine:
+                    raise LeagueRefused(f"{lg.name} already has a team called {name!r}.", "Choose another name.")
+                if not partner or partner == me:
+                    raise LeagueRefused("A team is two members: name your partner.",
+                                        "/league join team: NAME partner: @member")
+                taken = league_teams.team_of(entries, partner)  # only a complete team holds them
+                if (taken is not None and taken.partner_joined) or any(e.dropped_at is not None and league_teams.plays_in(e, partner)
+                                            for e in entries):
+                    raise LeagueRefused("Your partner is already in a team of this league (or was dropped from it).",
+                                        "Choose another partner.")
+                # a team whose partner has not joined yet is registered again: its name and partner change
+                named = mine is None or mine.partner != partner
+                row = mine or LeagueEntry(league_id=lg.id or 0, member=me, name=name)
+                row.name, row.partner, row.partner_name = name, partner, (partner_name.strip() or partner)[:100]
+                # names stay out of the note: the subject and actor are ids, which /privacy pseudonymises
+                logged = ("team", "registered the team; its partner is named and has not joined yet" if named
+                          else "registered the team again under a new name, with the same partner")
+            s.add(row)  # a no-op for a team already in the session
+            await s.flush()
+            await log_action(s, lg.id, actor.user_id, logged[0], logged[1], subject=row.member, at=self.clock())
+        return replace(await self._entry_info(lg, row), named=named)
+
+    async def _entry_info(self, lg: League, e: LeagueEntry) -> EntryInfo:
+        skills = await self._skills(lg.guild_id, league_teams.members(e))
+        rating = sum(k.ordinal for k in skills.values()) / len(skills)
+        return EntryInfo(e.member, e.name, e.squadron, rating, e.dropped_at is not None, e.partner, e.partner_name,
+                         not league_teams.complete(e, lg.teams), e.seed)
 
     async def _check_squadron(self, actor: Actor, lg: League, squadron: str | None) -> str | None:
         if lg.scenario != DRAFTED:
@@ -439,8 +545,8 @@ class Leagues:
         if settled and open_row is not None:
             await self._concede_for(lg, open_row, side)
             await self._close_if_done(lg.id, open_row.game_id)
-        return EntryInfo(entry.member, entry.name, entry.squadron, (await self._skill(actor.guild_id, entry.member)).ordinal,
-                         dropped=True)
+        entry.dropped_at = self.clock()
+        return await self._entry_info(lg, entry)
 
     async def _open_table(self, actor: Actor, league: str, table: int) -> tuple[League, LeagueGame]:
         """A table of the current round that a GM may still decide."""
@@ -474,7 +580,7 @@ class Leagues:
             return
         try:
             await self.commands.concede(Actor(SYSTEM, lg.guild_id, gm=True), row.game_id,
-                                   state.players[0 if forfeited == "A" else 1])
+                                        state.players_of(state.teams[0 if forfeited == "A" else 1])[0])
         except (RulesError, ServiceError) as exc:  # it ended meanwhile, or it cannot be played: nothing to stop
             log.info("league game %s was not conceded after a forfeit: %s", row.game_id, exc.message)
 
@@ -483,7 +589,8 @@ class Leagues:
         """An entrant by member id or name (a name two entrants share names neither); the bot reads a
         mention as the member's id before it asks."""
         key = who.strip().casefold()
-        found = [e for e in entries if e.member == key] or [e for e in entries if e.name.casefold() == key]
+        found = ([e for e in entries if key and league_teams.plays_in(e, key)]  # a team by either member
+                 or [e for e in entries if e.name.casefold() == key])
         if len(found) != 1:
             raise LeagueRefused(f"{len(found) or 'No'} entrants are called {who[:64]!r}." if found else
                                 f"There is no entrant {who[:64]!r}.", "Pick one from the list, or give a mention.")
@@ -500,10 +607,13 @@ class Leagues:
                 raise _under_way(lg, closing + 1)
             entries = await self._entries(lg)
             if closing == 0:
-                n = sum(1 for e in entries if e.dropped_at is None)
+                n = sum(1 for e in entries if e.dropped_at is None and league_teams.complete(e, lg.teams))
                 if n < 2:
-                    raise LeagueRefused("A league needs at least two entrants.", "Players register with /league join.")
+                    raise LeagueRefused(f"A league needs at least two {'complete teams' if lg.teams else 'entrants'}.",
+                                        "Players register with /league join.")
                 lg.rounds = swiss_rounds(n) if lg.format == "swiss" else round_robin_rounds(n)
+                lg.top_cut = bracket.cut_size(lg.top_cut, n)  # a smaller league plays a smaller cut
+                lg.rounds += bracket.cut_rounds(lg.top_cut)
                 lg.status = "running"
             try:
                 return lg, await self._pair_round(lg, entries, await self._all_rows(lg), by, post_on)
@@ -516,8 +626,20 @@ class Leagues:
         """The next round's pairings, stored (with the league's new round) before any game is made. An
         entrant who cannot play (dropped, or a drafted list that no longer holds) forfeits at once."""
         number = lg.current_round + 1
+        # a team whose partner never joined is not paired: it was never complete
+        entries = [e for e in entries if league_teams.complete(e, lg.teams)]
         active = [e.member for e in entries if e.dropped_at is None]
-        if lg.format == "round_robin":
+        seeds: dict[str, int] = {}
+        if league_bracket.in_bracket(lg, number):
+            if number == league_bracket.swiss_rounds_of(lg) + 1:
+                ranked = [s.entrant for s in standings([e.member for e in entries], _results(rows))]
+                seeded = league_bracket.seeding(lg, ranked, {e.member for e in entries if e.dropped_at is not None})
+                seeds = {m: i + 1 for i, m in enumerate(seeded)}
+                pairs: list[tuple[str, str]] = league_bracket.first_pairs(seeded)
+            else:
+                pairs = league_bracket.pairs_after(lg, number, rows, league_bracket.seeds_of(entries))
+            bye: str | None = None
+        elif lg.format == "round_robin":
             # the schedule was fixed at the start: the dropped keep their places and forfeit
             scheduled = {m for r in rows for m in (r.a_member, r.b_member)} if rows else set(active)
             pairs, bye = round_robin([e.member for e in entries if e.member in scheduled], number)
@@ -558,7 +680,7 @@ class Leagues:
                                                            col(League.current_round) == lg.current_round,
                                                            col(League.entry_version) == lg.entry_version)
                                       .values(current_round=number, rounds=lg.rounds, status=lg.status,
-                                              round_started_at=self.clock())))
+                                              round_started_at=self.clock(), top_cut=lg.top_cut)))
             if changed.rowcount != 1:
                 now = await s.get(League, lg.id, populate_existing=True)
                 if now is None or now.current_round != lg.current_round:
@@ -566,9 +688,15 @@ class Leagues:
                 raise _EntrantsChanged
             for row in made:
                 s.add(row)
+            for member, seed in seeds.items():  # the bracket's seeds, fixed as it begins
+                await s.execute(update(LeagueEntry).where(col(LeagueEntry.league_id) == lg.id,
+                                                          col(LeagueEntry.member) == member).values(seed=seed))
             await log_action(s, lg.id, by, "start" if number == 1 else "round",
                              f"registration closed; round 1 of {lg.rounds} paired, {len(active)} entrants" if number == 1
                              else f"round {number - 1} closed; round {number} of {lg.rounds} paired", at=self.clock())
+            if seeds:
+                await log_action(s, lg.id, by, "seeding", f"the top cut of {lg.top_cut} seeded from the standings: "
+                                 + ", ".join(f"{seed}. {names[m][:40]}" for m, seed in seeds.items()), at=self.clock())
             if post_on is not None:
                 await self._post_round(s, post_on, LeagueRound(lg.id or 0, number - 1, tuple(n.member for n in notices),
                                                                tuple(n.text for n in notices)))
@@ -624,7 +752,8 @@ class Leagues:
         """Make the game of each pairing of the round still without one, each under a claim (another
         GM's command makes the ones it claimed): in its own thread when `place` gives one. The
         pairings whose games this call made."""
-        names = {e.member: e.name for e in await self._entries(lg)}
+        entries = await self._entries(lg)
+        names = {e.member: e.name for e in entries}
         system = Actor(SYSTEM, lg.guild_id, gm=True)
         tables = set()
         for row in await self._round_rows(lg, lg.current_round):
@@ -654,18 +783,22 @@ class Leagues:
             row.game_id, row.status = info.id, "playing"
             tables.add(row.table_no)
             await self._set_clock(lg, info.id)
-            sides = [s.player for s in info.seats]
-            for side, member in zip(sides, (row.a_member, row.b_member), strict=True):
+            if lg.teams:  # each member of a team takes one of its side's squadrons
+                plan = league_teams.seat_plan(await self.reading.state_for_audit(info.id), row, entries)
+            else:
+                plan = [league_teams.SeatPlan(seat.player, member, names[member], side) for seat, member, side
+                        in zip(info.seats, (row.a_member, row.b_member or ""), "AB", strict=True)]
+            for seat in plan:
                 try:
-                    await self._seat(lg, info.id, side, member, names[member])
+                    await self._seat(lg, info.id, seat.squadron, seat.member, seat.name)
                 except (RulesError, ServiceError) as exc:
                     # their list went between the check and the game (or would not enlist): the pairing
                     # is forfeited rather than leaving a ranked game with a seat anyone could take
-                    log.info("league %s table %s: %s forfeits, not seated: %s", lg.id, row.table_no, member, exc.message)
+                    log.info("league %s table %s: %s forfeits, not seated: %s", lg.id, row.table_no, seat.member,
+                             exc.message)
                     async with self.session() as s, s.begin():
-                        await self._settle(s, lg, row, None, 0, 0, f"forfeit: {names[member][:40]} could not be "
-                                           f"seated ({exc.message[:100]})",
-                                           forfeited="A" if member == row.a_member else "B")
+                        await self._settle(s, lg, row, None, 0, 0, f"forfeit: {seat.name[:40]} could not be "
+                                           f"seated ({exc.message[:100]})", forfeited=seat.side)
                     break
         return tuple(p for p in await self._pairings(lg, await self._round_rows(lg, lg.current_round))
                      if p.table in tables)
@@ -706,7 +839,7 @@ class Leagues:
         assert row.game_id is not None
         state = await self.reading.state_for_audit(row.game_id)
         due = sorted(deciders(state)) if state.phase is not Phase.OVER else []
-        if len(due) == 1:
+        if len({state.team_of(p) for p in due}) == 1:  # one side (in a fleet battle, one team) to play
             try:
                 await self.commands.concede(Actor(SYSTEM, lg.guild_id, gm=True), row.game_id, due[0])
             except RulesError:
@@ -717,7 +850,7 @@ class Leagues:
                 return
             async with self.session() as s, s.begin():  # the game's end recorded the result; say why
                 await s.execute(update(LeagueGame).where(col(LeagueGame.id) == row.id)
-                                .values(reason=f"timed out: player {due[0][:8]} had not played"))
+                                .values(reason=f"timed out: player {state.team_of(due[0])[:8]} had not played"))
             return
         if state.phase is Phase.OVER:
             await self._record(row.game_id, state)
@@ -759,7 +892,7 @@ class Leagues:
                 return None
             lg = await s.get(League, row.league_id)
             assert lg is not None
-            sides = state.players
+            sides = state.teams  # the players, or in a fleet battle its two teams
             winner = {sides[0]: row.a_member, sides[1]: row.b_member}.get(state.winner or "")
             await self._settle(s, lg, row, winner, *_points(state, row), state.result[:200])
             return lg.id
@@ -780,15 +913,17 @@ class Leagues:
             return False
         if row.b_member is None or forfeited:
             return True
-        names = {e.member: e.name for e in (await s.execute(
+        entries = {e.member: e for e in (await s.execute(
             select(LeagueEntry).where(col(LeagueEntry.league_id) == lg.id))).scalars()}
-        a = await s.get(Rating, (lg.guild_id, row.a_member))
-        b = await s.get(Rating, (lg.guild_id, row.b_member))
-        ska = Skill(a.mu, a.sigma) if a else Skill()
-        skb = Skill(b.mu, b.sigma) if b else Skill()
+        names = {e.member: e.name for e in entries.values()} | {e.partner: e.partner_name for e in entries.values()
+                                                                 if e.partner}
+        # every member of each side is rated: OpenSkill rates a team as the sum of its members
+        sides = [league_teams.members(entries[m]) if m in entries else [m] for m in (row.a_member, row.b_member)]
+        olds = [[await s.get(Rating, (lg.guild_id, m)) for m in side] for side in sides]
+        skills = [[Skill(o.mu, o.sigma) if o else Skill() for o in old] for old in olds]
         side = "a" if winner == row.a_member else "b" if winner == row.b_member else None
-        new_a, new_b = rate(ska, skb, side)
-        for member, old, new in ((row.a_member, a, new_a), (row.b_member, b, new_b)):
+        new_a, new_b = rate_teams(skills[0], skills[1], side)
+        for member, old, new in zip([*sides[0], *sides[1]], [*olds[0], *olds[1]], [*new_a, *new_b], strict=True):
             if old is None:
                 s.add(Rating(guild_id=lg.guild_id, member=member, name=names.get(member, member), mu=new.mu,
                              sigma=new.sigma, games=1))
@@ -815,6 +950,9 @@ class Leagues:
             raise LeagueRefused(f"{lg.name} is a round robin: its schedule was fixed at the start so that "
                                 "everyone meets everyone once, and a late entrant would miss the games already "
                                 "played.", "Late entry is for Swiss leagues; enter them in the next league.")
+        if lg.teams:
+            raise LeagueRefused(f"{lg.name} is a team league: a team is two members who register together, and "
+                                "late entry enters one member.", "Enter the team in the next league.")
         assert lg.id is not None
         if not ai:
             if not member or not member.isdigit():
@@ -835,6 +973,11 @@ class Leagues:
                     raise LeagueRefused(f"{lg.name} is over.")
                 now = await s.get(League, lg.id, populate_existing=True)
                 assert now is not None
+                if now.top_cut and now.current_round >= league_bracket.swiss_rounds_of(now):
+                    # the bracket is seeded from the Swiss standings: a late entrant has no Swiss round left
+                    raise LeagueRefused(f"{lg.name} has played its Swiss rounds: its top cut is seeded from them, "
+                                        "and a late entrant has no Swiss round left to play.",
+                                        "Enter them in the next league.")
                 if now.current_round >= now.rounds:
                     raise LeagueRefused(f"{lg.name} is in its last round: there is no round left to pair a late "
                                         "entrant in.")
@@ -931,25 +1074,35 @@ class Leagues:
         lg = await self._league(guild_id, league)
         assert lg.id is not None
         entries = await self._entries(lg)
-        skills = await self._skills(guild_id, [e.member for e in entries])
+        skills = await self._skills(guild_id, [m for e in entries for m in league_teams.members(e)])
+
+        def entry(e: LeagueEntry) -> EntryInfo:
+            rating = sum(skills[m].ordinal for m in league_teams.members(e)) / len(league_teams.members(e))
+            return EntryInfo(e.member, e.name, e.squadron, rating, e.dropped_at is not None, e.partner,
+                             e.partner_name, not league_teams.complete(e, lg.teams), e.seed)
+
+        number = lg.current_round if round is None else round
+        rows = await self._round_rows(lg, number)
+        stage = (bracket.stage(len(rows)) if lg.status != "registering"
+                 and league_bracket.in_bracket(lg, number) else "")
         return LeagueInfo(
             lg.id, lg.name, lg.guild_id, lg.channel_id, lg.scenario, lg.size, lg.format, lg.round_hours, lg.rounds,
-            lg.current_round, lg.status, self._deadline(lg),
-            tuple(EntryInfo(e.member, e.name, e.squadron, skills[e.member].ordinal, e.dropped_at is not None)
-                  for e in entries),
-            tuple(await self._pairings(lg, await self._round_rows(lg, lg.current_round if round is None else round))),
-            of(lg),
-            lg.paused_at is not None,
+            lg.current_round, lg.status, self._deadline(lg), tuple(entry(e) for e in entries),
+            tuple(await self._pairings(lg, rows)), of(lg), lg.paused_at is not None, lg.top_cut, lg.teams, stage,
         )
 
     async def standings(self, guild_id: str, league: str) -> Table:
+        """The Swiss (or round robin) standings by their tie-breaks, and the top cut's bracket so far;
+        teams whose partner never joined are left out (they were never paired)."""
         info = await self.show(guild_id, league)
         lg = await self._league(guild_id, league)
         rows = [r for r in await self._all_rows(lg) if r.status == "done"]
-        names = {e.member: e for e in info.entrants}
-        table = standings([e.member for e in info.entrants], _results(rows))
+        names = {e.member: e for e in info.entrants if not e.waiting}
+        table = standings(list(names), _results(league_bracket.swiss_rows(lg, rows)))
+        shown = league_bracket.shown(lg, await self._entries(lg), await self._all_rows(lg))
         return Table(info, tuple(StandingRow.of(s, names[s.entrant].name, names[s.entrant].rating,
-                                                names[s.entrant].dropped) for s in table))
+                                                names[s.entrant].dropped) for s in table),
+                     tuple(tuple(r) for r in shown), bracket.champion(shown))
 
     async def game_ended(self, record: GameRecord, state: Game) -> None:
         """Called by the store as any game ends: a league game's result is recorded at once. A failure
@@ -1022,7 +1175,9 @@ class Leagues:
         return {m: found.get(m, Skill()) for m in members}
 
     async def _pairings(self, lg: League, rows: Sequence[LeagueGame]) -> list[Pairing]:
-        names = {e.member: e.name for e in await self._entries(lg)}
+        entries = await self._entries(lg)
+        names = {e.member: e.name for e in entries}
+        partners = {e.member: e.partner for e in entries}
         threads: dict[int, str | None] = {}
         ids = [r.game_id for r in rows if r.game_id is not None]
         if ids:
@@ -1032,7 +1187,8 @@ class Leagues:
         return [Pairing(r.round, r.table_no, r.a_member, names.get(r.a_member, r.a_member), r.b_member,
                         names.get(r.b_member, r.b_member) if r.b_member else "", r.game_id,
                         threads.get(r.game_id) if r.game_id else None, r.status, r.winner, r.a_points, r.b_points,
-                        r.reason, r.forfeited) for r in rows]
+                        r.reason, r.forfeited, partners.get(r.a_member, ""),
+                        partners.get(r.b_member, "") if r.b_member else "") for r in rows]
 
 
 def _results(rows: Sequence[LeagueGame]) -> list[Result]:
@@ -1057,5 +1213,5 @@ def _forfeit_winner(row: LeagueGame, forfeited: str) -> str | None:
 def _points(state: Game, row: LeagueGame) -> tuple[int, int]:
     """The Strike Points each side had suffered when the game ended (none counted yet: 0)."""
     points = dict(state.strike_points)
-    a, b = state.players[:2]
-    return points.get(a, 0), points.get(b, 0)
+    a, b = (sum(points.get(p, 0) for p in state.players_of(side)) for side in state.teams[:2])
+    return a, b

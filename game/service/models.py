@@ -254,6 +254,10 @@ class League(SQLModel, table=True):
     # a GM's pause of the whole league: the round's deadline moves on by its length when it ends
     paused_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
     pause_reason: str = Field(default="", max_length=200)
+    # a Swiss league's single-elimination bracket after its Swiss rounds: 0 (none), 2, 4 or 8 entrants;
+    # fixed as the league starts (a smaller league plays a smaller cut: game/league/bracket.py)
+    top_cut: int = Field(default=0)
+    teams: bool = Field(default=False)  # entrants are teams of two
     created_by: str = Field(max_length=32)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
     # a round closes, and the next is paired, as its last game ends (leagues made before 0019: by hand)
@@ -281,6 +285,12 @@ class LeagueEntry(SQLModel, table=True):
     dropped_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
     dropped_by: str = Field(default="", max_length=32)
     drop_reason: str = Field(default="", max_length=200)
+    seed: int = Field(default=0)  # in the top cut: 1 = the best
+    # a team league's entrant is a team: `member` registered it under `name`, `partner` is the second
+    # member, who joins it with their own /league join (only then is the team paired)
+    partner: str = Field(default="", max_length=32)
+    partner_name: str = Field(default="", max_length=100)
+    partner_joined: bool = Field(default=False)
 
 
 class LeagueGame(SQLModel, table=True):

@@ -101,7 +101,7 @@ class Privacy:
                                  .order_by(col(PlannedOrder.id)))
             standing = await rows(select(StandingOrderRecord).where(col(StandingOrderRecord.user_id) == user_id))
             entries = await rows(select(LeagueEntry, League).join(League, col(League.id) == col(LeagueEntry.league_id))
-                                 .where(col(LeagueEntry.member) == user_id))
+                                 .where(or_(col(LeagueEntry.member) == user_id, col(LeagueEntry.partner) == user_id)))
             pairings = await rows(select(LeagueGame).where(or_(col(LeagueGame.a_member) == user_id,
                                                                col(LeagueGame.b_member) == user_id)))
             ratings = await rows(select(Rating).where(col(Rating.member) == user_id))
@@ -137,7 +137,9 @@ class Privacy:
                                 "note": o.note} for (o,) in planned],
             "standing_orders": [{"game": o.game_id, "side": o.player, "orders": o.body} for (o,) in standing],
             "league_entries": [{"server": lg.guild_id, "league": lg.name, "name": e.name, "squadron": e.squadron,
-                                "dropped": e.dropped_at is not None} for e, lg in entries],
+                                "dropped": e.dropped_at is not None}
+                               | ({"team_partner": True, "partner_name": e.partner_name} if e.partner == user_id else {})
+                               for e, lg in entries],
             "league_games": [{"league": p.league_id, "round": p.round, "table": p.table_no, "game": p.game_id,
                               "status": p.status, "won": None if p.winner is None else p.winner == user_id}
                              for (p,) in pairings],
@@ -272,6 +274,15 @@ class Privacy:
                         .values(dropped_at=utcnow(), dropped_by=pseudonym, drop_reason="the member left (privacy)"))
         await s.execute(update(LeagueEntry).where(col(LeagueEntry.member) == user_id)
                         .values(member=pseudonym, name=FORMER_NAME, squadron=""))
+        # a team league's partner: a team that lost a member who played for it cannot play on (it is
+        # dropped, as a GM's drop of either member drops it); one who was only named leaves it waiting
+        await s.execute(update(LeagueEntry).where(col(LeagueEntry.partner) == user_id,
+                                                  col(LeagueEntry.partner_joined),
+                                                  col(LeagueEntry.league_id).in_(running),
+                                                  col(LeagueEntry.dropped_at).is_(None))
+                        .values(dropped_at=utcnow(), dropped_by=pseudonym, drop_reason="a member left (privacy)"))
+        await s.execute(update(LeagueEntry).where(col(LeagueEntry.partner) == user_id)
+                        .values(partner=pseudonym, partner_name=FORMER_NAME))
         await s.execute(update(LeagueEntry).where(col(LeagueEntry.dropped_by) == user_id).values(dropped_by=pseudonym))
         await s.execute(update(League).where(col(League.created_by) == user_id).values(created_by=pseudonym))
         # the league's action log keeps what was done, by and to whom, under the pseudonym

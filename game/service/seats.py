@@ -47,7 +47,10 @@ class Seats:
                                   f"Sides: {', '.join(s.player for s in loaded.seats)}.")
             if loaded.state.phase is Phase.OVER:
                 raise ServiceRefusal("The game is over: its seats stay as they were.")
-            if to_user is not None and any(s.user_id == to_user and s.player != who for s in loaded.seats):
+            # a fleet battle's squadrons of one side may share a member (a team league's partner takes
+            # over from a member who had to leave); never a squadron of each side
+            if to_user is not None and any(s.user_id == to_user and s.player != who
+                                           and not loaded.state.allied(s.player, who) for s in loaded.seats):
                 raise SeatTaken("That member already plays another side of this game.",
                                 "Give the side to someone without a seat, or to the computer captain.")
             if (to_user is not None and to_user == seat.user_id) or (to_user is None and seat.is_ai):

@@ -5,7 +5,7 @@ availability windows, and a league's pause (issue 27, item 4, part 3).
 it had left; `proposal` is the open request for a pause (JSON), answered by buttons.
 
 Revision ID: 0021_pause_windows
-Revises: 0019_league_organisers
+Revises: 0020_league_formats
 Create Date: 2026-11-27 10:00:00.000000
 """
 
@@ -16,7 +16,7 @@ import sqlmodel
 from alembic import op
 
 revision = '0021_pause_windows'
-down_revision = '0019_league_organisers'
+down_revision = '0020_league_formats'
 branch_labels = None
 depends_on = None
 

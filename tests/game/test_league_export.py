@@ -41,3 +41,29 @@ def test_names_a_spreadsheet_would_run_are_written_as_text() -> None:
 def test_no_name_cell_ever_begins_a_formula(name: str) -> None:
     (cell,) = [r[1] for r in list(csv.reader(io.StringIO(standings_csv([_row(name)]), newline="")))[1:]] or [""]
     assert not cell.startswith(("=", "+", "-", "@", "\t", "\r"))
+
+
+def test_a_team_leagues_file_names_both_members_after_the_team() -> None:
+    from game.league.export import header
+
+    text = standings_csv([_row("Red", member="1"), _row("=Blue", rank=2, member="2")],
+                         members={"1": ("Ann", "Bob"), "2": ("@Cy", "Dee")})
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == list(header(teams=True)) == ["rank", "name", "member_1", "member_2", *HEADER[2:]]
+    assert rows[1][:4] == ["1", "Red", "Ann", "Bob"] and rows[2][:4] == ["2", "'=Blue", "'@Cy", "Dee"]
+    assert rows[1][4:] == ["2.5", "1", "0", "0", "-4", "3.5", "-1.23", "no"]
+
+
+def test_a_top_cut_adds_each_entrants_seed_and_how_far_they_went() -> None:
+    from game.league.bracket import Match, reached
+
+    shown = [[Match(1, "1", "4", "1"), Match(1, "2", "3", "3")], [Match(2, "1", "3", "3")]]
+    went = reached(shown)
+    assert went == {"3": "champion", "1": "final", "2": "semi-finals", "4": "semi-finals"}
+    cut = {m: (int(m), went[m]) for m in "1234"}
+    text = standings_csv([_row(f"P{i}", rank=i, member=str(i)) for i in (1, 2, 3, 4, 5)], cut=cut)
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][-2:] == ["seed", "top_cut"] and rows[0][:-2] == list(HEADER)
+    assert [r[-2:] for r in rows[1:]] == [["1", "final"], ["2", "semi-finals"], ["3", "champion"],
+                                          ["4", "semi-finals"], ["", ""]]  # the fifth was not in the cut
+    assert reached([[Match(1, "1", "2", None)]]) == {"1": "final", "2": "final"}  # not played yet: no champion

@@ -54,3 +54,28 @@ def test_the_lines_follow_the_standings_and_a_long_league_is_cut() -> None:
 def test_the_png_is_800_pixels_wide() -> None:
     image = Image.open(io.BytesIO(standings_png("Cup", "Round 1 of 3", rows(4))))
     assert image.format == "PNG" and image.size[0] == 800
+
+
+def test_a_top_cut_is_drawn_under_the_table_readable_and_apart() -> None:
+    """Eight seeds' quarter-finals, semi-finals and final with long names: every line at least the
+    phone's smallest text, inside the image, and no two overlapping; who went on and the champion said."""
+    long = "Anne Bonny, Scourge of the Caribbean and Beyond"
+    seeds = [f"({i}) {long} {i}" for i in range(1, 9)]
+    bracket = [("Quarter-finals", [(seeds[0], seeds[7], long), (seeds[3], seeds[4], "Mary"),
+                                   (seeds[1], seeds[6], "Grace"), (seeds[2], seeds[5], "Ching")]),
+               ("Semi-finals", [(seeds[0], seeds[4], long), (seeds[2], seeds[6], None)])]
+    fig = standings_figure("Autumn Cup", "Standings after round 5 of 6 (Swiss)", rows(8, long), bracket, None)
+    width = fig.get_figwidth() * fig.dpi
+    drawn = texts(fig)
+    for text, box in drawn:
+        assert box.height * PHONE / width >= MIN_TEXT, text  # type: ignore[attr-defined]
+        assert box.x0 >= 0 and box.x1 <= width, text  # type: ignore[attr-defined]
+    for (a, ba), (b, bb) in combinations(drawn, 2):
+        overlap_x = min(ba.x1, bb.x1) - max(ba.x0, bb.x0)  # type: ignore[attr-defined]
+        overlap_y = min(ba.y1, bb.y1) - max(ba.y0, bb.y0)  # type: ignore[attr-defined]
+        assert overlap_x <= 0 or overlap_y <= 0, (a, b)
+    said = [t for t, _ in drawn]
+    assert said.count("Top cut: Quarter-finals") == 1 and said.count("Top cut: Semi-finals") == 1
+    assert {"→ Mary", "→ Grace", "→ Ching", "to play"} <= set(said)
+    final = standings_figure("Cup", "Final standings", rows(4), [("Final", [("(1) Ann", "(2) Bob", "Ann")])], "Ann")
+    assert "Champion: Ann" in [t for t, _ in texts(final)]

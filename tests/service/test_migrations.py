@@ -170,3 +170,45 @@ async def test_the_league_organisers_migration_goes_down_and_up_under_a_running_
         assert info.current_round == 1 and not info.settings.auto_close
     finally:
         await engine.dispose()
+
+
+async def test_the_league_formats_migration_sits_between_the_organisers_and_the_pauses(db_url: str) -> None:
+    """0019 -> 0020 -> 0021: going back to 0020 (the pauses gone) keeps a running team league's cut,
+    teams and seeds; back to 0019 drops them, and up to the head again the league reads as one without
+    (its entrants and log intact)."""
+    import asyncio
+
+    from alembic import command
+    from alembic.script import ScriptDirectory
+    from sqlalchemy import text
+
+    from game.service.authority import Actor
+    from game.service.db import alembic_config
+
+    chain = {s.revision: s.down_revision for s in ScriptDirectory.from_config(alembic_config(db_url)).walk_revisions()}
+    assert chain["0020_league_formats"] == "0019_league_organisers"
+    assert chain["0021_pause_windows"] == "0020_league_formats"
+    gm = Actor("9", "g", gm=True)
+    engine = make_engine(db_url)
+    try:
+        svc = GameService(engine, seeds=counting_seeds())
+        await svc.leagues.create(gm, "c", "Pairs", teams=True, top_cut=2)
+        for _ in range(2):
+            await svc.leagues.join(gm, "Pairs", ai=True)
+        await svc.leagues.start(gm, "Pairs")
+        await engine.dispose()
+        await asyncio.to_thread(command.downgrade, alembic_config(db_url), "0020_league_formats")
+        async with engine.connect() as conn:
+            assert (await conn.execute(text("SELECT top_cut, teams FROM leagues"))).all() == [(2, True)]
+            assert (await conn.execute(text("SELECT partner FROM league_entries ORDER BY id"))).scalars().all() == [
+                "ai:2", "ai:4"]
+        await engine.dispose()
+        await asyncio.to_thread(command.downgrade, alembic_config(db_url), "0019_league_organisers")
+        await asyncio.to_thread(command.upgrade, alembic_config(db_url), "head")
+        svc = GameService(engine, seeds=counting_seeds())
+        info = await svc.leagues.show("g", "Pairs")
+        assert (info.top_cut, info.teams, info.current_round) == (0, False, 1)
+        assert [e.partner for e in info.entrants] == ["", ""]
+        assert [a.action.action for a in (await svc.leagues.action_log("g", "Pairs")).lines][-1] == "create"
+    finally:
+        await engine.dispose()
