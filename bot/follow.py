@@ -98,7 +98,7 @@ async def _dm(d: Delivering, user_id: str, **kwargs: Any) -> None:
     """Send a follower's DM; closed DMs end their follows quietly (nothing raised: nothing retried)."""
     try:
         user = d.client.get_user(int(user_id)) or await d.client.fetch_user(int(user_id))
-        await user.send(**kwargs)
+        await user.send(nonce=d.nonce, **kwargs)
     except discord.HTTPException as exc:
         if exc.code != CLOSED_DMS:
             raise

@@ -151,6 +151,11 @@ class Delivering:
         return self.courier.service
 
     @property
+    def nonce(self) -> str:
+        """The nonce of the one message this row makes (a row that makes two names the second's itself)."""
+        return nonce(self.row.id)
+
+    @property
     def client(self) -> discord.Client:
         return self.courier.client
 
@@ -173,45 +178,48 @@ async def _board(d: Delivering, post: posts.Board) -> None:
     # the followers' DMs first (keyed by this row): a board post retried after a failure writes none twice
     await d.service.following.fan_out(d.row.game_id, d.row.id, post)
     if await d.service.front.later_boards(d.row):
-        await post_account(d.channel, d.read.events)  # the newest board shows the game; this one tells its part
+        # the newest board shows the game; this one tells its part
+        await post_account(d.channel, d.read.events, nonce=d.nonce)
     else:
-        await post_board(d.channel, d.read)
+        await post_board(d.channel, d.read, nonce=d.nonce)
 
 
 @handles(posts.Created)
 async def _created(d: Delivering, post: posts.Created) -> None:
     """Where the game is played, for every player and spectator to read."""
     await d.channel.send(created_text(d.info, post.system or "oak_and_iron"),
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(), nonce=d.nonce)
 
 
 @handles(posts.Status)
 async def _status(d: Delivering, post: posts.Status) -> None:
-    await update_status(d.channel, d.service, d.read)
+    await update_status(d.channel, d.service, d.read, nonce=d.nonce)
 
 
 @handles(posts.Nudge)
 async def _nudge(d: Delivering, post: posts.Nudge) -> None:
     if await _still_owed(d, post):
-        await nudge(d.client, d.row.game_id, post.user, d.channel.jump_url)
+        await nudge(d.client, d.row.game_id, post.user, d.channel.jump_url, nonce=d.nonce)
 
 
 @handles(posts.Note)
 async def _note(d: Delivering, post: posts.Note) -> None:
     """What a player's standing orders did: theirs alone, by DM."""
-    await tell_player(d.client, d.row.game_id, OrderNote(post.user, post.player, post.text))
+    await tell_player(d.client, d.row.game_id, OrderNote(post.user, post.player, post.text), nonce=d.nonce)
 
 
 @handles(posts.Planned)
 async def _planned(d: Delivering, post: posts.Planned) -> None:
-    await tell_planner(d.client, d.channel, d.row.game_id, PlanRefused(post.user, post.player, post.line, post.reason))
+    await tell_planner(d.client, d.channel, d.row.game_id, PlanRefused(post.user, post.player, post.line, post.reason),
+                       nonces=(nonce(d.row.id, "dm"), d.nonce))
 
 
 @handles(posts.Notice)
 async def _notice(d: Delivering, post: posts.Notice) -> None:
     """A line for the channel, pinging only the users it names."""
     await d.channel.send(fit(post.text or "…"),
-                         allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in post.user_ids]))
+                         allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in post.user_ids]),
+                         nonce=d.nonce)
 
 
 handles(posts.FollowBoard)(follow_board)
@@ -223,9 +231,10 @@ async def _chronicle(d: Delivering, post: posts.ChronicleCard) -> None:
     set one when the row goes out) with a thread for after-action reports."""
     card = await d.service.chronicle.card(d.row.game_id)
     if not post.chronicle:
-        await post_card(d.channel, card)
+        await post_card(d.channel, card, nonce=d.nonce)
     elif card.chronicle_channel is not None:
-        await post_chronicle(d.client, d.courier.channel(card.chronicle_channel, card.guild_id), card, d.channel.jump_url)
+        await post_chronicle(d.client, d.courier.channel(card.chronicle_channel, card.guild_id), card, d.channel.jump_url,
+                             nonce=d.nonce)
 
 
 @handles(Unreadable)
@@ -249,6 +258,17 @@ async def _still_owed(d: Delivering, post: posts.Nudge) -> bool:
     except RulesError:  # the side is no longer theirs
         return False
     return g.turn == post.turn and owes_pick(g, post.player)
+
+
+def nonce(row_id: int, part: str = "") -> str:
+    """The Create Message `nonce` of a row's message, sent with `enforce_nonce` (discord.py sends that
+    flag with every nonce): "If another message was created by the same author with the same nonce,
+    that message will be returned and no new message will be created", for a few minutes
+    (resources-message.mdx, Create Message). So a post whose try reached Discord but was never recorded
+    as delivered (the process was killed, the answer was lost) is not made twice when it is tried again.
+    The row's id, unique in the database, names it; a string of at most 25 characters (the document's
+    limit): "qd", up to 19 digits and a short part for a row's second message."""
+    return f"qd{row_id}{part}"
 
 
 def describe(exc: BaseException) -> str:
