@@ -1,6 +1,7 @@
 """`python -m benchmarks [SUITE [ARG …]] …` runs the benchmarks and prints the figures; numbers after a
 suite's name are its arguments (`python -m benchmarks chat 20 200`, `python -m benchmarks captain 200`).
-Without names it runs them all but the captain match (200 games: run it by name)."""
+Options after a suite's name go to it too (`python -m benchmarks soak --minutes 1`). Without names it
+runs them all but the captain match (200 games) and the soak (5 minutes): run those by name."""
 
 import sys
 
@@ -20,6 +21,7 @@ from benchmarks import (
     same_games,
     service,
     setup,
+    soak,
 )
 
 SUITES = {
@@ -37,6 +39,8 @@ SUITES = {
     "looplag": ("event-loop lag: 20 games with computer captains and their boards, inline vs worker pool", looplag.main),
     "memory": ("memory: the bot process with 1,000 live games and after 50 distinct tables rendered", memory.main),
     "outbox": ("the outbox: commands with and without their posts written, and a row's claim", outbox.main),
+    "soak": ("SIGKILL every minute at 20 commands/s: acknowledged, lost, undelivered, duplicated, catch-up "
+             "(--minutes N for a shorter run)", soak.main),
     "referee": ("referee service: a WS&IM game, command latency and cold reads by log length; commands per turn",
                 referee.main),
 }
@@ -51,7 +55,7 @@ def plan(argv: list[str]) -> list[tuple[str, list[str]]]:
             runs[-1][1].append(arg)
         else:
             raise SystemExit(f"unknown benchmark {arg!r}; choose from {', '.join(SUITES)}")
-    return runs or [(name, []) for name in SUITES if name != "captain"]
+    return runs or [(name, []) for name in SUITES if name not in ("captain", "soak")]
 
 
 if __name__ == "__main__":

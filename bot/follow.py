@@ -52,6 +52,8 @@ class Delivering(Protocol):
     def info(self) -> GameInfo: ...
     @property
     def channel(self) -> discord.PartialMessageable: ...
+    @property
+    def nonce(self) -> str: ...  # the row's message nonce: a DM retried after a crash is not sent twice
 
 log = logging.getLogger(__name__)
 CLOSED_DMS = 50007  # Discord: "Cannot send messages to this user"

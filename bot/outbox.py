@@ -47,6 +47,9 @@ HOPELESS = {
     50083,  # the thread is archived and locked
 }
 MAX_PER_DRAIN = 200  # a drain is a burst of one game's rows, never an endless loop
+# games drained at once by a pass over every game: after a restart the backlog is many games' posts, each
+# game's in order, and one game's board (read, drawn, posted) need not wait for another's
+GAMES_AT_ONCE = 8
 
 
 def utcnow() -> datetime:
@@ -76,12 +79,18 @@ class Courier:
         return done
 
     async def drain_all(self, now: datetime | None = None) -> set[int]:
-        """Every game with something due: the pass of the background loop, and the start after a crash."""
+        """Every game with something due: the pass of the background loop, and the start after a crash.
+        Games go GAMES_AT_ONCE at a time (each game's own posts stay in order: its drain is one task)."""
         games = await self.service.front.games_due(now or utcnow())
         touched = set()
-        for game_id in games:
-            if await self.drain(game_id, now):
-                touched.add(game_id)
+        gate = asyncio.Semaphore(GAMES_AT_ONCE)
+
+        async def one(game_id: int) -> None:
+            async with gate:
+                if await self.drain(game_id, now):
+                    touched.add(game_id)
+
+        await asyncio.gather(*(one(g) for g in games))
         return touched
 
     async def run_forever(self, every: float = 2.0) -> None:
