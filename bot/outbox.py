@@ -47,9 +47,10 @@ HOPELESS = {
     50083,  # the thread is archived and locked
 }
 MAX_PER_DRAIN = 200  # a drain is a burst of one game's rows, never an endless loop
-# games drained at once by a pass over every game: after a restart the backlog is many games' posts, each
-# game's in order, and one game's board (read, drawn, posted) need not wait for another's
-GAMES_AT_ONCE = 8
+# games drained at once by the process: after a restart the backlog is many games' posts, each game's in
+# order, and one game's board (read, drawn, posted) need not wait for another's; but no more than this,
+# or drains waiting for the database's write lock hold every pooled connection and commands time out
+DRAINS_AT_ONCE = 4
 
 
 def utcnow() -> datetime:
@@ -61,6 +62,7 @@ class Courier:
         self.client = client
         self.service = service
         self.driver = driver
+        self._gate = asyncio.Semaphore(DRAINS_AT_ONCE)
 
     def channel(self, channel_id: str, guild_id: str) -> discord.PartialMessageable:
         """The game's channel or thread by id: works whether or not it is cached, and for archived threads."""
@@ -69,6 +71,10 @@ class Courier:
 
     async def drain(self, game_id: int, now: datetime | None = None) -> int:
         """Deliver every row of this game that is due, in order. Never raises: failures are recorded."""
+        async with self._gate:
+            return await self._drain(game_id, now)
+
+    async def _drain(self, game_id: int, now: datetime | None) -> int:
         done = 0
         reads: dict[int, BoardRead] = {}
         for _ in range(MAX_PER_DRAIN):
@@ -80,15 +86,13 @@ class Courier:
 
     async def drain_all(self, now: datetime | None = None) -> set[int]:
         """Every game with something due: the pass of the background loop, and the start after a crash.
-        Games go GAMES_AT_ONCE at a time (each game's own posts stay in order: its drain is one task)."""
+        Games go DRAINS_AT_ONCE at a time (each game's own posts stay in order: its drain is one task)."""
         games = await self.service.front.games_due(now or utcnow())
         touched = set()
-        gate = asyncio.Semaphore(GAMES_AT_ONCE)
 
         async def one(game_id: int) -> None:
-            async with gate:
-                if await self.drain(game_id, now):
-                    touched.add(game_id)
+            if await self.drain(game_id, now):
+                touched.add(game_id)
 
         await asyncio.gather(*(one(g) for g in games))
         return touched

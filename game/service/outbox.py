@@ -46,7 +46,10 @@ class Claimed(Protocol):
     def attempts(self) -> int: ...
 
 
-LEASE = timedelta(minutes=2)  # a delivery takes seconds; a claimer gone this long has died
+# a delivery takes seconds; a claimer gone this long has died, or is stuck. Shorter than the few minutes
+# Discord checks a message nonce for: a post tried again when its lease ends carries the nonce of a try
+# less than a minute old, so a try that did reach Discord is answered with its message, not made twice
+LEASE = timedelta(minutes=1)
 STATUS_GAP = timedelta(seconds=3)  # at most one status edit per game this often
 MAX_ATTEMPTS = 10
 BACKOFF_BASE = 2.0  # seconds before the first retry; doubled each time

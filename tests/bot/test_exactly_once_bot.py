@@ -3,7 +3,7 @@ outbox row's nonce with `enforce_nonce` (resources-message.mdx, Create Message: 
 was created by the same author with the same nonce, that message will be returned and no new message
 will be created"), so a post tried again after a process was killed between Discord making it and the
 database recording it is not made twice. And the process that was killed takes its claims back as
-soon as it starts again, instead of leaving the game's later posts behind a two-minute lease."""
+soon as it starts again, instead of leaving the game's later posts behind the lease."""
 
 from __future__ import annotations
 
