@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import pickle
 import signal
 import sqlite3
 import subprocess
@@ -47,7 +48,7 @@ LATE = 10.0
 async def child(workdir: str, base: str, rate: float, drain_only: bool) -> None:
     import discord
 
-    from benchmarks.service import ACTORS, SEED, command_script
+    from benchmarks.service import ACTORS, SEED
     from bot.outbox import Courier
     from game.errors import RulesError
     from game.service.db import make_engine
@@ -55,7 +56,8 @@ async def child(workdir: str, base: str, rate: float, drain_only: bool) -> None:
     from game.service.workers import configure, default_size
 
     config = json.loads((Path(workdir) / "config.json").read_text())
-    script = command_script()
+    # the commands as the soak worked them out: a bot starting has no computer-captain game to play first
+    script = pickle.loads((Path(workdir) / "script.pickle").read_bytes())
     engine = make_engine(config["url"])
     workers = configure(default_size())  # as the bot: WORKERS processes decide and draw
     workers.start()
@@ -160,6 +162,7 @@ async def soak(minutes: float, rate: float, games: int) -> dict[str, Any]:
             await service.commands.submit(ACTORS[player], info.id, cmd, request_id=f"soak-{info.id}-{n}")
     await engine.dispose()
     (workdir / "config.json").write_text(json.dumps({"url": url, "games": ids, "token": TOKEN}))
+    (workdir / "script.pickle").write_bytes(pickle.dumps(script))
 
     def start(drain_only: bool = False) -> subprocess.Popen[bytes]:
         (workdir / "started").unlink(missing_ok=True)

@@ -141,3 +141,23 @@ async def test_the_status_message_retried_after_a_crash_is_the_one_recorded(harn
     assert new[0].payload["nonce"] == new[1].payload["nonce"] == nonce(row.id or 0)
     assert new[0].response_message_id == new[1].response_message_id
     assert (await bot.service.store.load(1)).record.status_message_id == new[0].response_message_id
+
+
+async def test_a_post_retried_when_its_lease_ends_is_still_in_discord_s_nonce_window(harness: Any) -> None:
+    """The claimer posted, then could not record it (its database away) and the row's lease ran out:
+    whoever claims it next does so within NONCE_WINDOW of that post ("checked for uniqueness in the
+    past few minutes"), so Discord answers with the first message."""
+    from tests.bot.discord_protocol import NONCE_WINDOW
+
+    assert outbox.LEASE.total_seconds() + 10 < NONCE_WINDOW  # the margin: a pass every 2 s, a slow claim
+    bot, fake = harness
+    await setup_game(bot, fake)
+    await bot.service.commands.pick(Actor(str(ANN[0]), str(GUILD_ID)), 1, "Effective Fire")
+    delivery = await bot.service.front.claim(1, utcnow())
+    assert delivery is not None
+    await bot.courier.deliver(delivery)
+    before = made(fake)
+    fake.advance(outbox.LEASE.total_seconds() + 5)  # Discord's clock moves on with the lease
+    await bot.courier.drain_all(now=utcnow() + outbox.LEASE + timedelta(seconds=5))
+    assert made(fake) == before and fake.nonce_replays == 1
+    assert [r.status for r in await rows(bot) if r.id == delivery.id] == ["done"]
