@@ -218,6 +218,7 @@ async def soak(minutes: float, rate: float, games: int) -> dict[str, Any]:
     # a delivered post with a message of its own (a status edit changes the one status message; a nudge
     # whose pick was made before its turn came is dropped, as it should be)
     unposted = [r for r in rows if r[2] == "done" and r[1] not in ("status", "nudge") and made[f"qd{r[0]}"] == 0]
+    unposted = [r for r in unposted if not await _said_nothing(url, r[0])]
     dropped = sum(1 for r in rows if r[2] == "done" and r[1] == "nudge" and made[f"qd{r[0]}"] == 0)
     from datetime import datetime
 
@@ -232,6 +233,30 @@ async def soak(minutes: float, rate: float, games: int) -> dict[str, Any]:
             "duplicated": sum(c - 1 for c in made.values() if c > 1), "replays": fake.nonce_replays,
             "catch_up": catch_up, "start_up": start_up, "late": late, "dropped": dropped, "rows": len(rows), "untagged": untagged,
             "messages": len(fake.messages), "dir": str(workdir), "minutes": minutes}
+
+
+async def _said_nothing(url: str, row_id: int) -> bool:
+    """A board row a newer board followed posts only the account of its events (bot/publish.py
+    `post_account`), and nothing when they tell nothing (the initiative picks): delivered, no message."""
+    from bot.publish import account_text
+    from game.service.db import make_engine
+    from game.service.game_service import GameService
+    from game.views import event_for
+
+    engine = make_engine(url)
+    try:
+        service = GameService(engine)
+        async with service.store.repo.session() as s:
+            from game.service.models import OutboxRow
+
+            row = await s.get(OutboxRow, row_id)
+        if row is None or row.kind != "board" or "first" not in json.loads(row.payload):
+            return False
+        payload = json.loads(row.payload)
+        read = await service.reading.board(row.game_id, int(payload["first"]), int(payload["last"]))
+        return not account_text([event_for(e, None) for e in read.events])
+    finally:
+        await engine.dispose()
 
 
 def report(r: dict[str, Any], rate: float, games: int) -> None:
