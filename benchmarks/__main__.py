@@ -1,6 +1,7 @@
 """`python -m benchmarks [SUITE [ARG …]] …` runs the benchmarks and prints the figures; numbers after a
 suite's name are its arguments (`python -m benchmarks chat 20 200`, `python -m benchmarks captain 200`).
-Without names it runs them all but the captain match (200 games: run it by name)."""
+Options after a suite's name go to it too (`python -m benchmarks soak --minutes 1`). Without names it
+runs them all but the captain match (200 games) and the soak (5 minutes): run those by name."""
 
 import sys
 
@@ -21,6 +22,7 @@ from benchmarks import (
     same_games,
     service,
     setup,
+    soak,
     startup,
 )
 
@@ -42,6 +44,8 @@ SUITES = {
     "options": ("the options in words per interaction, quick start to 64 ships a side, beside main's of issue 29",
                 options.main),
     "startup": ("start-up with 10,000 stored games: the first command answered, before and now", startup.main),
+    "soak": ("SIGKILL every minute at 20 commands/s: acknowledged, lost, undelivered, duplicated, catch-up "
+             "(--minutes N for a shorter run)", soak.main),
     "referee": ("referee service: a WS&IM game, command latency and cold reads by log length; commands per turn",
                 referee.main),
 }
@@ -56,7 +60,7 @@ def plan(argv: list[str]) -> list[tuple[str, list[str]]]:
             runs[-1][1].append(arg)
         else:
             raise SystemExit(f"unknown benchmark {arg!r}; choose from {', '.join(SUITES)}")
-    return runs or [(name, []) for name in SUITES if name != "captain"]
+    return runs or [(name, []) for name in SUITES if name not in ("captain", "soak")]
 
 
 if __name__ == "__main__":

@@ -206,27 +206,29 @@ async def after_command(interaction: discord.Interaction, game_id: int, outcome:
     await bot.driver.advance(game_id, bot.courier.drain)
 
 
-async def tell_player(client: discord.Client, game_id: int, note: OrderNote) -> None:
+async def tell_player(client: discord.Client, game_id: int, note: OrderNote, *, nonce: str) -> None:
     """What a player's standing orders did concerns their own side: said in a DM, never in the channel."""
     if not note.user_id.isdigit():
         return
     try:
         user = client.get_user(int(note.user_id)) or await client.fetch_user(int(note.user_id))
-        await user.send(fit(f"🗒️ Game #{game_id}, side {note.player}: {names.prose(note.text)}"))
+        await user.send(fit(f"🗒️ Game #{game_id}, side {note.player}: {names.prose(note.text)}"), nonce=nonce)
     except discord.HTTPException:
         log.info("could not DM user %s about their standing orders", note.user_id)
 
 
-async def tell_planner(client: discord.Client, channel: Any, game_id: int, refused: PlanRefused) -> None:
+async def tell_planner(client: discord.Client, channel: Any, game_id: int, refused: PlanRefused, *,
+                       nonces: tuple[str, str]) -> None:
     """Why a planned order was not carried out concerns its planner's own side: said to them in a DM;
-    the channel only learns that they are needed."""
+    the channel only learns that they are needed. Two messages, so two nonces (the DM's, the channel's):
+    Discord matches a nonce across all the bot's messages, wherever they were sent."""
     text = (f"🗓️ Your planned order {names.code(refused.line[:300])} for game #{game_id} was not carried out: "
             f"{names.prose(refused.reason[:1200])}")
     private = False
     if refused.user_id.isdigit():
         try:
             user = client.get_user(int(refused.user_id)) or await client.fetch_user(int(refused.user_id))
-            await user.send(text)
+            await user.send(text, nonce=nonces[0])
             private = True
         except discord.HTTPException:
             log.info("could not DM user %s about a planned order", refused.user_id)
@@ -234,7 +236,7 @@ async def tell_planner(client: discord.Client, channel: Any, game_id: int, refus
     await channel.send(f"🗓️ <@{refused.user_id}>: your planned order for player {refused.player} could not be "
                        f"carried out ({note}).",
                        allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(refused.user_id))])
-                       if refused.user_id.isdigit() else discord.AllowedMentions.none())
+                       if refused.user_id.isdigit() else discord.AllowedMentions.none(), nonce=nonces[1])
 
 
 async def send_line(interaction: discord.Interaction, line: str, override: bool = False) -> None:

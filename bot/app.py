@@ -44,6 +44,16 @@ def intents() -> discord.Intents:
     return wanted
 
 
+def lease_owner(shard_ids: tuple[int, ...] | None) -> str:
+    """The process's identity for its outbox leases: the shards it runs, which a process restarted by
+    its service manager runs again and no other live process runs (Discord hands each shard's events
+    to one session). A restart frees what it held when it was killed (docs/service.md, "Outbox leases")."""
+    if shard_ids is None:
+        return "shards:all"
+    named = "shards:" + ",".join(map(str, sorted(shard_ids)))
+    return named if len(named) <= 64 else "shards#" + hashlib.sha256(named.encode()).hexdigest()[:32]
+
+
 def tree_digest(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None) -> str:
     """What a sync would send, hashed: equal digests mean Discord already has these commands."""
     payload = sorted((c.to_dict(tree) for c in tree._get_all_commands(guild=guild)), key=lambda c: str(c.get("name")))
@@ -64,6 +74,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
                          max_ratelimit_timeout=30.0, **shards)
         service.front.outbox = True  # every command writes what to post, and the courier posts it
         self.service = service
+        self.lease_owner = lease_owner(shard_ids)
         self.driver = Driver(service)
         self.courier = Courier(self, service, self.driver)
         self.dev_guild_id = dev_guild_id
@@ -83,6 +94,9 @@ class QuarterdeckBot(commands.AutoShardedBot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.application_id is not None:
             log.info("invite link (docs/hosting.md): %s", invite_url(self.application_id))
+        freed = await self.service.front.own_leases(self.lease_owner)  # before any post is claimed
+        if freed:
+            log.info("took back %s posts this process had claimed before it stopped (%s)", freed, self.lease_owner)
         # no game is read here: each is loaded when first needed, so a start costs the same with ten
         # games stored or ten thousand (docs/service.md, "Start-up"); what a crash left owed is caught
         # up by `_resume`, after the bot answers

@@ -63,7 +63,7 @@ async def card_file(card: Card) -> discord.File:
     return discord.File(io.BytesIO(png), filename=f"chronicle-{card.game_id}.png", description=alt)
 
 
-async def post_card(channel: discord.abc.Messageable, card: Card) -> None:
+async def post_card(channel: discord.abc.Messageable, card: Card, *, nonce: str) -> None:
     """The card in the game's channel, with the Rematch button while nobody has asked for it."""
     view: discord.ui.View | None = None
     if card.rematch is None:
@@ -71,14 +71,15 @@ async def post_card(channel: discord.abc.Messageable, card: Card) -> None:
         view.add_item(RematchButton(card.game_id))
     kwargs: dict[str, Any] = {"view": view} if view is not None else {}
     await channel.send(card_text(card), file=await card_file(card), allowed_mentions=discord.AllowedMentions.none(),
-                       **kwargs)
+                       nonce=nonce, **kwargs)
 
 
-async def post_chronicle(client: discord.Client, channel: discord.PartialMessageable, card: Card, jump: str) -> None:
+async def post_chronicle(client: discord.Client, channel: discord.PartialMessageable, card: Card, jump: str, *,
+                         nonce: str) -> None:
     """The card in the chronicle channel, and a thread on it for after-action reports. A thread Discord
     refuses (no Create Public Threads there) is logged, not retried: a retry would post the card twice."""
     sent = await channel.send(card_text(card, jump), file=await card_file(card),
-                              allowed_mentions=discord.AllowedMentions.none())
+                              allowed_mentions=discord.AllowedMentions.none(), nonce=nonce)
     # Start Thread from Message by the route itself: Message.create_thread wants the server in the
     # client's cache, and the courier reaches channels by id whether or not they are cached
     try:

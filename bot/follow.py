@@ -53,6 +53,8 @@ class Delivering(Protocol):
     def info(self) -> GameInfo: ...
     @property
     def channel(self) -> discord.PartialMessageable: ...
+    @property
+    def nonce(self) -> str: ...  # the row's message nonce: a DM retried after a crash is not sent twice
 
 log = logging.getLogger(__name__)
 CLOSED_DMS = 50007  # Discord: "Cannot send messages to this user"
@@ -99,7 +101,7 @@ async def _dm(d: Delivering, user_id: str, **kwargs: Any) -> None:
     """Send a follower's DM; closed DMs end their follows quietly (nothing raised: nothing retried)."""
     try:
         user = d.client.get_user(int(user_id)) or await d.client.fetch_user(int(user_id))
-        await user.send(**kwargs)
+        await user.send(nonce=d.nonce, **kwargs)
     except discord.HTTPException as exc:
         if exc.code != CLOSED_DMS:
             raise

@@ -49,6 +49,10 @@ HOPELESS = {
     50083,  # the thread is archived and locked
 }
 MAX_PER_DRAIN = 200  # a drain is a burst of one game's rows, never an endless loop
+# games drained at once by the process: after a restart the backlog is many games' posts, each game's in
+# order, and one game's board (read, drawn, posted) need not wait for another's; but no more than this,
+# or drains waiting for the database's write lock hold every pooled connection and commands time out
+DRAINS_AT_ONCE = 4
 
 
 def utcnow() -> datetime:
@@ -60,6 +64,7 @@ class Courier:
         self.client = client
         self.service = service
         self.driver = driver
+        self._gate = asyncio.Semaphore(DRAINS_AT_ONCE)
 
     def channel(self, channel_id: str, guild_id: str) -> discord.PartialMessageable:
         """The game's channel or thread by id: works whether or not it is cached, and for archived threads."""
@@ -68,6 +73,10 @@ class Courier:
 
     async def drain(self, game_id: int, now: datetime | None = None) -> int:
         """Deliver every row of this game that is due, in order. Never raises: failures are recorded."""
+        async with self._gate:
+            return await self._drain(game_id, now)
+
+    async def _drain(self, game_id: int, now: datetime | None) -> int:
         done = 0
         reads: dict[int, BoardRead] = {}
         for _ in range(MAX_PER_DRAIN):
@@ -78,12 +87,16 @@ class Courier:
         return done
 
     async def drain_all(self, now: datetime | None = None) -> set[int]:
-        """Every game with something due: the pass of the background loop, and the start after a crash."""
+        """Every game with something due: the pass of the background loop, and the start after a crash.
+        Games go DRAINS_AT_ONCE at a time (each game's own posts stay in order: its drain is one task)."""
         games = await self.service.front.games_due(now or utcnow())
         touched = set()
-        for game_id in games:
+
+        async def one(game_id: int) -> None:
             if await self.drain(game_id, now):
                 touched.add(game_id)
+
+        await asyncio.gather(*(one(g) for g in games))
         return touched
 
     async def run_forever(self, every: float = 2.0) -> None:
@@ -153,6 +166,11 @@ class Delivering:
         return self.courier.service
 
     @property
+    def nonce(self) -> str:
+        """The nonce of the one message this row makes (a row that makes two names the second's itself)."""
+        return nonce(self.row.id)
+
+    @property
     def client(self) -> discord.Client:
         return self.courier.client
 
@@ -175,45 +193,48 @@ async def _board(d: Delivering, post: posts.Board) -> None:
     # the followers' DMs first (keyed by this row): a board post retried after a failure writes none twice
     await d.service.following.fan_out(d.row.game_id, d.row.id, post)
     if await d.service.front.later_boards(d.row):
-        await post_account(d.channel, d.read.events)  # the newest board shows the game; this one tells its part
+        # the newest board shows the game; this one tells its part
+        await post_account(d.channel, d.read.events, nonce=d.nonce)
     else:
-        await post_board(d.channel, d.read)
+        await post_board(d.channel, d.read, nonce=d.nonce)
 
 
 @handles(posts.Created)
 async def _created(d: Delivering, post: posts.Created) -> None:
     """Where the game is played, for every player and spectator to read."""
     await d.channel.send(created_text(d.info, post.system or "oak_and_iron"),
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(), nonce=d.nonce)
 
 
 @handles(posts.Status)
 async def _status(d: Delivering, post: posts.Status) -> None:
-    await update_status(d.channel, d.service, d.read)
+    await update_status(d.channel, d.service, d.read, nonce=d.nonce)
 
 
 @handles(posts.Nudge)
 async def _nudge(d: Delivering, post: posts.Nudge) -> None:
     if await _still_owed(d, post):
-        await nudge(d.client, d.row.game_id, post.user, d.channel.jump_url)
+        await nudge(d.client, d.row.game_id, post.user, d.channel.jump_url, nonce=d.nonce)
 
 
 @handles(posts.Note)
 async def _note(d: Delivering, post: posts.Note) -> None:
     """What a player's standing orders did: theirs alone, by DM."""
-    await tell_player(d.client, d.row.game_id, OrderNote(post.user, post.player, post.text))
+    await tell_player(d.client, d.row.game_id, OrderNote(post.user, post.player, post.text), nonce=d.nonce)
 
 
 @handles(posts.Planned)
 async def _planned(d: Delivering, post: posts.Planned) -> None:
-    await tell_planner(d.client, d.channel, d.row.game_id, PlanRefused(post.user, post.player, post.line, post.reason))
+    await tell_planner(d.client, d.channel, d.row.game_id, PlanRefused(post.user, post.player, post.line, post.reason),
+                       nonces=(nonce(d.row.id, "dm"), d.nonce))
 
 
 @handles(posts.Notice)
 async def _notice(d: Delivering, post: posts.Notice) -> None:
     """A line for the channel, pinging only the users it names."""
     await d.channel.send(fit(post.text or "…"),
-                         allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in post.user_ids]))
+                         allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in post.user_ids]),
+                         nonce=d.nonce)
 
 
 handles(posts.FollowBoard)(follow_board)
@@ -236,9 +257,10 @@ async def _chronicle(d: Delivering, post: posts.ChronicleCard) -> None:
     set one when the row goes out) with a thread for after-action reports."""
     card = await d.service.chronicle.card(d.row.game_id)
     if not post.chronicle:
-        await post_card(d.channel, card)
+        await post_card(d.channel, card, nonce=d.nonce)
     elif card.chronicle_channel is not None:
-        await post_chronicle(d.client, d.courier.channel(card.chronicle_channel, card.guild_id), card, d.channel.jump_url)
+        await post_chronicle(d.client, d.courier.channel(card.chronicle_channel, card.guild_id), card, d.channel.jump_url,
+                             nonce=d.nonce)
 
 
 @handles(posts.LeagueRound)
@@ -269,6 +291,17 @@ async def _still_owed(d: Delivering, post: posts.Nudge) -> bool:
     except RulesError:  # the side is no longer theirs
         return False
     return g.turn == post.turn and owes_pick(g, post.player)
+
+
+def nonce(row_id: int, part: str = "") -> str:
+    """The Create Message `nonce` of a row's message, sent with `enforce_nonce` (discord.py sends that
+    flag with every nonce): "If another message was created by the same author with the same nonce,
+    that message will be returned and no new message will be created", for a few minutes
+    (resources-message.mdx, Create Message). So a post whose try reached Discord but was never recorded
+    as delivered (the process was killed, the answer was lost) is not made twice when it is tried again.
+    The row's id, unique in the database, names it; a string of at most 25 characters (the document's
+    limit): "qd", up to 19 digits and a short part for a row's second message."""
+    return f"qd{row_id}{part}"
 
 
 def describe(exc: BaseException) -> str:

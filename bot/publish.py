@@ -134,9 +134,9 @@ def created_text(info: GameInfo, system_name: str) -> str:
     return fit("\n".join(x for x in (f"{head} {seats} {how}".strip(), seed) if x))
 
 
-async def post_board(channel: discord.abc.Messageable, read: BoardRead) -> None:
+async def post_board(channel: discord.abc.Messageable, read: BoardRead, *, nonce: str) -> None:
     """Post the account of the read's events, the board and the next prompt in the game channel (the
-    courier does, for a board row of the outbox: bot/outbox.py)."""
+    courier does, for a board row of the outbox: bot/outbox.py, whose row gives the `nonce`)."""
     info, spectator, game_id = read.info, read.spectator, read.info.id
     events = list(read.events)  # as a spectator sees them: what a player alone may see is redacted
     waiting = read.waiting
@@ -166,6 +166,7 @@ async def post_board(channel: discord.abc.Messageable, read: BoardRead) -> None:
         "content": fit(body),
         "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users], roles=False,
                                                     everyone=False),
+        "nonce": nonce,  # the refused first try made no message: the second may carry the same nonce
     }
     if view is not None:
         kwargs["view"] = view
@@ -180,15 +181,16 @@ async def post_board(channel: discord.abc.Messageable, read: BoardRead) -> None:
                            **{k: v for k, v in kwargs.items() if k != "content"})
 
 
-async def post_account(channel: discord.abc.Messageable, logged: Sequence[Any]) -> None:
+async def post_account(channel: discord.abc.Messageable, logged: Sequence[Any], *, nonce: str) -> None:
     """Only the account of these events: for a board post that a newer one already follows (posts held
     back by a failure, going out late), whose picture and prompt would show the game as it is now."""
     text = account_text([event_for(e, None) for e in logged])
     if text:
-        await channel.send(fit(text), allowed_mentions=discord.AllowedMentions.none())
+        await channel.send(fit(text), allowed_mentions=discord.AllowedMentions.none(), nonce=nonce)
 
 
-async def update_status(channel: discord.PartialMessageable, service: GameService, read: BoardRead) -> None:
+async def update_status(channel: discord.PartialMessageable, service: GameService, read: BoardRead, *,
+                        nonce: str) -> None:
     """One status message per game, edited in place, showing the game as it is now (the courier
     coalesces the edits of a game: the last state wins)."""
     g, game_id = read.spectator.game, read.info.id
@@ -207,13 +209,15 @@ async def update_status(channel: discord.PartialMessageable, service: GameServic
             return
         except discord.NotFound:
             pass  # the status message was deleted: a new one takes its place
-    sent = await channel.send(content, allowed_mentions=discord.AllowedMentions.none())
+    # a retry after a crash between the post and this record is given the first message back, by its nonce
+    sent = await channel.send(content, allowed_mentions=discord.AllowedMentions.none(), nonce=nonce)
     await service.front.set_status_message(game_id, str(sent.id))
 
 
-async def nudge(client: discord.Client, game_id: int, user_id: str, link: str) -> None:
+async def nudge(client: discord.Client, game_id: int, user_id: str, link: str, *, nonce: str) -> None:
     """A DM to a player who owes an initiative pick, with a link to the game channel. It raises when
     Discord refuses (a closed DM: 50007): the courier records that and does not try again."""
     user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
     await user.send(f"⚓ Your initiative card for game #{game_id} is due. Choose it in the game channel "
-                    f"with the **Choose initiative card** button. {link}\n`/mygames` lists every game waiting on you.")
+                    f"with the **Choose initiative card** button. {link}\n`/mygames` lists every game waiting on you.",
+                    nonce=nonce)

@@ -83,6 +83,8 @@ class FrontEnd:
         self._outbox = False
         self._more: list[PostMaker] = []
         self.outbox = outbox
+        # the identity the courier's leases are taken under (`own_leases`); None: leases with no owner
+        self.owner: str | None = None
 
     @property
     def outbox(self) -> bool:
@@ -142,7 +144,7 @@ class FrontEnd:
     async def claim(self, game_id: int, now: datetime) -> Delivery | None:
         """The next post of this game to deliver, claimed with a lease, or None."""
         async with self._repo.session() as s, s.begin():
-            claimed = await outbox.claim(s, game_id, now)
+            claimed = await outbox.claim(s, game_id, now, self.owner)
         if claimed is None:
             return None
         assert claimed.id is not None
@@ -152,6 +154,13 @@ class FrontEnd:
         except ValueError as exc:
             post = Unreadable(claimed.kind, str(exc))
         return Delivery(claimed.id, claimed.game_id, claimed.kind, claimed.attempts, post)
+
+    async def own_leases(self, owner: str, now: datetime | None = None) -> int:
+        """Take leases as `owner` from now on, and free at once the rows a process of that identity held
+        when it was stopped (a start after a crash): how many. Call before the courier's first pass."""
+        self.owner = owner
+        async with self._repo.session() as s, s.begin():
+            return await outbox.reclaim(s, owner, now or utcnow())
 
     async def delivered(self, delivery: Delivery, now: datetime) -> None:
         async with self._repo.session() as s, s.begin():

@@ -420,6 +420,8 @@ class OutboxRow(SQLModel, table=True):
     attempts: int = Field(default=0)
     next_try_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
     locked_until: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    # who holds the lease: a process's identity, the same after it restarts (docs/service.md, "Outbox leases")
+    owner: str | None = Field(default=None, max_length=64)
     last_error: str = Field(default="", sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
     done_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))

@@ -11,7 +11,10 @@ once. Delivery is in order per game on three lanes:
 - DMs (nudges): each on its own, so a closed DM or a failing board post never holds a nudge back.
 
 Claims take a lease (a claimer that dies lets the row fall due again) and are conditional updates,
-after a `FOR UPDATE SKIP LOCKED` read on PostgreSQL (SQLite ignores it and serialises writers).
+after a `FOR UPDATE SKIP LOCKED` read on PostgreSQL (SQLite ignores it and serialises writers). A lease
+names its owner, a process's identity that stays the same across its restarts: a restarted process
+takes back at once the rows it held when it was killed (`reclaim`), while any other process waits out
+the lease, since the owner may still be delivering (docs/service.md, "Outbox leases").
 """
 
 from __future__ import annotations
@@ -43,7 +46,10 @@ class Claimed(Protocol):
     def attempts(self) -> int: ...
 
 
-LEASE = timedelta(minutes=2)  # a delivery takes seconds; a claimer gone this long has died
+# a delivery takes seconds; a claimer gone this long has died, or is stuck. Shorter than the few minutes
+# Discord checks a message nonce for: a post tried again when its lease ends carries the nonce of a try
+# less than a minute old, so a try that did reach Discord is answered with its message, not made twice
+LEASE = timedelta(minutes=1)
 STATUS_GAP = timedelta(seconds=3)  # at most one status edit per game this often
 MAX_ATTEMPTS = 10
 BACKOFF_BASE = 2.0  # seconds before the first retry; doubled each time
@@ -106,9 +112,9 @@ def _is_due(row: OutboxRow, now: datetime) -> bool:
     return row.status == "running" and locked is not None and locked < now
 
 
-async def claim(s: AsyncSession, game_id: int, now: datetime) -> OutboxRow | None:
-    """Claim the next row of this game to deliver (in the caller's transaction), or None. Older status
-    rows are superseded by the newest; a status edit too soon after the last one is put off."""
+async def claim(s: AsyncSession, game_id: int, now: datetime, owner: str | None = None) -> OutboxRow | None:
+    """Claim the next row of this game to deliver (in the caller's transaction) for `owner`, or None.
+    Older status rows are superseded by the newest; a status edit too soon after the last one is put off."""
     for row in await _candidates(s, game_id, now):
         if row.kind == "status":
             await s.execute(_update().where(
@@ -131,9 +137,9 @@ async def claim(s: AsyncSession, game_id: int, now: datetime) -> OutboxRow | Non
                 continue
         claimed = await s.execute(
             _update().where(col(OutboxRow.id) == row.id, _due(now))
-            .values(status="running", attempts=row.attempts + 1, locked_until=now + LEASE))
+            .values(status="running", attempts=row.attempts + 1, locked_until=now + LEASE, owner=owner))
         if claimed.rowcount == 1:  # type: ignore[attr-defined]
-            row.status, row.attempts, row.locked_until = "running", row.attempts + 1, now + LEASE
+            row.status, row.attempts, row.locked_until, row.owner = "running", row.attempts + 1, now + LEASE, owner
             if row.kind == "board":
                 await _absorb(s, row)
             return row
@@ -176,15 +182,26 @@ def merged_range(payloads: list[dict[str, Any]]) -> dict[str, Any]:
     return {"first": min(int(p["first"]) for p in ranged), "last": max(int(p["last"]) for p in ranged)}
 
 
+async def reclaim(s: AsyncSession, owner: str, now: datetime) -> int:
+    """A process starting again under `owner` frees the rows it held when it stopped: due now, in their
+    places, so a game's later posts no longer queue behind a lease nobody will end. The try the stop cut
+    short still counts (a row that kills its process each time is given up after MAX_ATTEMPTS). The
+    cut-short try may have reached Discord: the retry carries the same nonce (bot/outbox.py), so Discord
+    returns that message rather than making a second. The number of rows freed."""
+    freed = await s.execute(_update().where(col(OutboxRow.status) == "running", col(OutboxRow.owner) == owner)
+                            .values(status="pending", locked_until=None, owner=None, next_try_at=now))
+    return int(freed.rowcount)  # type: ignore[attr-defined]
+
+
 async def delivered(s: AsyncSession, row: Claimed, now: datetime) -> None:
     await s.execute(_update().where(col(OutboxRow.id) == row.id)
-                    .values(status="done", locked_until=None, done_at=now, last_error=""))
+                    .values(status="done", locked_until=None, owner=None, done_at=now, last_error=""))
 
 
 async def failed(s: AsyncSession, row: Claimed, error: str, now: datetime, retry_at: datetime | None) -> str:
     """Record a failed try: due again at `retry_at`, or given up (None, or too many tries). The status."""
     status = "pending" if retry_at is not None and row.attempts < MAX_ATTEMPTS else "failed"
-    values: dict[str, Any] = {"status": status, "locked_until": None, "last_error": error[:2000]}
+    values: dict[str, Any] = {"status": status, "locked_until": None, "owner": None, "last_error": error[:2000]}
     if status == "pending":
         values["next_try_at"] = retry_at
     else:

@@ -20,6 +20,18 @@ From interactions-receiving-and-responding.mdx, quoted where modelled:
   default all mentions are parsed in regular messages and only user mentions in interactions and
   webhooks; `parse` and a list of the same kind exclude each other; an id in `allowed_mentions` that is
   not in the content notifies nobody. An ephemeral message is seen by its interaction's user alone.
+
+From resources-message.mdx, Create Message, the nonce:
+
+- `nonce?`: "integer or string", "Can be used to verify a message was sent (up to 25 characters)";
+  the OpenAPI document's `MessageCreateRequest.nonce` is an int64 or a string of `maxLength` 25 (or
+  null), which tests/bot/contract.py checks on every request (400 50035 otherwise).
+- `enforce_nonce?`: "If true and nonce is present, it will be checked for uniqueness in the past few
+  minutes. If another message was created by the same author with the same nonce, that message will be
+  returned and no new message will be created." So without `enforce_nonce` (or without a nonce) every
+  request makes a message; the match is the author's, whatever channel (a DM included) the first went
+  to; and the message returned is the first, as it is now. "A few minutes" is not a figure: the fake
+  remembers a nonce for NONCE_WINDOW, the least the words allow, so the bot leans on no more.
 """
 
 from __future__ import annotations
@@ -29,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 RESPONSE_DEADLINE = 3.0  # seconds to the initial response
+NONCE_WINDOW = 120.0  # seconds a nonce is checked for uniqueness with enforce_nonce ("the past few minutes")
 TOKEN_LIFETIME = 15 * 60.0
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -53,6 +66,7 @@ class Message:
     token: str | None = None  # the interaction token it was made under, if any
     edits: int = 0
     shown: list[str] = field(default_factory=list)  # every content it has had, for "who could read what"
+    nonce: int | str | None = None  # as the request gave it: Discord's message object carries it back
 
     @property
     def ephemeral(self) -> bool:
@@ -72,6 +86,32 @@ class Interaction:
     original: str | None = None  # the message `@original` names
     loading: bool = False  # deferred with a message, not yet filled
     invalidated: bool = False  # the 3 seconds passed unanswered
+
+
+@dataclass
+class Nonces:
+    """The nonces the bot's messages were created with under `enforce_nonce`, and when: one author
+    (the bot) for the fake, so a nonce names at most one message in the window, in any channel."""
+
+    window: float = NONCE_WINDOW
+    seen: dict[str, tuple[str, float]] = field(default_factory=dict)  # nonce -> (message id, created at)
+
+    @staticmethod
+    def key(nonce: int | str) -> str:
+        return str(nonce)  # discord.py sends an int nonce as its digits: one nonce either way
+
+    def first(self, payload: dict[str, Any], now: float) -> str | None:
+        """The message a Create Message request is answered with instead of a new one, if any."""
+        nonce = payload.get("nonce")
+        if nonce is None or payload.get("enforce_nonce") is not True:
+            return None
+        found = self.seen.get(self.key(nonce))
+        return found[0] if found is not None and now - found[1] <= self.window else None
+
+    def made(self, payload: dict[str, Any], message_id: str, now: float) -> None:
+        nonce = payload.get("nonce")
+        if nonce is not None and payload.get("enforce_nonce") is True:
+            self.seen[self.key(nonce)] = (message_id, now)
 
 
 def notified_users(content: str, allowed: dict[str, Any] | None) -> list[str]:

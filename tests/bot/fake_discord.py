@@ -29,6 +29,7 @@ from tests.bot.discord_protocol import (
     UPDATE_MESSAGE,
     Interaction,
     Message,
+    Nonces,
     notified_users,
 )
 from tests.bot.discord_ratelimits import TEST_SCALE, RateLimits
@@ -246,6 +247,8 @@ class FakeDiscord:
         }
         self.servers = FakeGuilds(BOT_USER, TOKEN, self.channels, GUILD_ID)  # roles and overwrites (--check)
         self.messages: dict[str, Message] = {}  # every message there is, by id
+        self.nonces = Nonces()  # Create Message's enforce_nonce (discord_protocol.py)
+        self.nonce_replays = 0  # Create Message requests answered with the message their nonce made before
         self.interactions: dict[str, Interaction] = {}  # by token: the interactions Discord sent the bot
         self.operations: set[str] = set()  # the API document's operations the requests were for
         self.thread_activity: dict[str, float] = {}  # thread id -> when its last message came (fake clock)
@@ -435,7 +438,8 @@ class FakeDiscord:
         """A message Discord makes, and the pings it gives: in a new message only, never in an edit."""
         flags = int(body.get("flags") or 0) if flags is None else flags
         message = Message(snowflake(), channel_id, str(body.get("content") or ""), flags,
-                          list(body.get("components") or []), list(files), token=interaction.token if interaction else None)
+                          list(body.get("components") or []), list(files), token=interaction.token if interaction else None,
+                          nonce=body.get("nonce") if interaction is None else None)
         if message.ephemeral and interaction is not None:
             message.ephemeral_to = interaction.user_id
         message.shown.append(message.content)
@@ -473,6 +477,7 @@ class FakeDiscord:
             ],
             "embeds": [], "pinned": False, "type": 0, "flags": message.flags,
             "components": answered_components(message.components),
+            **({"nonce": message.nonce} if message.nonce is not None else {}),
         }
 
     def _answer_message(self, sent: Sent, message: Message, status: int = 200) -> web.Response:
@@ -618,7 +623,13 @@ class FakeDiscord:
             refused = self._refuse_channel(parts[1], sent)
             if refused is not None:
                 return refused
-            return self._answer_message(sent, self._new_message(parts[1], sent.payload, sent.files))
+            first = self.nonces.first(sent.payload, self.now())
+            if first is not None and first in self.messages:  # the message that nonce made: no second one
+                self.nonce_replays += 1
+                return self._answer_message(sent, self.messages[first])
+            message = self._new_message(parts[1], sent.payload, sent.files)
+            self.nonces.made(sent.payload, message.id, self.now())
+            return self._answer_message(sent, message)
         if parts[0] == "channels" and parts[-2] == "messages" and method == "PATCH":
             refused = self._refuse_channel(parts[1], sent)
             if refused is not None:

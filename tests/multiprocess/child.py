@@ -27,8 +27,9 @@ async def main(base: str, db_url: str, name: str) -> None:
     engine = make_engine(db_url)
     # each process draws seeds from its own counter: two processes must never give two games one seed
     first_seed = 1001 if name.endswith("b") else 1
+    # as deployed: each process its own shard (so its own outbox lease owner, docs/service.md)
     bot = QuarterdeckBot(GameService(engine, seeds=counting_seeds(first_seed)), sync_commands=False,
-                         run_scheduler=True)
+                         run_scheduler=True, shard_count=2, shard_ids=(1,) if name.endswith("b") else (0,))
     await bot.login(TOKEN)
     print("ready", flush=True)
     loop = asyncio.get_running_loop()

@@ -146,3 +146,39 @@ async def test_claimers_at_once_never_share_a_row(service: GameService) -> None:
     got = await asyncio.gather(*(claim(service, gid) for _ in range(4)))
     taken = [r.id for r in got if r is not None]
     assert len(taken) == 1  # one claimer has the head of the lane; the second board waits behind it
+
+
+async def test_a_restart_takes_back_its_own_claims_at_once_and_no_one_else_s(service: GameService) -> None:
+    """Leases name their owner (a process's shard identity): the owner starting again frees what it
+    held, in place and due now; a claim of another owner keeps its lease (that process may be alive)."""
+    gid = await started(service)
+    await service.store.repo.enqueue(gid, [Post("board", {}), Post("notice", {"text": "⏰"}),
+                                           Post("nudge", {"user": "1", "player": "A", "turn": 1}, key="n")])
+    now = utcnow()
+    async with service.store.repo.session() as s, s.begin():
+        mine = await outbox.claim(s, gid, now, "shards:0")
+        theirs = await outbox.claim(s, gid, now, "shards:1")
+    assert mine is not None and theirs is not None and (mine.kind, theirs.kind) == ("board", "nudge")
+    assert await claim(service, gid, now + timedelta(seconds=1)) is None  # the notice waits behind the board
+    async with service.store.repo.session() as s, s.begin():
+        assert await outbox.reclaim(s, "shards:0", now + timedelta(seconds=2)) == 1
+    by_id = {r.id: r for r in await rows(service, gid)}
+    assert (by_id[mine.id].status, by_id[mine.id].owner, by_id[mine.id].attempts) == ("pending", None, 1)
+    assert (by_id[theirs.id].status, by_id[theirs.id].owner) == ("running", "shards:1")
+    again = await claim(service, gid, now + timedelta(seconds=2))  # at once, long before the lease ends
+    assert again is not None and again.id == mine.id and again.attempts == 2
+    async with service.store.repo.session() as s, s.begin():
+        assert await outbox.reclaim(s, "shards:2", now) == 0  # nothing of a process that held nothing
+        await outbox.delivered(s, again, now)
+    assert {r.id: r.owner for r in await rows(service, gid)}[mine.id] is None
+
+
+async def test_the_front_end_claims_under_its_owner(service: GameService) -> None:
+    gid = await started(service)
+    await service.store.repo.enqueue(gid, [Post("notice", {"text": "⏰"})])
+    assert await service.front.own_leases("shards:3") == 0
+    delivery = await service.front.claim(gid, utcnow())
+    assert delivery is not None
+    assert {r.id: r.owner for r in await rows(service, gid)}[delivery.id] == "shards:3"
+    assert await service.front.own_leases("shards:3") == 1  # the same identity starting again
+    assert {r.id: r.status for r in await rows(service, gid)}[delivery.id] == "pending"
