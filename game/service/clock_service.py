@@ -296,6 +296,18 @@ class Clock:
                               detail or "the game is resumed ({by}): each clock runs again with the time it had left",
                               retime=resumed(utcnow(), spent))
 
+    async def hold(self, actor: Actor, game_id: int, kind: str, paused_at: str, detail: str) -> Outcome | None:
+        """The pause that began at `paused_at` ends, but another holds the clock (a league's, which began
+        meanwhile): the clock stays stopped, as a pause of `kind` with no end of its own. None: that pause
+        is already over."""
+        clock = await orders_store.game_clock(self.store.repo, game_id)
+        if not clock.paused or clock.paused_at is None or _token(clock.paused_at) != paused_at:
+            return None
+        clock.pause_kind, clock.paused_until = kind, None
+        await orders_store.save_clock(self.store.repo, clock)
+        self._clocks[game_id] = clock
+        return await self.log(game_id, actor, "paused", detail, retime=keep)
+
     async def paused(self, game_id: int) -> GameClock:
         """The game's clock as stored: whether it is paused, since and until when, and by whom."""
         return await orders_store.game_clock(self.store.repo, game_id)

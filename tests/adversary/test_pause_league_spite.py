@@ -1,0 +1,106 @@
+"""Adversary probes of the pauses played against the league's own clockwork (issue 27, item 4): a
+league paused while its round's last games end, a pause by consent that ends by itself during a
+league's pause, a league paused while a request for a pause is open, and a GM's /league resume over
+a pause the players agreed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from game.service.models import utcnow
+from game.service.scheduler import run_due
+from tests.adversary.eyes import ANN, BOB, EVE, GUS, Table, answer_text
+from tests.adversary.test_league_organisers import _league, _user
+from tests.adversary.test_pause_consent import request_buttons
+from tests.bot.fake_discord import GUILD_ID
+
+
+async def _info(t: Table):  # type: ignore[no-untyped-def]
+    return await t.service.leagues.show(str(GUILD_ID), "Cup")
+
+
+async def _ann_v_bob(t: Table) -> tuple[int, int]:
+    """Ann's game of round 1 and its thread (Ann, Bob and Eve play, with a computer captain)."""
+    (p,) = [p for p in (await _info(t)).pairings if str(ANN[0]) in (p.a, p.b)]
+    return int(p.game_id or 0), int(p.thread_id or 0)
+
+
+async def test_a_round_whose_games_end_while_its_league_is_paused_waits_for_the_resume(table: Table) -> None:
+    """Every game of the round ends while a GM has paused the league: the next round is not paired
+    behind the GM's back with its clocks running. The GM's /league resume closes it."""
+    t = table
+    await _league(t, "Cup")
+    assert "is paused" in answer_text(await t.cmd(GUS, "league", "pause", name="Cup", reason="holidays"))
+    for p in (await _info(t)).pairings:
+        if p.status == "done":
+            continue
+        human = p.a if not p.a.startswith("ai:") else p.b
+        await t.cmd(_user(human), "game", "concede", channel_id=int(p.thread_id or 0), settle=30)
+    await t.bot.courier.drain_all()
+    info = await _info(t)
+    assert info.current_round == 1 and info.paused, "a round closed by itself while its league was paused"
+    assert all(p.status == "done" for p in info.pairings)
+    resumed = answer_text(await t.cmd(GUS, "league", "resume", name="Cup", settle=30))
+    assert "is resumed" in resumed, resumed
+    await t.bot.courier.drain_all()
+    info = await _info(t)
+    assert info.current_round == 2 and not info.paused
+    assert any(p.game_id is not None and p.status == "playing" for p in info.pairings)
+    for p in info.pairings:
+        if p.game_id is not None and p.status != "done":
+            assert not (await t.service.clock.paused(p.game_id)).paused  # the new round's clocks run
+
+
+async def test_a_pause_by_consent_that_ends_during_the_leagues_pause_keeps_the_clock_stopped(table: Table) -> None:
+    t = table
+    await _league(t, "Cup")
+    game, thread = await _ann_v_bob(t)
+    mark = t.mark()
+    await t.cmd(ANN, "game", "pause", hours=1, channel_id=thread)
+    message, agree, _ = request_buttons(t, mark)
+    assert "Everyone agrees" in answer_text(await t.press(BOB, agree, message, channel_id=thread))
+    assert "is paused" in answer_text(await t.cmd(GUS, "league", "pause", name="Cup"))
+    later = utcnow() + timedelta(hours=2)
+    assert await run_due(t.service.store.repo, {"pause_end": t.bot._pause_end}, now=later) == 1
+    clock = await t.service.clock.paused(game)
+    assert clock.paused and clock.pause_kind == "league", "the game's clock ran during its league's pause"
+    # a player cannot lift the GM's pause; the GM's resume starts it
+    assert answer_text(await t.cmd(ANN, "game", "resume", channel_id=thread)).startswith("❌")
+    await t.cmd(GUS, "league", "resume", name="Cup")
+    assert not (await t.service.clock.paused(game)).paused
+
+
+async def test_a_league_paused_while_a_request_is_open_leaves_no_button_that_works(table: Table) -> None:
+    t = table
+    await _league(t, "Cup")
+    game, thread = await _ann_v_bob(t)
+    mark = t.mark()
+    await t.cmd(ANN, "game", "pause", channel_id=thread)
+    message, agree, _ = request_buttons(t, mark)
+    await t.cmd(GUS, "league", "pause", name="Cup")
+    assert (await t.service.clock.paused(game)).pause_kind == "league"
+    late = await t.press(BOB, agree, message, channel_id=thread)
+    assert late is not None and "no longer open" in answer_text(late)
+    clock = await t.service.clock.paused(game)
+    assert clock.paused and clock.pause_kind == "league"  # Bob's press did not turn it into a players' pause
+    assert answer_text(await t.cmd(BOB, "game", "resume", channel_id=thread)).startswith("❌")
+    await t.cmd(GUS, "league", "resume", name="Cup")
+    assert not (await t.service.clock.paused(game)).paused
+
+
+async def test_a_gms_league_resume_leaves_the_players_own_pause_alone(table: Table) -> None:
+    t = table
+    await _league(t, "Cup")
+    game, thread = await _ann_v_bob(t)
+    mark = t.mark()
+    await t.cmd(ANN, "game", "pause", channel_id=thread)
+    message, agree, _ = request_buttons(t, mark)
+    await t.press(BOB, agree, message, channel_id=thread)
+    await t.cmd(GUS, "league", "pause", name="Cup")
+    resumed = answer_text(await t.cmd(GUS, "league", "resume", name="Cup"))
+    assert "is resumed" in resumed, resumed
+    clock = await t.service.clock.paused(game)
+    assert clock.paused and clock.pause_kind == "consent"
+    # and Eve, who plays another table, cannot resume Ann and Bob's game
+    assert answer_text(await t.cmd(EVE, "game", "resume", channel_id=thread)).startswith("❌")
+    assert "runs again" in answer_text(await t.cmd(BOB, "game", "resume", channel_id=thread))
