@@ -1,0 +1,73 @@
+"""Adversary probes of weekday windows (`/clock days`, issue 27 item 4): a player who keeps one minute
+a week so that their deadline never comes, hostile texts (huge, empty windows, overlapping, every
+day closed), and what the deadline does then: it is never pushed to the next century, and planning
+it never loops."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from game.errors import RulesError
+from game.service.availability import STRETCH, Availability, parse_windows
+from game.service.models import utcnow
+from tests.adversary.clock_jobs import planned
+from tests.adversary.eyes import ANN, Table, answer_text
+from tests.adversary.test_sweep import open_quickstart
+
+UNEXPECTED = "Something went wrong on my side"
+START = datetime(2026, 11, 27, 10, 30, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Pacific/Kiritimati", "America/Santiago"])
+@pytest.mark.parametrize("hours", [1, 72, 720])
+def test_one_minute_a_week_does_not_put_the_deadline_in_the_next_century(zone: str, hours: int) -> None:
+    week = Availability(ZoneInfo(zone), parse_windows("Mon 10:00-10:01"))
+    began = time.perf_counter()
+    due = week.advance(START, hours * 3600)
+    assert time.perf_counter() - began < 0.2  # planned on the event loop: no long walk through the weeks
+    assert START < due <= START + STRETCH * timedelta(hours=hours)
+
+
+def test_a_fair_week_still_counts_its_open_time_exactly() -> None:
+    """Evenings and weekends (well over a day a week): the limit never cuts a real member's time."""
+    week = Availability(ZoneInfo("Europe/Paris"), parse_windows("Mon-Fri 18:00-23:00, Sat-Sun 10:00-22:00"))
+    due = week.advance(START, 72 * 3600)
+    assert week.counted(START, due) == 72 * 3600 and due < START + STRETCH * timedelta(hours=72)
+
+
+@pytest.mark.parametrize("typed", ["Mon 10:00-10:00", "Mon-Sun 0-0", "Mon " + "1" * 390, "Mon/" * 99 + "Mon 1-2x",
+                                   "Mon 24:00-01:00", "Mon 25-26", "Mon 10:60-11", "Funday 10-12", "-", "\x00"])
+def test_hostile_windows_are_refused_with_an_example(typed: str) -> None:
+    with pytest.raises(RulesError) as refused:
+        parse_windows(typed)
+    assert len(refused.value.message) <= 200 and "Mon-Fri" in refused.value.allowed
+
+
+def test_overlapping_windows_merge_and_a_whole_week_is_always_open() -> None:
+    week = parse_windows("Mon-Sun 00:00-24:00, Mon 10-12, Sun 22:00-02:00")
+    assert week == ((0, 7 * 24 * 60),)
+    assert Availability(ZoneInfo("UTC"), week).advance(START, 3600) == START + timedelta(hours=1)
+
+
+async def test_a_player_who_keeps_one_minute_a_week_still_meets_a_deadline(table: Table) -> None:
+    t = table
+    await open_quickstart(t)  # the game waits on Ann's pick
+    ((plain, _),) = await planned(t, "deadline", "A")
+    length = plain - utcnow()
+    answer = await t.cmd(ANN, "clock", "days", days="Mon 10:00-10:01")
+    assert answer.ephemeral and "Mon 10:00-10:01" in answer_text(answer), answer_text(answer)
+    ((due, _),) = await planned(t, "deadline", "A")
+    assert due <= utcnow() + STRETCH * length + timedelta(minutes=1), due
+    for typed in ("", "Mon 10:00-10:00", "Mon " * 99, "every day"):
+        refused = await t.cmd(ANN, "clock", "days", days=typed)
+        text = answer_text(refused)
+        assert refused.ephemeral and text.startswith("❌") and UNEXPECTED not in text and len(text) <= 2000, text
+    # windows wholly inside quiet hours are refused: never free to play
+    await t.cmd(ANN, "clock", "hours", time_zone="UTC", quiet_from=22, quiet_to=7)
+    refused = await t.cmd(ANN, "clock", "days", days="Mon-Sun 23:00-06:00")
+    assert "never be free" in answer_text(refused), answer_text(refused)
+    assert "Mon 10:00-10:01" in answer_text(await t.cmd(ANN, "clock", "days"))  # the refusal changed nothing
