@@ -13,6 +13,10 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col
+
 from game import events as ev
 from game import names
 from game.ai.captain import Captain
@@ -313,12 +317,25 @@ class Clock:
         return await orders_store.game_clock(self.store.repo, game_id)
 
     async def save_proposal(self, game_id: int, proposal: str, expected: str) -> bool:
-        """Write the open request for a pause if the stored one is still `expected` (False: it changed)."""
+        """Write the open request for a pause if the stored one is still `expected` (False: it changed).
+        One conditional update: two answers pressed at once (Agree and Decline from two clients) settle
+        it once, the other finds it changed."""
         clock = await orders_store.game_clock(self.store.repo, game_id)
         if clock.proposal != expected:
             return False
+        try:
+            async with self.store.repo.session() as s, s.begin():
+                if await s.get(GameClock, game_id) is None:  # a game whose clock was never written
+                    s.add(GameClock(game_id=game_id))
+                    await s.flush()
+                done = await s.execute(update(GameClock).where(col(GameClock.game_id) == game_id,
+                                                               col(GameClock.proposal) == expected)
+                                       .values(proposal=proposal, updated_at=utcnow()))
+        except IntegrityError:  # another answer wrote the clock's first row a moment ago
+            return False
+        if not done.rowcount:  # type: ignore[attr-defined]
+            return False
         clock.proposal = proposal
-        await orders_store.save_clock(self.store.repo, clock)
         self._clocks[game_id] = clock
         return True
 

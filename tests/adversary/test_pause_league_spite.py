@@ -5,6 +5,7 @@ a pause the players agreed."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 from game.service.models import utcnow
@@ -104,3 +105,24 @@ async def test_a_gms_league_resume_leaves_the_players_own_pause_alone(table: Tab
     # and Eve, who plays another table, cannot resume Ann and Bob's game
     assert answer_text(await t.cmd(EVE, "game", "resume", channel_id=thread)).startswith("❌")
     assert "runs again" in answer_text(await t.cmd(BOB, "game", "resume", channel_id=thread))
+
+
+async def test_agree_and_decline_pressed_at_once_settle_the_request_once(table: Table) -> None:
+    """Bob's two clients press Agree and Decline at the same moment: one answer counts, the other is
+    told the request was answered; the log never says both "declined" and "paused"."""
+    from game import events as ev
+    from tests.adversary.test_sweep import open_quickstart
+
+    t = table
+    await open_quickstart(t)
+    for _ in range(3):
+        mark = t.mark()
+        await t.cmd(ANN, "game", "pause")
+        message, agree, decline = request_buttons(t, mark)
+        answers = await asyncio.gather(t.press(BOB, agree, message), t.press(BOB, decline, message))
+        said = [answer_text(a) for a in answers]
+        assert sum(not x.startswith("❌") for x in said) == 1, said
+        changes = [e.change for e in await t.log_events() if isinstance(e, ev.ClockChanged)]
+        assert changes[-1] in ("paused", "pause declined") and changes[-2] == "pause asked", changes
+        if (await t.service.clock.paused(1)).paused:
+            await t.cmd(ANN, "game", "resume")
