@@ -107,3 +107,31 @@ async def test_a_member_who_left_the_campaign_cannot_rejoin_to_fight_twice(table
     assert UNEXPECTED not in a and not a.startswith("❌"), a
     (bob,) = [m for m in (await t.service.campaigns.show(str(GUILD_ID), CAMPAIGN)).members if m.name == "Bob"]
     assert bob.left
+
+
+async def test_hostile_member_and_list_names_in_the_ledger_ping_and_link_nothing(table: Table) -> None:
+    from game.service.game_service import Actor
+    from tests.adversary.eyes import assert_no_pings
+    from tests.adversary.test_campaign_probe import SQUADRON
+
+    t = table
+    mallory = (444444444444444411, "[free nitro](https://evil.example) @everyone")
+    mark = t.mark()
+    assert "is created" in answer_text(await t.cmd(GAIL, "campaign", "create", permissions=MANAGE_GUILD, name=CAMPAIGN))
+    hostile_list = SQUADRON.replace('name = "Zeeland Admiralty"', f'name = "<@{BOB[0]}> ||x|| `"')
+    assert hostile_list != SQUADRON
+    for user, text, list_name in ((mallory, hostile_list, f"<@{BOB[0]}> ||x|| `"), (BOB, SQUADRON, "Zeeland Admiralty")):
+        await t.service.squadrons.save(Actor(str(user[0]), str(GUILD_ID)), text)
+        a = answer_text(await t.cmd(user, "campaign", "join", name=CAMPAIGN, squadron=list_name))
+        assert "You joined" in a, a
+    for page in (1, 2, 10_000):
+        a = await t.cmd(EVE, "campaign", "ledger", name=CAMPAIGN, page=page)
+        text = answer_text(a)
+        assert UNEXPECTED not in text and len(text) <= 2000, text
+        if page > 1:
+            assert text.startswith("❌ There is no page"), text
+            continue
+        assert "](https://" not in text and f"<@{BOB[0]}>" not in text.replace(f"\\<@{BOB[0]}>", ""), text
+    shown = answer_text(await t.cmd(EVE, "campaign", "show", name=CAMPAIGN))
+    assert "](https://" not in shown and UNEXPECTED not in shown, shown
+    assert_no_pings(t.fake, mark)

@@ -126,3 +126,21 @@ async def test_agree_and_decline_pressed_at_once_settle_the_request_once(table: 
         assert changes[-1] in ("paused", "pause declined") and changes[-2] == "pause asked", changes
         if (await t.service.clock.paused(1)).paused:
             await t.cmd(ANN, "game", "resume")
+
+
+async def test_two_gms_pausing_and_resuming_a_league_at_once_do_it_once(table: Table) -> None:
+    from tests.adversary.eyes import MANAGE_GUILD
+
+    t = table
+    await _league(t, "Cup")
+    game, _ = await _ann_v_bob(t)
+    for sub in ("pause", "resume"):
+        answers = await asyncio.gather(t.cmd(GUS, "league", sub, name="Cup"),
+                                       t.cmd(EVE, "league", sub, permissions=MANAGE_GUILD, name="Cup"))
+        said = sorted(answer_text(a) for a in answers)
+        assert sum(x.startswith("✅") for x in said) == 1 and all("Something went wrong" not in x for x in said), said
+        page = await t.service.leagues.action_log(str(GUILD_ID), "Cup", 1, per_page=100)
+        assert sum(line.action.action == sub for line in page.lines) == 1
+    assert not (await t.service.clock.paused(game)).paused
+    changes = [e.change for e in await t.log_events(game) if e.__class__.__name__ == "ClockChanged"]
+    assert changes.count("paused") == 1 and changes.count("resumed") == 1, changes
