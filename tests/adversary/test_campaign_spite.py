@@ -135,3 +135,30 @@ async def test_hostile_member_and_list_names_in_the_ledger_ping_and_link_nothing
     shown = answer_text(await t.cmd(EVE, "campaign", "show", name=CAMPAIGN))
     assert "](https://" not in shown and UNEXPECTED not in shown, shown
     assert_no_pings(t.fake, mark)
+
+
+async def test_a_battle_handed_to_a_non_member_still_belongs_to_its_members(table: Table) -> None:
+    """Bob hands his side to Eve, who is not in the campaign, and Eve concedes: the battle is Bob's
+    loss, Eve gains nothing in the campaign and cannot be put in its battles, and Bob is free again
+    once the carry-over is applied."""
+    from tests.adversary.test_acting_for_a_side import handover
+
+    t = table
+    await _battle(t)
+    said = await handover(t, BOB, EVE)
+    assert "🔁" in said, said
+    assert "Conceded" in answer_text(await t.cmd(EVE, "game", "concede", settle=30))
+    info = await t.service.campaigns.show(str(GUILD_ID), CAMPAIGN)
+    (battle,) = info.battles
+    assert battle.status == "over" and battle.winner == "A", battle
+    a = answer_text(await t.cmd(GAIL, "campaign", "apply", permissions=MANAGE_GUILD, name=CAMPAIGN, battle=1,
+                                points_a=2, points_b=1))
+    assert not a.startswith("❌") and UNEXPECTED not in a, a
+    points = {m.name: m.points for m in (await t.service.campaigns.show(str(GUILD_ID), CAMPAIGN)).members}
+    assert points == {"Ann": 2, "Bob": 1}, points
+    a = answer_text(await t.cmd(GAIL, "campaign", "battle", permissions=MANAGE_GUILD, name=CAMPAIGN,
+                                members={"a": ANN, "b": EVE}))
+    assert a.startswith("❌") and "is not a member" in a, a
+    a = answer_text(await t.cmd(GAIL, "campaign", "battle", permissions=MANAGE_GUILD, name=CAMPAIGN,
+                                members={"a": BOB, "b": ANN}, thread=False, settle=30))
+    assert a.startswith("✅ Battle 2 is made"), a
