@@ -71,3 +71,24 @@ async def test_a_player_who_keeps_one_minute_a_week_still_meets_a_deadline(table
     refused = await t.cmd(ANN, "clock", "days", days="Mon-Sun 23:00-06:00")
     assert "never be free" in answer_text(refused), answer_text(refused)
     assert "Mon 10:00-10:01" in answer_text(await t.cmd(ANN, "clock", "days"))  # the refusal changed nothing
+
+
+def test_windows_rewritten_at_the_last_hour_win_at_most_a_bounded_delay() -> None:
+    """Bob has used 47 of his 48 hours (no windows: all open) and, in the last hour, sets windows
+    that leave out the time he already spent: the wait is planned again from its start over the new
+    windows, so the hours spent stop counting. Known and not closed here (it needs the moment the
+    windows were set, docs/playing-by-chat.md); what bounds it is that the deadline never lands past
+    STRETCH times its length from the wait's start."""
+    from game.service.clock import Hours, plan_wait
+    from game.service.decision import Wait
+    from game.service.models import GameClock, PlayerClock
+
+    now = START
+    wait = Wait(since=1, holder="222222222222222222", started=now - timedelta(hours=47))
+    clock = GameClock(game_id=1, skip_quiet=True, on_deadline="pass")
+    before = PlayerClock(user_id="222222222222222222", time_zone="UTC")
+    plain = [due for kind, due, _ in plan_wait(now, "B", wait, clock, Hours(12, 48), before) if kind == "deadline"]
+    assert plain == [now + timedelta(hours=1)]
+    spiteful = PlayerClock(user_id="222222222222222222", time_zone="UTC", windows="Mon 10:00-10:01")
+    (due,) = [due for kind, due, _ in plan_wait(now, "B", wait, clock, Hours(12, 48), spiteful) if kind == "deadline"]
+    assert now < due <= wait.started + STRETCH * timedelta(hours=48)
