@@ -144,3 +144,33 @@ async def test_two_gms_pausing_and_resuming_a_league_at_once_do_it_once(table: T
     assert not (await t.service.clock.paused(game)).paused
     changes = [e.change for e in await t.log_events(game) if e.__class__.__name__ == "ClockChanged"]
     assert changes.count("paused") == 1 and changes.count("resumed") == 1, changes
+
+
+async def test_a_round_closed_by_its_gm_after_its_time_decides_a_game_its_players_paused(table: Table) -> None:
+    """The players' pause does not move the round's deadline (docs/leagues.md): once the round's time
+    is up the GM's /league round decides their game as any late game (both sides were to pick their
+    cards: a draw). The game itself may go on, no longer counting, and its pause ends as agreed."""
+    from sqlalchemy import update
+
+    from game.service.models import League
+
+    t = table
+    await _league(t, "Cup", auto_close=False)
+    game, thread = await _ann_v_bob(t)
+    mark = t.mark()
+    await t.cmd(ANN, "game", "pause", hours=2, channel_id=thread)
+    message, agree, _ = request_buttons(t, mark)
+    await t.press(BOB, agree, message, channel_id=thread)
+    early = answer_text(await t.cmd(GUS, "league", "round", name="Cup"))
+    assert early.startswith("❌") and "still being played" in early, early
+    async with t.service.store.repo.session() as s, s.begin():
+        await s.execute(update(League).values(round_started_at=utcnow() - timedelta(hours=200)))
+    closed = answer_text(await t.cmd(GUS, "league", "round", name="Cup", settle=30))
+    assert "Round 2" in closed, closed
+    (row,) = [p for p in (await t.service.leagues.show(str(GUILD_ID), "Cup", round=1)).pairings if p.game_id == game]
+    assert row.status == "done" and row.winner is None and row.reason.startswith("timed out"), row
+    # the league's round is over: a game of it no longer held by the league ends its pause as agreed
+    assert not await t.service.league_pauses.holds(game)
+    later = utcnow() + timedelta(hours=3)
+    assert await run_due(t.service.store.repo, {"pause_end": t.bot._pause_end}, now=later) == 1
+    assert not (await t.service.clock.paused(game)).paused
