@@ -1,11 +1,10 @@
 """Adversary probes of weekday windows (`/clock days`, issue 27 item 4): a player who keeps one minute
 a week so that their deadline never comes, hostile texts (huge, empty windows, overlapping, every
 day closed), and what the deadline does then: it is never pushed to the next century, and planning
-it never loops."""
+it never loops (the walk through the weeks stops at the limit)."""
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -26,9 +25,7 @@ START = datetime(2026, 11, 27, 10, 30, tzinfo=UTC)
 @pytest.mark.parametrize("hours", [1, 72, 720])
 def test_one_minute_a_week_does_not_put_the_deadline_in_the_next_century(zone: str, hours: int) -> None:
     week = Availability(ZoneInfo(zone), parse_windows("Mon 10:00-10:01"))
-    began = time.perf_counter()
     due = week.advance(START, hours * 3600)
-    assert time.perf_counter() - began < 0.2  # planned on the event loop: no long walk through the weeks
     assert START < due <= START + STRETCH * timedelta(hours=hours)
 
 
