@@ -322,6 +322,8 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             due = f" The round now ends {names.moment(done.deadline, 'R')}." if done.deadline is not None else ""
             text = f"▶️ {esc(done.league, 64)} is resumed: the clocks of {games} run again with the time they had left.{due}"
         await post_here(interaction, chat(text))
+        if done.closed_on is not None and courier is not None:  # its games all ended during the pause
+            await courier.drain(done.closed_on)
         await reply(interaction, "✅ " + chat(text))
 
     @app_commands.command(description="A league's standings, with the table as an image (or as a CSV file)")

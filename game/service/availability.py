@@ -26,6 +26,10 @@ EXAMPLE = "Mon-Fri 18:00-23:00, Sat-Sun 10:00-22:00"
 MAX_TEXT = 400
 _SPAN = re.compile(r"^(?P<days>[A-Za-z]{3,9}(?:\s*-\s*[A-Za-z]{3,9})?(?:\s*/\s*[A-Za-z]{3,9}(?:\s*-\s*[A-Za-z]{3,9})?)*)"
                    r"\s+(?P<start>\d{1,2}(?::\d{2})?)\s*-\s*(?P<end>\d{1,2}(?::\d{2})?)$")
+# A deadline counts open time, but never runs past this many times its own length in real time: a
+# member who keeps one minute a week (to be spiteful, or by a slip) still meets their deadline within
+# weeks, not in the next century. A seventh is a day a week (a 72-hour deadline ends within 21 days).
+STRETCH = 7
 _LOOKAHEAD_DAYS = 15  # two weeks and a day: any week with open time has some within it
 
 Week = tuple[tuple[int, int], ...]  # open minutes of the week [start, end), Monday 00:00 is 0
@@ -167,21 +171,25 @@ class Availability:
 
     def advance(self, start: datetime, seconds: float) -> datetime:
         """The moment by which `seconds` of open time have passed since `start` (the end of the open time
-        it takes, so the minute before it is open). Nothing to count: `start` itself."""
+        it takes, so the minute before it is open). Nothing to count: `start` itself. Never later than
+        STRETCH times `seconds` after `start`, however little open time there is."""
         if seconds <= 0:
             return start
         if self.never:
             return start + timedelta(seconds=seconds)
         left = timedelta(seconds=seconds)
+        limit = start + STRETCH * left
         while True:
             end = start
             for a, b in self.intervals(start):
+                if a >= limit:
+                    return limit
                 if b - a >= left:
-                    return a + left
+                    return min(a + left, limit)
                 left -= b - a
                 end = b
             if end == start:  # no open time ahead at all (a week open only in a skipped hour)
-                return start + left
+                return min(start + left, limit)
             start = end  # beyond the look-ahead: carry on from where it ended
 
     def counted(self, start: datetime, end: datetime) -> float:

@@ -11,6 +11,7 @@ same clock; `games.rematch_of` is unique, so a second press (from any process) m
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
@@ -22,6 +23,7 @@ from game import events as ev
 from game.chronicle import Summary, summarise
 from game.dice import is_seed
 from game.model import Phase
+from game.schema.common import MAX_NAME
 from game.service import orders_store
 from game.service.audit import Audit
 from game.service.authority import Actor, require_gm
@@ -139,11 +141,12 @@ class Chronicle:
         if not is_seed(seed):
             raise ServiceError("The dice seed source gave something that is not a 256-bit seed.")
         record = GameRecord(guild_id=old.guild_id, channel_id=place, thread_id=thread_id or old.thread_id,
-                            name=old.name, system=old.system, edition=old.edition, seed=0, dice_seed=seed,
+                            name=rematch_name(game_id, old.name), system=old.system, edition=old.edition, seed=0, dice_seed=seed,
                             status="open", initial_state="", data_version=old.data_version, rematch_of=game_id)
         announce = self.front.announcement(start.system)
         try:
-            record = await self.store.repo.create_game(record, replace(start, seed=0), seats, announce)
+            record = await self.store.repo.create_game(record, replace(start, seed=0, name=record.name), seats,
+                                                       announce)
         except IntegrityError:  # another press (another process) made it first
             raise AlreadyDecided("This game's rematch was already asked for.") from None
         assert record.id is not None
@@ -171,3 +174,12 @@ class Chronicle:
         async with self.store.lock(new_id):
             loaded = await self.store.load(new_id, fresh=True)
             await self.store.commit(loaded, Actor("rematch", loaded.record.guild_id), again, None)
+
+
+_REMATCH = re.compile(r"^Rematch of #\d+: ")
+
+
+def rematch_name(game_id: int, name: str) -> str:
+    """A rematch says it is one, so that nobody takes it for the game it answers (a campaign's
+    "battle 1", whose result stands): "Rematch of #12: Channel War: battle 1"."""
+    return f"Rematch of #{game_id}: {_REMATCH.sub('', name)}"[:MAX_NAME]

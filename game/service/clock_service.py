@@ -13,6 +13,10 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col
+
 from game import events as ev
 from game import names
 from game.ai.captain import Captain
@@ -296,17 +300,42 @@ class Clock:
                               detail or "the game is resumed ({by}): each clock runs again with the time it had left",
                               retime=resumed(utcnow(), spent))
 
+    async def hold(self, actor: Actor, game_id: int, kind: str, paused_at: str, detail: str) -> Outcome | None:
+        """The pause that began at `paused_at` ends, but another holds the clock (a league's, which began
+        meanwhile): the clock stays stopped, as a pause of `kind` with no end of its own. None: that pause
+        is already over."""
+        clock = await orders_store.game_clock(self.store.repo, game_id)
+        if not clock.paused or clock.paused_at is None or _token(clock.paused_at) != paused_at:
+            return None
+        clock.pause_kind, clock.paused_until = kind, None
+        await orders_store.save_clock(self.store.repo, clock)
+        self._clocks[game_id] = clock
+        return await self.log(game_id, actor, "paused", detail, retime=keep)
+
     async def paused(self, game_id: int) -> GameClock:
         """The game's clock as stored: whether it is paused, since and until when, and by whom."""
         return await orders_store.game_clock(self.store.repo, game_id)
 
     async def save_proposal(self, game_id: int, proposal: str, expected: str) -> bool:
-        """Write the open request for a pause if the stored one is still `expected` (False: it changed)."""
+        """Write the open request for a pause if the stored one is still `expected` (False: it changed).
+        One conditional update: two answers pressed at once (Agree and Decline from two clients) settle
+        it once, the other finds it changed."""
         clock = await orders_store.game_clock(self.store.repo, game_id)
         if clock.proposal != expected:
             return False
+        try:
+            async with self.store.repo.session() as s, s.begin():
+                if await s.get(GameClock, game_id) is None:  # a game whose clock was never written
+                    s.add(GameClock(game_id=game_id))
+                    await s.flush()
+                done = await s.execute(update(GameClock).where(col(GameClock.game_id) == game_id,
+                                                               col(GameClock.proposal) == expected)
+                                       .values(proposal=proposal, updated_at=utcnow()))
+        except IntegrityError:  # another answer wrote the clock's first row a moment ago
+            return False
+        if not done.rowcount:  # type: ignore[attr-defined]
+            return False
         clock.proposal = proposal
-        await orders_store.save_clock(self.store.repo, clock)
         self._clocks[game_id] = clock
         return True
 

@@ -96,8 +96,8 @@ class GameService:
                            seeds)
         self.leagues = Leagues(store, self.data, self.reading, self.commands, self.lobby, game_clock=self.clock,
                                front=self.front)
-        self.pauses = Pauses(store, self.clock)  # a pause by the players' consent, or a GM's
-        self.league_pauses = LeaguePauses(store, self.clock)  # a GM's pause of a league's round
+        self.league_pauses = LeaguePauses(store, self.clock, round_over=self.leagues.round_over)  # a league's
+        self.pauses = Pauses(store, self.clock, self.league_pauses.holds)  # by the players' consent, or a GM's
         self.seats = Seats(store, self.leagues.ranked)
         self.campaigns = Campaigns(store, self.data, self.reading, self.lobby, self.front)  # /campaign: series of battles
         self.records = Records(store)  # /captain: a captain's record from the finished games' logs

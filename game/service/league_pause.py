@@ -9,7 +9,7 @@ decides whether to give the round more time)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -36,6 +36,7 @@ class LeaguePaused:
     league: str
     games: tuple[int, ...]
     deadline: datetime | None = None
+    closed_on: int | None = None  # the round closed as the league resumed: the game whose outbox posts it
 
 
 def _aware(when: datetime | None) -> datetime | None:
@@ -43,10 +44,23 @@ def _aware(when: datetime | None) -> datetime | None:
 
 
 class LeaguePauses:
-    def __init__(self, store: GameStore, clock: Clock, now: Callable[[], datetime] = utcnow) -> None:
+    def __init__(self, store: GameStore, clock: Clock, now: Callable[[], datetime] = utcnow,
+                 round_over: Callable[[int], Awaitable[int | None]] | None = None) -> None:
         self.store = store
         self.clock = clock
         self.now = now
+        # a round whose last game ended during the pause closes as the league resumes (it does not
+        # close by itself while paused): the game whose outbox carries the round's post, if it closed
+        self.round_over = round_over
+
+    async def holds(self, game_id: int) -> bool:
+        """Whether the game is one of a paused league's current round still being played."""
+        async with self.store.repo.session() as s:
+            q = (select(col(League.id)).join(LeagueGame, col(LeagueGame.league_id) == col(League.id))
+                 .where(col(LeagueGame.game_id) == game_id, col(LeagueGame.status) == "playing",
+                        col(LeagueGame.round) == col(League.current_round), col(League.status) == "running",
+                        col(League.paused_at).is_not(None)))
+            return (await s.execute(q)).first() is not None
 
     async def pause(self, actor: Actor, name: str, reason: str = "") -> LeaguePaused:
         require_gm(actor, "pause a league")
@@ -91,7 +105,8 @@ class LeaguePauses:
                                                         "clock runs again with the time it had left")
                 resumed.append(game_id)
         deadline = moved + timedelta(hours=lg.round_hours) if moved is not None else None
-        return LeaguePaused(lg.name, tuple(resumed), deadline)
+        closed_on = await self.round_over(lg.id) if self.round_over is not None and lg.id is not None else None
+        return LeaguePaused(lg.name, tuple(resumed), deadline, closed_on)
 
     async def _running(self, guild_id: str, name: str) -> League:
         async with self.store.repo.session() as s:

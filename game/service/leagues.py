@@ -735,8 +735,8 @@ class Leagues:
             return
         async with self.session() as s:
             lg = await s.get(League, league_id)
-        if lg is None or not lg.auto_close or lg.status != "running":
-            return
+        if lg is None or not lg.auto_close or lg.status != "running" or lg.paused_at is not None:
+            return  # a paused league's round waits for the GM's resume (round_over)
         rows = await self._round_rows(lg, lg.current_round)
         if not rows or any(r.status != "done" for r in rows):
             return
@@ -1040,6 +1040,24 @@ class Leagues:
             found, total = await actions(s, lg.id, (max(1, page) - 1) * per_page, per_page)
         return LogPage(lg.name, tuple(LogLine(a, names.get(a.subject, a.subject)) for a in found), total, page,
                        per_page)
+
+    async def round_over(self, league_id: int) -> int | None:
+        """As a paused league resumes: its round, if every game of it ended during the pause, closes now
+        as it would have then. The game whose outbox carries the round's post (None: nothing closed)."""
+        async with self.session() as s:
+            lg = await s.get(League, league_id)
+        if lg is None:
+            return None
+        rows = await self._round_rows(lg, lg.current_round)
+        last = max((r for r in rows if r.game_id is not None), default=None,
+                   key=lambda r: _aware(r.recorded_at) or datetime.min.replace(tzinfo=UTC))
+        if last is None:
+            return None
+        before = lg.current_round, lg.status
+        await self._close_if_done(league_id, last.game_id)
+        async with self.session() as s:
+            now = await s.get(League, league_id)
+        return last.game_id if now is not None and (now.current_round, now.status) != before else None
 
     async def where(self, league_id: int) -> tuple[str, str] | None:
         """The league's server and channel, for a post about it (None: no such league)."""

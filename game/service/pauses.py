@@ -14,6 +14,7 @@ its own to lose, so against computer captains alone a player's pause is made at 
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -77,9 +78,13 @@ class PauseAnswer:
 class Pauses:
     """Pauses asked and agreed by the players, or made by a GM alone, over the game's clock."""
 
-    def __init__(self, store: GameStore, clock: Clock) -> None:
+    def __init__(self, store: GameStore, clock: Clock,
+                 league_paused: Callable[[int], Awaitable[bool]] | None = None) -> None:
         self.store = store
         self.clock = clock
+        # whether the game's league is paused by a GM: a pause of the players' that ends then leaves
+        # the clock stopped under the league's pause (only a GM's /league resume starts it)
+        self.league_paused = league_paused
 
     async def ask(self, actor: Actor, game_id: int, hours: int | None = None, reason: str = "") -> PauseAnswer:
         """A player asks to pause the game's clock (for `hours`, or until someone resumes it); a GM who
@@ -187,6 +192,10 @@ class Pauses:
         loaded = await self.store.load(job.game_id, fresh=True)
         if moment(loaded.system, loaded.state).over:
             return None  # its clock stopped for good: nothing to run again, nothing to log
+        if self.league_paused is not None and await self.league_paused(job.game_id):
+            return await self.clock.hold(SYSTEM, job.game_id, "league", paused_at, "the pause is over, but the "
+                                         "game's league is paused by a GM: the clock stays stopped until a GM "
+                                         "resumes the league")
         try:
             return await self.clock.resume(SYSTEM, job.game_id, "the pause is over: each clock runs again with "
                                                                 "the time it had left", paused_at=paused_at)

@@ -142,7 +142,21 @@ class Records:
             self._records[key] = full
             while len(self._records) > CACHED_RECORDS:
                 self._records.popitem(last=False)
-        return _as_seen(full, hidden, viewer == member)
+        seen = _as_seen(full, hidden, viewer == member)
+        if viewer != member and seen.rivals:
+            # a head-to-head is half the rival's: one who hid theirs is not listed to a third, or
+            # their results could be read back from the records of everyone they played
+            private = await self._hiding("rivals", [r.member for r in seen.rivals if r.member != viewer])
+            seen = _replace(seen, rivals=tuple(r for r in seen.rivals if r.member not in private))
+        return seen
+
+    async def _hiding(self, category: str, members: Sequence[str]) -> set[str]:
+        """Those of `members` who hid `category`."""
+        if not members:
+            return set()
+        async with self.session() as s:
+            rows = (await s.execute(select(RecordPrivacy).where(col(RecordPrivacy.user_id).in_(members)))).scalars()
+            return {r.user_id for r in rows if category in r.hidden.split(",")}
 
     async def _finished(self, member: str, guild_id: str | None) -> dict[int, Mark]:
         """The member's finished games, each with its mark: when it was made and who holds its seats.
