@@ -14,8 +14,8 @@ from benchmarks.fleets import fleet
 from bot.publish import options_text
 from bot.views import OptionSelect
 from game import names
-from game.engine import decide_and_apply
 from game.dice import FairDice, seed_from_number
+from game.engine import decide_and_apply
 from game.model import Game
 from game.notation import parse
 from game.options import Options, options_for, public_options, shown_options
