@@ -1,6 +1,6 @@
 """The options in words per interaction (issue 29): what the board read works out for every player the
-game waits on (`public_options` on each one's view, as game/service/jobs.py does), timed in CPU ms at
-each decision of seeded games: the quick start, the 20-ship Engagement and fleets of 16, 32 and 64
+game waits on (`public_options_job`, game/service/jobs.py: as far as the board post and its menu show
+them), timed in CPU ms at each decision of seeded games: the quick start, the 20-ship Engagement and fleets of 16, 32 and 64
 ships a side (benchmarks/fleets.py). Main's code when the work began (BASE, from git at run time:
 benchmarks/baseline.py) runs the same interactions in a child process beside today's.
 
@@ -48,19 +48,17 @@ def interactions(per_side: int, count: int) -> list[object]:
 
 def measure(per_side: int, count: int) -> list[float]:
     """CPU ms of each interaction's options, for every player the game waits on."""
-    from game.options import public_options
     from game.phases.flow import deciders
     from game.rules_data import load_rules
-    from game.views import view_of
+    from game.service.jobs import public_options_job
 
     rules = load_rules()
     states = interactions(per_side, count)
-    public_options(view_of(states[0], sorted(deciders(states[0]))[0]), rules)  # warm: imports, data
+    public_options_job(states[0], sorted(deciders(states[0]))[:1], rules)  # type: ignore[arg-type]  # warm: imports, data
     out = []
     for state in states:
         t0 = time.process_time()
-        for player in sorted(deciders(state)):  # type: ignore[attr-defined]
-            public_options(view_of(state, player), rules)  # type: ignore[arg-type]
+        public_options_job(state, sorted(deciders(state)), rules)  # type: ignore[arg-type]  # the board read's job
         out.append((time.process_time() - t0) * 1000)
     return out
 

@@ -17,6 +17,7 @@ from bot.views import options_view, pick_view, reroll_view
 from game import events as ev
 from game import names
 from game.account import account_lines
+from game.options import SHOWN_CHARS, SHOWN_LINE
 from game.phases.common import choice_hint
 from game.phases.preparation import what_now as setup_what_now
 from game.roll_text import reroll_offer
@@ -32,7 +33,7 @@ from render.pooled import render_board_async  # draws in a worker process
 log = logging.getLogger(__name__)
 
 MAX_ACCOUNT = 1800
-MAX_OPTIONS = 700  # what the player to act can do: the rest is one /options away
+MAX_OPTIONS = SHOWN_CHARS  # what the player to act can do: the rest is one /options away
 MAX_HINT = 700  # a tutorial's hint (the movement one is the longest, ~560): the account gets the rest
 
 
@@ -57,15 +58,19 @@ def account_text(events: Sequence[Any], limit: int = MAX_ACCOUNT) -> str:
     return "\n".join([head, *reversed(kept)])
 
 
-def options_text(lines: Sequence[str], limit: int = MAX_OPTIONS) -> str:
-    """The options of the player to act, one line per ship, cut with "and N more" to fit."""
+def options_text(lines: Sequence[str], limit: int = MAX_OPTIONS, more: int = 0) -> str:
+    """The options of the player to act, one line per ship, cut with "and N more" to fit; `more`
+    lines were left out unworked (Options.left_out: always past the cut)."""
     out: list[str] = []
     for i, line in enumerate(lines):
-        line = line if len(line) <= 300 else line[:297] + "…"
+        line = line if len(line) <= SHOWN_LINE else line[:SHOWN_LINE - 3] + "…"
         if sum(len(x) + 1 for x in out) + len(line) > limit:
-            out.append(f"… and {len(lines) - i} more (`/options`)")
+            out.append(f"… and {len(lines) - i + more} more (`/options`)")
             break
         out.append(line)
+    else:
+        if more:  # shown_options never leaves out what fits: said rather than hidden all the same
+            out.append(f"… and {more} more (`/options`)")
     return "\n".join(f"• {x}" if not x.startswith("…") else x for x in out)
 
 
@@ -141,7 +146,8 @@ async def post_board(channel: discord.abc.Messageable, read: BoardRead, *, nonce
     events = list(read.events)  # as a spectator sees them: what a player alone may see is redacted
     waiting = read.waiting
     mention, users = waiting_text(spectator, info.seats, [o.player for o in waiting])
-    what_now = options_text([names.prose(line) for o in waiting for line in o.lines()[1:]])
+    what_now = options_text([names.prose(line) for o in waiting for line in o.lines()[1:]],
+                            more=sum(o.left_out for o in waiting))
     ended = any(isinstance(e, ev.GameEnded) for e in events)
     reveal = (f"🎲 The dice seed was `{read.seed}` (its SHA-256 was posted when the game began): `/game verify` "
               "recomputes every roll; `/game replay` shows the whole game again." if read.seed and ended else "")

@@ -19,7 +19,7 @@ from game import names
 from game.commands import KeepRoll, Reroll, UseFortune
 from game.errors import RulesError
 from game.model import PendingRoll
-from game.options import Option, Options
+from game.options import SHOWN_ORDERS, Option, Options
 from game.rules_data import RulesData
 from game.service.errors import ServiceError
 from game.service.game_service import Actor, AlreadyDecided, Expect, GameService
@@ -224,7 +224,7 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"qd
     that gives the order. It belongs to the moment it was posted at (`seq`)."""
 
     def __init__(self, game_id: int, seq: int, options: Options | None = None) -> None:
-        items = [o for o in options.items if o.order][:25] if options is not None else []
+        items = [o for o in options.items if o.order][:SHOWN_ORDERS] if options is not None else []
         choices = [discord.SelectOption(label=f"{o.ship}: {o.text}"[:100] if o.ship else o.text[:100], value=str(i))
                    for i, o in enumerate(items)] or [discord.SelectOption(label="(no options)", value="0")]
         super().__init__(discord.ui.Select(placeholder="What to do now…", options=choices,

@@ -32,6 +32,13 @@ from game.roll_text import ATTACK_LABEL, BAND_LABEL, reroll_offer
 from game.rules_data import RulesData
 from game.views import View
 
+# What a player is shown of the options at each moment (docs/benchmarks.md, "options"): the board post
+# gives SHOWN_CHARS of them, each line cut to SHOWN_LINE, and its menu the first SHOWN_ORDERS orders; the
+# rest is one `/options` away. `shown_options` works out only the ships these can reach.
+SHOWN_CHARS = 700
+SHOWN_LINE = 300  # a longer line is cut to SHOWN_LINE - 3 characters and "…"
+SHOWN_ORDERS = 25  # Discord's most choices in one select menu
+
 POINT_OF_SAIL = {PointOfSail.LARGE: "Large", PointOfSail.WINDWARD: "Windward", PointOfSail.WINDS_EYE: "In the Wind's Eye"}
 
 
@@ -47,6 +54,7 @@ class Options:
     player: str
     summary: str  # one sentence: what the game waits for from this player
     items: tuple[Option, ...] = ()
+    left_out: int = 0  # lines (a ship's, the card's) after `items` not worked out: never shown (shown_options)
 
     def lines(self, orders: bool = False) -> list[str]:
         """One line per ship (its options joined), after the summary; with `orders`, each option's
@@ -64,8 +72,9 @@ class Options:
         return "\n".join(self.lines(orders))
 
 
-def options_for(seen: View, rules: RulesData, ship: str | None = None) -> Options:
-    """The options of the player whose view this is (empty when the game does not wait for them)."""
+def options_for(seen: View, rules: RulesData, ship: str | None = None, shown_only: bool = False) -> Options:
+    """The options of the player whose view this is (empty when the game does not wait for them);
+    `shown_only`: as `shown_options` bounds them."""
     player = seen.viewer
     g = seen.game
     if player is None or player not in deciders(g):
@@ -93,25 +102,41 @@ def options_for(seen: View, rules: RulesData, ship: str | None = None) -> Option
         cards = ", ".join(f"{c} ({rules.cards[c].value})" if c in rules.cards else c for c in hand)
         return Options(player, f"Choose an initiative card face down: {cards or 'your hand is empty'}.")
     if g.phase is Phase.MOVEMENT:
-        return _movement(g, player, rules, ship)
+        return _movement(g, player, rules, ship, shown_only)
     if g.phase is Phase.ATTACK:
         return _attacks(g, player, rules, ship)
     return Options(player, "")
 
 
-def public_options(seen: View, rules: RulesData) -> Options:
-    """The options that may be posted in the channel: nothing from a hand, nothing from a plan."""
-    found = options_for(seen, rules)
+def public_options(seen: View, rules: RulesData, shown_only: bool = False) -> Options:
+    """The options that may be posted in the channel: nothing from a hand, nothing from a plan;
+    `shown_only`: as `shown_options` bounds them."""
+    found = options_for(seen, rules, shown_only=shown_only)
     g = seen.game
     if seen.viewer is not None and owes_pick(g, seen.viewer) and g.pending is None and g.offer is None and not g.choices:
         return Options(found.player, "Choose an initiative card face down (press the Choose initiative card button).")
     return found
 
 
+def shown_options(seen: View, rules: RulesData) -> Options:
+    """`public_options` as far as the board post and its menu show them, ship by ship in the same
+    order: once the lines worked out are sure to overflow the post (SHOWN_CHARS, counted before the
+    bot's escapes, which only lengthen a line) and hold the menu's SHOWN_ORDERS orders, the remaining
+    ships are counted in `left_out` instead of tried. What is shown is then word for word the same
+    (tests/bot/test_shown_options.py); a fleet's size no longer sets the cost of a moment."""
+    return public_options(seen, rules, shown_only=True)
+
+
+def _shown_length(ship: str, items: Sequence[Option]) -> int:
+    """The least a ship's line takes of the post (Options.lines, then the post's cut)."""
+    line = f"{ship}: {'; '.join(o.text for o in items)}" if ship else "; ".join(o.text for o in items)
+    return min(len(line), SHOWN_LINE - 2) + 1  # and its newline
+
+
 # ---------------------------------------------------------------- Movement Phase
 
 
-def _movement(g: Game, player: str, rules: RulesData, only: str | None) -> Options:
+def _movement(g: Game, player: str, rules: RulesData, only: str | None, shown_only: bool = False) -> Options:
     act = g.activation
     if act is not None:
         if act.player != player:
@@ -125,7 +150,13 @@ def _movement(g: Game, player: str, rules: RulesData, only: str | None) -> Optio
         return Options(player, f"{ship.id}'s activation is under way: move it.", (_move_option(g, ship, rules, moved),))
     ships = [s for s in g.ships_of(player) if s.can_act and s.id not in g.activated and (only in (None, s.id))]
     items: list[Option] = []
-    for s in ships:
+    chars = orders = 0  # of the ships worked out: the least they take of the post, their orders
+    left = 0
+    for n, s in enumerate(ships):
+        if shown_only and chars > SHOWN_CHARS + 1 and orders >= SHOWN_ORDERS:
+            left = len(ships) - n  # the post is cut before them and the menu is full: never shown
+            break
+        first = len(items)
         how = "hold" if " hold" in _move_option(g, s, rules).order else "move"
         reloads: list[Option] = []
         plain: Game | None = None  # the plain move, tried once: what bears after it, and what a closing move must beat
@@ -141,9 +172,13 @@ def _movement(g: Game, player: str, rules: RulesData, only: str | None) -> Optio
         if better is not None:
             items.append(better)
         items += reloads
-    if items:
-        items += _card_reminders(g, player, rules, ("crew_action", "free_move"))
-    return Options(player, f"Movement Phase, turn {g.turn}: activate one of your ships.", tuple(items))
+        chars += _shown_length(s.id, items[first:])
+        orders += sum(1 for o in items[first:] if o.order)
+    reminders = _card_reminders(g, player, rules, ("crew_action", "free_move")) if items else []
+    if left:  # the card's line comes after the ships: left out with them
+        return Options(player, f"Movement Phase, turn {g.turn}: activate one of your ships.", tuple(items),
+                       left + (1 if reminders else 0))
+    return Options(player, f"Movement Phase, turn {g.turn}: activate one of your ships.", tuple(items + reminders))
 
 
 def _card_reminders(g: Game, player: str, rules: RulesData, kinds: tuple[str, ...]) -> list[Option]:

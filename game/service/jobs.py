@@ -36,8 +36,10 @@ def options_job(view: View, rules: RulesData, ship: str | None) -> Options:
 
 
 def public_options_job(state: Game, players: Sequence[str], rules: RulesData) -> list[Options]:
-    """The options of each waiting player that may be posted in the channel, each from their own view."""
-    return [public_options(view_of(state, p), rules) for p in players]
+    """The options of each waiting player that may be posted in the channel, each from their own view,
+    as far as the board post and its menu show them (a tutorial's hint reads them all: a learner's
+    small table, game/tutorial.py)."""
+    return [public_options(view_of(state, p), rules, shown_only=not state.tutorial) for p in players]
 
 
 def warm_worker() -> None:
