@@ -23,7 +23,7 @@ from bot.actions import tell_planner, tell_player
 from bot.chronicle import post_card, post_chronicle
 from bot.follow import follow_board, follow_digest
 from bot.limits import fit
-from bot.publish import created_text, nudge, post_account, post_board, update_status
+from bot.publish import created_text, nudge, page_link, post_account, post_board, update_status
 from game.errors import RulesError
 from game.phases.common import owes_pick
 from game.service import outbox, posts
@@ -181,13 +181,15 @@ async def _board(d: Delivering, post: posts.Board) -> None:
 @handles(posts.Created)
 async def _created(d: Delivering, post: posts.Created) -> None:
     """Where the game is played, for every player and spectator to read."""
-    await d.channel.send(created_text(d.info, post.system or "oak_and_iron"),
+    system = post.system or "oak_and_iron"
+    link = await page_link(d.courier.client, d.service, d.info.id) if system == "oak_and_iron" else ""
+    await d.channel.send(created_text(d.info, system, link),
                          allowed_mentions=discord.AllowedMentions.none())
 
 
 @handles(posts.Status)
 async def _status(d: Delivering, post: posts.Status) -> None:
-    await update_status(d.channel, d.service, d.read)
+    await update_status(d.channel, d.service, d.read, await page_link(d.courier.client, d.service, d.info.id))
 
 
 @handles(posts.Nudge)

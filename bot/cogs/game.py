@@ -32,6 +32,7 @@ from bot.cogs.squadron import saved_names
 from bot.fair_share import REPLAY, VERIFY, fair_share, refund
 from bot.follow import UnfollowButton, follow_command, unfollow_command
 from bot.limits import DEFAULT_UPLOAD, MAX_REQUEST, file_batches, fit, fit_lines, thread_name
+from bot.publish import page_line, page_link
 from game import names
 from game.errors import RulesError
 from game.scenario import builtin_scenarios
@@ -183,7 +184,11 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             await service.reading.view(actor, gid)
             return None
 
-        await act(interaction, nothing, done="📋 Posted.")
+        async def posted(gid: int) -> str:  # the web page's link too, when WEB_BASE_URL is set
+            line = page_line(await page_link(self.bot, service_of(interaction), gid))
+            return "\n".join(x for x in ("📋 Posted.", line) if x)
+
+        await act(interaction, nothing, done=posted)
 
     @app_commands.command(description="Begin (or resume) the game here: the board and the first initiative pick")
     async def start(self, interaction: discord.Interaction) -> None:

@@ -1,0 +1,43 @@
+"""Issue 28: a game's web page is linked in its first message and in /game status when WEB_BASE_URL is
+set (and not otherwise), on the real bot over the fake Discord; the link opens that game's page."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from aiohttp.test_utils import TestClient, TestServer
+
+from tests.bot.fake_discord import command, dispatch
+from tests.bot.harness import running_bot
+from tests.bot.test_bot import ANN, BOB, announcement, last_followup
+from web.app import make_app
+
+BASE = "https://games.example.org/qd/"
+LINK = re.compile(r"<(https://games\.example\.org/qd/g/([A-Za-z0-9_-]{22})/)>")
+
+
+async def test_the_first_message_and_status_link_the_games_page(tmp_path: Path) -> None:
+    async with running_bot(tmp_path) as (bot, fake):
+        bot.web_base_url = BASE
+        sent = await dispatch(bot, command(ANN, "game", "create"), fake)
+        first = LINK.search(announcement(sent).content)
+        assert first is not None, announcement(sent).content
+        assert announcement(sent).payload["allowed_mentions"] == {"parse": []}
+        joined = await dispatch(bot, command(ANN, "game", "join", side="A"), fake)
+        joined += await dispatch(bot, command(BOB, "game", "join", side="B"), fake)
+        status = await dispatch(bot, command(BOB, "game", "status"), fake)
+        answer = last_followup(status)
+        assert answer.ephemeral and LINK.search(answer.content) is not None
+        assert LINK.search(answer.content).group(2) == first.group(2)  # type: ignore[union-attr]  # one page per game
+        kept = [r for r in joined + status if r.content.startswith("📋 **")]  # the status message, edited in place
+        assert kept and all(first.group(1) in r.content for r in kept), [r.content[:200] for r in kept]
+        async with TestClient(TestServer(make_app(bot.service))) as web:
+            page = await web.get(f"/g/{first.group(2)}/")
+            assert page.status == 200 and "Game #1" in await page.text()
+
+
+async def test_no_link_without_a_web_address(tmp_path: Path) -> None:
+    async with running_bot(tmp_path) as (bot, fake):
+        sent = await dispatch(bot, command(ANN, "game", "create"), fake)
+        assert "🌐" not in announcement(sent).content and "http" not in announcement(sent).content
