@@ -319,6 +319,19 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
                 if channel is not None else "📜 Finished games' cards now go only to their own channels.")
         await act(interaction, set_channel, done=done, publish_result=False, game_id=0)
 
+    @app_commands.command(name="web-pages", description="List this server's games on its web index page, or not")
+    @app_commands.describe(listed="True: anyone may find the games on the server's index; False: by their links only")
+    @app_commands.default_permissions(manage_guild=True)
+    async def web_pages(self, interaction: discord.Interaction, listed: bool) -> None:
+        async def set_listed(service: GameService, actor: Actor, gid: int) -> None:
+            await service.web.set_listed(actor, listed)
+
+        base = getattr(self.bot, "web_base_url", "")
+        where = f" at <{base}s/{interaction.guild_id}/>" if base and listed else ""
+        done = (f"🌐 This server's games are listed on its web index{where}." if listed else
+                "🌐 This server's games are unlisted: each game's page is found only through its link.")
+        await act(interaction, set_listed, done=done, publish_result=False, game_id=0)
+
     @app_commands.command(description="Recompute every roll of this channel's finished game from its revealed seed")
     @fair_share(*VERIFY)
     async def verify(self, interaction: discord.Interaction) -> None:

@@ -47,7 +47,7 @@ class Request:
 ACTING = {"order", "plan", "move", "attack", "game create", "game join", "game concede", "game approve-undo",
           "game undo", "data import", "game handover", "league create", "league join", "league start", "league round",
           "league result", "league forfeit", "league drop", "orders move", "orders attack", "orders discretion",
-          "clock settings", "clock pause", "clock resume", "clock extend", "game chronicle",
+          "clock settings", "clock pause", "clock resume", "clock extend", "game chronicle", "game web-pages",
           "ref join", "ref do", "ref order", "ref undo", "ref handover", "ref table-entry"}
 LEAGUE = "Cup"  # a league the sweep names but that no one has created: joining it is refused too
 
@@ -170,6 +170,7 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
     ]
     if not gm:  # a GM's clock, and where the server's finished games are chronicled, are the GM's powers
         out.append(Request("game chronicle", {}))
+        out.append(Request("game web-pages", {"listed": True}))  # whether the server's pages are listed
         out += [Request("clock settings", {"deadline_hours": 1, "on_deadline": "captain"}), Request("clock pause", {}),
                 Request("clock resume", {}), Request("clock extend", {"hours": 1})]
     if not seated:  # a player's own vacation is written in their game's log: theirs to do

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from tests.bot.fake_discord import command, dispatch
+from tests.bot.fake_discord import GUILD_ID, command, dispatch
 from tests.bot.harness import running_bot
 from tests.bot.test_bot import ANN, BOB, announcement, last_followup
 from web.app import make_app
@@ -41,3 +41,16 @@ async def test_no_link_without_a_web_address(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as (bot, fake):
         sent = await dispatch(bot, command(ANN, "game", "create"), fake)
         assert "🌐" not in announcement(sent).content and "http" not in announcement(sent).content
+
+
+async def test_only_a_gm_lists_the_servers_pages(tmp_path: Path) -> None:
+    from tests.adversary.eyes import MANAGE_GUILD
+
+    async with running_bot(tmp_path) as (bot, fake):
+        bot.web_base_url = BASE
+        refused = await dispatch(bot, command(BOB, "game", "web-pages", listed=True), fake)
+        assert last_followup(refused).ephemeral and "GM" in last_followup(refused).content
+        assert not await bot.service.web.listed(str(GUILD_ID))
+        said = await dispatch(bot, command(ANN, "game", "web-pages", listed=True, permissions=MANAGE_GUILD), fake)
+        assert f"<{BASE}s/{GUILD_ID}/>" in last_followup(said).content
+        assert await bot.service.web.listed(str(GUILD_ID))
