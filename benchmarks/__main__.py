@@ -20,6 +20,7 @@ from benchmarks import (
     same_games,
     service,
     setup,
+    web,
 )
 
 SUITES = {
@@ -39,6 +40,7 @@ SUITES = {
     "outbox": ("the outbox: commands with and without their posts written, and a row's claim", outbox.main),
     "referee": ("referee service: a WS&IM game, command latency and cold reads by log length; commands per turn",
                 referee.main),
+    "web": ("the web pages: time to first byte and update latency, 100 live games and 50 open pages", web.main),
 }
 
 

@@ -22,7 +22,7 @@ from game.service.web_pages import GAME, LEAGUE, Spectated, Target
 from web import html
 from web.images import Images, alt_for, frame_alt
 from web.limits import Buckets, Limits, client_of
-from web.live import Hub, TooMany
+from web.live import POLL_SECONDS, Hub, TooMany
 from web.snapshot import snapshot, when
 
 log = logging.getLogger(__name__)
@@ -237,7 +237,7 @@ async def index_page(request: web.Request) -> web.Response:
 
 
 def make_app(service: GameService, limits: Limits | None = None, trust_proxy: bool = False,
-             images: Images | None = None, poll_seconds: float = 1.0) -> web.Application:
+             images: Images | None = None, poll_seconds: float = POLL_SECONDS) -> web.Application:
     limits = limits or Limits()
     app = web.Application(middlewares=[_guard], client_max_size=4096)  # no route takes a body
     app[SERVICE] = service

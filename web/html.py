@@ -27,7 +27,7 @@ def page(title: str, body: str, kind: str = "page") -> str:
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         "<meta name=\"robots\" content=\"noindex, nofollow\">"
         f"<title>{e(title)} · Quarterdeck</title>"
-        f"<link rel=\"stylesheet\" href=\"{STATIC}/page.css\">"
+        f"<link rel=\"stylesheet\" href=\"{STATIC}/page.css\"><link rel=\"icon\" href=\"{STATIC}/icon.svg\">"
         f"<script src=\"{STATIC}/page.js\" defer></script></head>"
         f"<body class=\"{e(kind)}\"><a class=\"skip\" href=\"#main\">Skip to the content</a>{body}"
         "<footer><p>A read-only page of <a href=\"https://github.com/\" rel=\"noreferrer\">Quarterdeck</a>, "
@@ -51,7 +51,7 @@ def _squadrons(squadrons: Sequence[dict[str, Any]]) -> str:
             f"<td>{e(s['damage'])} / {e(s['fortitude'])}</td><td>{e(s['fatigue'])}</td><td>{e(s['state'])}</td></tr>"
             for s in q["ships"])
         out.append(
-            f"<article class=\"squadron\"><h3>{e(q['who'])}: {e(q['name'])}</h3>"
+            f"<article class=\"squadron\"><h3>{e(q['who'])}{': ' + e(q['name']) if q['name'] else ''}</h3>"
             f"<p>Admiral {e(q['admiral'])}; fortune {e(q['fortune'])}. {cards}{played}</p>"
             "<div class=\"scroll\"><table><caption class=\"sr\">Ships of "
             f"{e(q['who'])}</caption><thead><tr><th scope=\"col\">Ship</th><th scope=\"col\">Class</th>"
@@ -106,8 +106,8 @@ def _replay(frame: Frame | None, index: int, total: int, alt: str) -> str:
         f"<label for=\"frame\">Move <output id=\"frame-no\" for=\"frame\">{index}</output> of "
         f"<span id=\"frame-count\">{total}</span></label>"
         f"<input type=\"range\" id=\"frame\" name=\"frame\" min=\"1\" max=\"{total}\" value=\"{index}\">"
-        f"<nav class=\"steps\" aria-label=\"Replay steps\">{go(1, '⏮ First', 'Home')}{go(index - 1, '◀ Back', 'ArrowLeft')}"
-        f"{go(index + 1, 'Next ▶', 'ArrowRight')}{go(total, 'Last ⏭', 'End')}</nav>"
+        f"<nav class=\"steps\" aria-label=\"Replay steps\">{go(1, '« First', 'Home')}{go(index - 1, '◀ Back', 'ArrowLeft')}"
+        f"{go(index + 1, 'Next ▶', 'ArrowRight')}{go(total, 'Last »', 'End')}</nav>"
         "<noscript><button type=\"submit\">Show this move</button></noscript></form>")
 
 

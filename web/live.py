@@ -15,7 +15,7 @@ from game.service.web_pages import WebPages
 
 log = logging.getLogger(__name__)
 
-POLL_SECONDS = 1.0
+POLL_SECONDS = 0.25  # a page apart from the bot hears of a move this soon: one small query per tick
 
 
 class TooMany(Exception):

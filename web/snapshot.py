@@ -74,7 +74,9 @@ def squadrons(s: Spectated) -> list[dict[str, Any]]:
     out = []
     for q in g.squadrons:
         out.append({
-            "player": q.player, "who": seat_name(info.seats, q.player), "name": plain(q.name),
+            # a squadron without a name of its own is called "Player A": the seat already says so
+            "player": q.player, "who": seat_name(info.seats, q.player),
+            "name": "" if q.name.lower() == f"player {q.player}".lower() else plain(q.name),
             "admiral": plain(q.admiral), "fortune": q.fortune, "face_up": plain(q.face_up or ""),
             "discards": [plain(c) for c in q.discards],
             "ships": [_ship(x) for x in g.ships if x.owner == q.player],

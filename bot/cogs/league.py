@@ -344,6 +344,10 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             await reply(interaction, f"❌ There is no page {page}: {len(lines)} entrants, {PER_PAGE} a page.")
             return
         head = f"📊 **{_esc(table.league.name, 64)}**{' (final)' if table.final else ''}"
+        base = getattr(self.bot, "web_base_url", "")
+        if base:  # the standings and pairings on the web, each game linked (docs/web.md)
+            token = await service_of(interaction).web.league_token(str(interaction.guild_id), name)
+            head += f"\n🌐 Standings and pairings on the web: <{base}l/{token}/>"
         shown = lines[start:start + PER_PAGE]
         more = f" (next page: `/league standings page:{page + 1}`)"
         await reply(interaction, fit_lines([head, *shown], more, beyond=max(0, len(lines) - start - len(shown))),

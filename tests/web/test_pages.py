@@ -133,3 +133,24 @@ async def test_the_page_follows_the_game_live(service: GameService, client: Test
     assert any("Kestrel" in line for line in second["account"][-3:])
     assert second["frames"] == first["frames"] + 1
     stream.close()
+
+
+async def test_a_league_page_shows_standings_and_links_each_game(service: GameService,
+                                                                 client: TestClient) -> None:  # type: ignore[type-arg]
+    leagues = service.leagues
+    await leagues.create(GM, "league-chan", "Autumn Cup", scenario="quickstart")
+    await leagues.join(ANN, "Autumn Cup", "Ann")
+    await leagues.join(BOB, "Autumn Cup", "Bob")
+    await leagues.start(GM, "Autumn Cup")
+    token = await service.web.league_token(GUILD, "autumn cup")
+    assert token == await service.web.league_token(GUILD, "Autumn Cup")
+    page = await client.get(f"/l/{token}/")
+    text = await page.text()
+    assert page.status == 200 and "Autumn Cup" in text and "Standings" in text
+    assert "Ann" in text and "Bob" in text
+    table = (await leagues.show(GUILD, "Autumn Cup")).pairings[0]
+    assert table.game_id is not None
+    game_token = await service.web.game_token(table.game_id)
+    assert f'href="../../g/{game_token}/"' in text  # each pairing links its game's page
+    assert (await client.get(f"/g/{game_token}/")).status == 200
+    assert (await client.get(f"/l/{game_token}/")).status == 404  # a game's token names no league

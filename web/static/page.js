@@ -10,7 +10,10 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
-const FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short", timeZoneName: "short" });
+const FORMAT = new Intl.DateTimeFormat(undefined, {
+  weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit",
+  timeZoneName: "short",
+});
 
 function localTimes(root) {
   for (const t of root.querySelectorAll("time[datetime]")) {
@@ -37,7 +40,7 @@ function squadronNodes(squadrons) {
       el("td", {}, `${s.damage} / ${s.fortitude}`), el("td", {}, s.fatigue), el("td", {}, s.state)));
     const head = el("tr", {}, ...["Ship", "Class", "Damage", "Fatigue", "State"].map((h) => el("th", { scope: "col" }, h)));
     const cards = (q.face_up ? `Face-up card: ${q.face_up}. ` : "") + (q.discards.length ? `Played: ${q.discards.join(", ")}.` : "");
-    return el("article", { class: "squadron" }, el("h3", {}, `${q.who}: ${q.name}`),
+    return el("article", { class: "squadron" }, el("h3", {}, q.name ? `${q.who}: ${q.name}` : q.who),
       el("p", {}, `Admiral ${q.admiral}; fortune ${q.fortune}. ${cards}`),
       el("div", { class: "scroll" }, el("table", {}, el("caption", { class: "sr" }, `Ships of ${q.who}`),
         el("thead", {}, head), el("tbody", {}, ...rows))));
