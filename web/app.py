@@ -140,7 +140,8 @@ async def game_page(request: web.Request) -> web.Response:
     frames = await _frames_events(request, s.board.info.id)
     total = len(frames)
     asked = request.query.get("frame", "")
-    index = int(asked) if asked.isdigit() and 1 <= int(asked) <= total else total
+    # a number of any length is refused before it is read (int() of thousands of digits raises)
+    index = int(asked) if asked.isdigit() and len(asked) <= 6 and 1 <= int(asked) <= total else total
     frame = frames[index - 1] if total else None
     snap = json.loads(await _snapshot_bytes(request, s))
     text = html.game_page(snap, frame, index, total, frame_alt(frame) if frame is not None else "")
@@ -218,6 +219,11 @@ async def _stream(request: web.Request, game_id: int, woken: asyncio.Event) -> w
             except TimeoutError:
                 await response.write(b": still here\n\n")
     except ConnectionError:  # the reader left
+        return response
+    except RulesError:  # the game is gone (a server's data purged): nothing more to tell
+        return response
+    except Exception:  # the database away for a moment: the stream ends and the browser opens it again
+        log.exception("live updates of game %s", game_id)
         return response
 
 

@@ -54,7 +54,10 @@ class Images:
         self._drawing[key] = future
         try:
             png = await draw()
-        except BaseException as exc:
+        except asyncio.CancelledError:  # the asker left: those waiting with it ask again
+            future.cancel()
+            raise
+        except Exception as exc:
             future.set_exception(exc)
             future.exception()  # retrieved: a failure nobody else awaited is not logged as lost
             raise
