@@ -1,5 +1,5 @@
 """Issue 28: the web pages show what a spectator may see, never more. A whole game is played by computer
-captains through the service while a reader with the page's link asks EVERY route after every command:
+captains through the web_service while a reader with the page's link asks EVERY route after every command:
 the page (and a replay frame's page), the state, the frames, the live stream's next state, the server's
 index; and at every new phase the board and the frames as PNG (read as the texts the renderer drew,
 with every view it drew checked) and the log file. Before the end nothing names a card hidden at that
@@ -19,7 +19,6 @@ from game.model import Phase
 from game.service.game_service import GameService
 from tests.adversary.eyes import Drawn, assert_view_keeps_secrets, hidden_cards, spy_renderer, strings_in
 from tests.helpers import scenario_text
-from tests.web.conftest import client, service  # noqa: F401  (the fixtures)
 from tests.web.games import ANN, GM, GUILD, HANDS, SHIPS
 
 SECRET_FIELDS = ('"hand"', '"face_down"', '"log_position"', '"event_deck"', '"seed":', '"dice_seed"')
@@ -56,16 +55,16 @@ async def _pngs(c: TestClient, token: str, drawn: Drawn) -> dict[str, str]:  # t
     return out
 
 
-async def test_every_page_of_a_whole_game_keeps_every_secret(service: GameService,  # noqa: F811
-                                                             client: TestClient,  # type: ignore[type-arg]  # noqa: F811
+async def test_every_page_of_a_whole_game_keeps_every_secret(web_service: GameService,
+                                                             web_client: TestClient,  # type: ignore[type-arg]
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     drawn = Drawn()
     monkeypatch.setattr("render.board.render_board", spy_renderer(drawn))
     text = scenario_text(SHIPS, test_dice=False, hands=HANDS)
-    gid = (await service.lobby.create_game(ANN, "chan-web", scenario_text=text)).id
-    await service.web.set_listed(GM, True)
-    token = await service.web.game_token(gid)
-    seed = (await service.store.repo.load(gid)).record.dice_seed  # type: ignore[union-attr]
+    gid = (await web_service.lobby.create_game(ANN, "chan-web", scenario_text=text)).id
+    await web_service.web.set_listed(GM, True)
+    token = await web_service.web.game_token(gid)
+    seed = (await web_service.store.repo.load(gid)).record.dice_seed  # type: ignore[union-attr]
     assert len(seed) == 64
 
     def check(texts: dict[str, str], state: Any, log: list[Any], over: bool) -> int:
@@ -81,13 +80,13 @@ async def test_every_page_of_a_whole_game_keeps_every_secret(service: GameServic
         return len(hidden)
 
     async def look(stream: Any, phase_changed: bool) -> int:
-        loaded = await service.store.repo.load(gid)
+        loaded = await web_service.store.repo.load(gid)
         assert loaded is not None
-        state, log = loaded.state, [e for _, _, e in await service.store.repo.events(gid)]
+        state, log = loaded.state, [e for _, _, e in await web_service.store.repo.events(gid)]
         over = state.phase is Phase.OVER
-        texts = await _texts(client, token, stream)
+        texts = await _texts(web_client, token, stream)
         if phase_changed or over:
-            texts |= await _pngs(client, token, drawn)
+            texts |= await _pngs(web_client, token, drawn)
             if not over:
                 for view in drawn.views:  # a spectator's view, holding nothing a spectator may not know
                     assert view.viewer is None, view.viewer
@@ -100,29 +99,29 @@ async def test_every_page_of_a_whole_game_keeps_every_secret(service: GameServic
         return check(texts, state, log, over)
 
     # open: nobody seated yet; then each side taken, and the game under way
-    stream = await client.get(f"/g/{token}/events")
+    stream = await web_client.get(f"/g/{token}/events")
     secrets_checked = await look(stream, True)
-    await service.lobby.join(ANN, gid, "A", "Ann", ai=True)
-    await service.lobby.join(ANN, gid, "B", "Bob", ai=True)
+    await web_service.lobby.join(ANN, gid, "A", "Ann", ai=True)
+    await web_service.lobby.join(ANN, gid, "B", "Bob", ai=True)
     phases = set()
     last_phase = None
     for _ in range(400):
-        loaded = await service.store.load(gid)
+        loaded = await web_service.store.load(gid)
         if loaded.state.phase is Phase.OVER:
             break
-        played = await service.commands.captain_move(loaded)
+        played = await web_service.commands.captain_move(loaded)
         assert played is not None, "the computer captains stopped before the end"
         now = (loaded.state.turn, loaded.state.phase)
         phases.add(loaded.state.phase)
         secrets_checked += await look(stream, now != last_phase)
         last_phase = now
-    loaded = await service.store.load(gid)
+    loaded = await web_service.store.load(gid)
     assert loaded.state.phase is Phase.OVER, "the game did not end"
     assert {Phase.INITIATIVE, Phase.MOVEMENT, Phase.ATTACK} <= phases | {Phase.SETUP}, phases
     assert secrets_checked > 0, "no card was ever hidden: the check tests nothing"
     # the end: the seed, the dice check in words and the log file, for everyone with the link
-    page = await (await client.get(f"/g/{token}/")).text()
+    page = await (await web_client.get(f"/g/{token}/")).text()
     assert seed in page and "Every roll recomputed from the seed" in page and "match the seed" in page
-    log_file = await client.get(f"/g/{token}/log.json")
+    log_file = await web_client.get(f"/g/{token}/log.json")
     assert log_file.status == 200 and (await log_file.json())["seed"] == seed
     stream.close()

@@ -4,6 +4,7 @@ application over it, served on a real socket by aiohttp's test server."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -17,9 +18,9 @@ from web.app import make_app
 from web.limits import Limits
 
 
-@pytest.fixture(params=ENGINES)
-async def service(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[GameService]:
-    if request.param == "sqlite":
+@asynccontextmanager
+async def opened(kind: str, tmp_path: Path) -> AsyncIterator[GameService]:
+    if kind == "sqlite":
         url = f"sqlite+aiosqlite:///{tmp_path / 'quarterdeck.db'}"
         await upgrade_to_head(url)
         engine = make_engine(url)
@@ -36,8 +37,21 @@ async def service(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
             await engine.dispose()
 
 
-@pytest.fixture
-async def client(service: GameService) -> AsyncIterator[TestClient]:  # type: ignore[type-arg]
+@asynccontextmanager
+async def browsing(service: GameService) -> AsyncIterator[TestClient]:  # type: ignore[type-arg]
+    """A reader of the pages, without the rate limit in its way (tests/adversary/test_web_probes.py has it)."""
     app = make_app(service, Limits(burst=10_000, per_second=1_000.0), poll_seconds=0.2)
     async with TestClient(TestServer(app)) as c:
+        yield c
+
+
+@pytest.fixture(params=ENGINES)
+async def service(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[GameService]:
+    async with opened(request.param, tmp_path) as s:
+        yield s
+
+
+@pytest.fixture
+async def client(service: GameService) -> AsyncIterator[TestClient]:  # type: ignore[type-arg]
+    async with browsing(service) as c:
         yield c
