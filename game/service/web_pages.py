@@ -9,9 +9,10 @@ may list its games' pages on an index page; by default they are unlisted (found 
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import select
@@ -41,6 +42,14 @@ GAME, LEAGUE = "game", "league"
 MAX_ACCOUNT_LINES = 400  # the newest lines of a long game's account; the replay and the log file hold all
 MAX_FRAMES = 2_000  # a replay longer than this shows its last frames (a game is a few hundred commands)
 MAX_LISTED = 200  # games on a server's index page, unfinished first, newest first
+# `names.plain` says a member as @<Discord id>: a page says the name they play under instead
+_MEMBER = re.compile(r"@(\d{15,21})\b")
+
+
+def unmentioned(line: str, names: dict[str, str]) -> str:
+    """A plain line with each member's Discord id said as their seat's name (or "a member"): a public
+    page shows no Discord ids."""
+    return _MEMBER.sub(lambda m: names.get(m[1]) or "a member", line)
 
 
 @dataclass(frozen=True)
@@ -207,13 +216,19 @@ class WebPages:
             return found
         board = await self.reading.board(game_id)
         rows = await self.store.repo.events(game_id)
-        told = [plain(line) for line in account_lines([event_for(e, None) for _, _, e in rows]) if line]
+        names = self._names(loaded)
+        told = [unmentioned(plain(line), names) for line in account_lines([event_for(e, None) for _, _, e in rows])
+                if line]
         shown = tuple(told[-MAX_ACCOUNT_LINES:])
         over = board.spectator.game.phase is Phase.OVER
         found = Spectated(version, board, shown, len(told) - len(shown), await self._clock(loaded.record),
                           len(await self.frames(game_id)), await self.ending(game_id) if over else None)
         self._spectated[(game_id, version)] = found
         return found
+
+    @staticmethod
+    def _names(loaded: Any) -> dict[str, str]:
+        return {seat.user_id: seat.display_name for seat in loaded.seats if seat.user_id and seat.display_name}
 
     async def _clock(self, record: GameRecord) -> ClockRead:
         assert record.id is not None
@@ -231,7 +246,9 @@ class WebPages:
         if found is None:
             log = [(cmd, e) for _, cmd, e in await self.store.repo.events(game_id)]
             made = await self.store.workers.run(frames, decode_state(loaded.record.initial_state), log)
-            found = self._frames[key] = made[-MAX_FRAMES:]
+            names = self._names(loaded)
+            found = self._frames[key] = [replace(f, caption=tuple(unmentioned(c, names) for c in f.caption))
+                                         for f in made[-MAX_FRAMES:]]
         return found
 
     async def ending(self, game_id: int) -> Ending | None:

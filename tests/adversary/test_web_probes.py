@@ -101,3 +101,20 @@ async def test_tokens_are_random_not_numbered(web_service: GameService) -> None:
     assert len(tokens) == 6 and all(len(t) == 22 for t in tokens)  # 128 random bits each
     assert await web_service.web.find(min(tokens)) is not None
     assert await web_service.web.find("A" * 22) is None and await web_service.web.find("x") is None
+
+
+async def test_the_pages_show_no_discord_id(web_service: GameService, web_client: TestClient) -> None:  # type: ignore[type-arg]
+    """The log names members by id (a GM's clock change, a hand-over): the page says their names."""
+    ann, gm = Actor("111111111111111111", "900000000000000001"), Actor("555555555555555555", "900000000000000001",
+                                                                       gm=True)
+    gid = await new_game(web_service)
+    await web_service.lobby.join(ann, gid, "A", "Ann")
+    await web_service.lobby.join(Actor("222222222222222222", ann.guild_id), gid, "B", "Bob")
+    await web_service.clock.pause(gm, gid)
+    token = await web_service.web.game_token(gid)
+    said = [await (await web_client.get(f"/g/{token}/{path}")).text() for path in ("", "state.json", "frames.json")]
+    assert any("Clock" in text for text in said), said[1][:500]  # the clock change is told
+    for text in said:
+        for user in ("111111111111111111", "222222222222222222", "555555555555555555"):
+            assert user not in text
+    assert "a member" in said[0] or "by a member" in said[1]  # the GM without a seat, said as a member
