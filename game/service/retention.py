@@ -32,9 +32,9 @@ from game.service.models import (
     ScheduledJob,
     Seat,
     ServerTableEntry,
-    WebPage,
     Snapshot,
     StandingOrderRecord,
+    WebPage,
     utcnow,
 )
 from game.service.store import GameStore
