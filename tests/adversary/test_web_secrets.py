@@ -58,10 +58,26 @@ async def _pngs(c: TestClient, token: str, drawn: Drawn) -> dict[str, str]:  # t
 async def test_every_page_of_a_whole_game_keeps_every_secret(web_service: GameService,
                                                              web_client: TestClient,  # type: ignore[type-arg]
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    drawn = Drawn()
-    monkeypatch.setattr("render.board.render_board", spy_renderer(drawn))
     text = scenario_text(SHIPS, test_dice=False, hands=HANDS)
     gid = (await web_service.lobby.create_game(ANN, "chan-web", scenario_text=text)).id
+    phases = await watched(web_service, web_client, monkeypatch, gid, until=None)
+    assert {Phase.SETUP, Phase.INITIATIVE, Phase.MOVEMENT, Phase.ATTACK, Phase.OVER} <= phases, phases
+
+
+async def test_every_page_of_a_drafted_set_up_keeps_every_secret(web_service: GameService,
+                                                                 web_client: TestClient,  # type: ignore[type-arg]
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chapter-7 set-up (squadrons enlisted, drafting, terrain, deployment) to the first activations."""
+    gid = (await web_service.lobby.create_game(ANN, "chan-draft", scenario="drafted", size="skirmish")).id
+    phases = await watched(web_service, web_client, monkeypatch, gid, until=Phase.MOVEMENT)
+    assert {Phase.PREPARATION, Phase.MOVEMENT} <= phases, phases
+
+
+async def watched(web_service: GameService, web_client: TestClient,  # type: ignore[type-arg]
+                  monkeypatch: pytest.MonkeyPatch, gid: int, until: Phase | None) -> set[Phase]:
+    """Computer captains play the game (to its end, or into phase `until`) while every route is read."""
+    drawn = Drawn()
+    monkeypatch.setattr("render.board.render_board", spy_renderer(drawn))
     await web_service.web.set_listed(GM, True)
     token = await web_service.web.game_token(gid)
     seed = (await web_service.store.repo.load(gid)).record.dice_seed  # type: ignore[union-attr]
@@ -103,11 +119,12 @@ async def test_every_page_of_a_whole_game_keeps_every_secret(web_service: GameSe
     secrets_checked = await look(stream, True)
     await web_service.lobby.join(ANN, gid, "A", "Ann", ai=True)
     await web_service.lobby.join(ANN, gid, "B", "Bob", ai=True)
-    phases = set()
+    phases: set[Phase] = set()
     last_phase = None
     for _ in range(400):
         loaded = await web_service.store.load(gid)
-        if loaded.state.phase is Phase.OVER:
+        if loaded.state.phase is Phase.OVER or (until is not None and loaded.state.phase is until):
+            phases.add(loaded.state.phase)
             break
         played = await web_service.commands.captain_move(loaded)
         assert played is not None, "the computer captains stopped before the end"
@@ -115,13 +132,14 @@ async def test_every_page_of_a_whole_game_keeps_every_secret(web_service: GameSe
         phases.add(loaded.state.phase)
         secrets_checked += await look(stream, now != last_phase)
         last_phase = now
-    loaded = await web_service.store.load(gid)
-    assert loaded.state.phase is Phase.OVER, "the game did not end"
-    assert {Phase.INITIATIVE, Phase.MOVEMENT, Phase.ATTACK} <= phases | {Phase.SETUP}, phases
     assert secrets_checked > 0, "no card was ever hidden: the check tests nothing"
-    # the end: the seed, the dice check in words and the log file, for everyone with the link
-    page = await (await web_client.get(f"/g/{token}/")).text()
-    assert seed in page and "Every roll recomputed from the seed" in page and "match the seed" in page
-    log_file = await web_client.get(f"/g/{token}/log.json")
-    assert log_file.status == 200 and (await log_file.json())["seed"] == seed
+    loaded = await web_service.store.load(gid)
+    if until is None:
+        assert loaded.state.phase is Phase.OVER, "the game did not end"
+        # the end: the seed, the dice check in words and the log file, for everyone with the link
+        page = await (await web_client.get(f"/g/{token}/")).text()
+        assert seed in page and "Every roll recomputed from the seed" in page and "match the seed" in page
+        log_file = await web_client.get(f"/g/{token}/log.json")
+        assert log_file.status == 200 and (await log_file.json())["seed"] == seed
     stream.close()
+    return phases
