@@ -158,7 +158,9 @@ async def board_png(request: web.Request) -> web.Response:
     frames = await _frames_events(request, s.board.info.id)
     png = await request.app[IMAGES].board(s.board.info.id, s.version, s.board.spectator, _last_events(frames),
                                           s.board.rules)
-    return web.Response(body=png, content_type="image/png")
+    # the address names the version (board.png?v=N): the picture at it never changes
+    kept = "private, max-age=86400" if request.query.get("v") == str(s.version) else "no-cache"
+    return web.Response(body=png, content_type="image/png", headers={"Cache-Control": kept})
 
 
 async def frames_json(request: web.Request) -> web.Response:
@@ -176,7 +178,7 @@ async def frame_png(request: web.Request) -> web.Response:
         raise NotThere()
     rules = await request.app[SERVICE].reading.rules(target.id)
     png = await request.app[IMAGES].frame(target.id, frames[n - 1].command, frames[n - 1], rules)
-    return web.Response(body=png, content_type="image/png")
+    return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "private, max-age=60"})
 
 
 async def log_json(request: web.Request) -> web.Response:
