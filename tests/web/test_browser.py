@@ -36,7 +36,7 @@ pytestmark = pytest.mark.skipif(
     reason="no browser: install Debian's chromium and chromium-driver (.ci/run does) and the dev extras (selenium)")
 
 
-def _browser() -> Any:
+def _browser(script: bool = True) -> Any:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -46,6 +46,8 @@ def _browser() -> Any:
                 "--hide-scrollbars", "--force-device-scale-factor=1", "--lang=en-GB"):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    if not script:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     return webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
 
 
@@ -155,3 +157,29 @@ async def test_a_page_follows_the_game_and_scrubs_its_replay(service: GameServic
         await _in_browser(driver.quit)
     for name in ("web-1280.png", "web-400.png"):
         assert (shots / name).stat().st_size > 10_000
+
+
+async def test_without_script_the_page_reads_whole_and_the_replay_steps(service: GameService, served: str) -> None:
+    gid = await seated_game(service)
+    await picks(service, gid)
+    await service.commands.submit(ANN, gid, "move Kestrel")
+    token = await service.web.game_token(gid)
+    driver = await _in_browser(_browser, False)
+    try:
+        from selenium.webdriver.common.by import By
+
+        await _in_browser(driver.set_window_size, 400, 900)
+        await _in_browser(driver.get, f"{served}/g/{token}/")
+        text = await _in_browser(lambda: driver.find_element(By.TAG_NAME, "main").text)
+        assert "Waiting for player" in text and "UTC" in text  # the deadline in UTC words without the script
+        assert "Reload the page to see new moves." in text  # and it says how to see new moves
+        total = int(await _in_browser(lambda: driver.find_element(By.ID, "frame-count").text))
+        back = await _in_browser(driver.find_element, By.CSS_SELECTOR, ".steps a[aria-keyshortcuts=ArrowLeft]")
+        await _in_browser(back.click)
+        assert f"?frame={total - 1}" in await _in_browser(lambda: driver.current_url)
+        shown = await _in_browser(lambda: driver.find_element(By.ID, "frame-no").text)
+        assert shown == str(total - 1)
+        button = await _in_browser(driver.find_element, By.CSS_SELECTOR, "#scrubber button[type=submit]")
+        assert await _in_browser(button.is_displayed)  # the slider's own button, shown only without script
+    finally:
+        await _in_browser(driver.quit)
