@@ -154,3 +154,11 @@ async def test_a_league_page_shows_standings_and_links_each_game(service: GameSe
     assert f'href="../../g/{game_token}/"' in text  # each pairing links its game's page
     assert (await client.get(f"/g/{game_token}/")).status == 200
     assert (await client.get(f"/l/{game_token}/")).status == 404  # a game's token names no league
+
+
+async def test_many_asking_at_once_make_one_page(service: GameService) -> None:
+    """Several posts asking for a new game's link at the same moment (two processes, a retry): one token."""
+    gid = await seated_game(service)
+    other = GameService(service.store.repo.engine)  # another process's service on the same database
+    tokens = await asyncio.gather(*(s.web.game_token(gid) for s in [service, other] * 5))
+    assert len(set(tokens)) == 1
