@@ -30,8 +30,8 @@ def page(title: str, body: str, kind: str = "page") -> str:
         f"<link rel=\"stylesheet\" href=\"{STATIC}/page.css\"><link rel=\"icon\" href=\"{STATIC}/icon.svg\">"
         f"<script src=\"{STATIC}/page.js\" defer></script></head>"
         f"<body class=\"{e(kind)}\"><a class=\"skip\" href=\"#main\">Skip to the content</a>{body}"
-        "<footer><p>A read-only page of <a href=\"https://github.com/\" rel=\"noreferrer\">Quarterdeck</a>, "
-        "the Oak &amp; Iron referee: it changes nothing in the game.</p></footer></body></html>"
+        "<footer><p>A read-only page of Quarterdeck, the Oak &amp; Iron referee: it changes nothing in the "
+        "game.</p></footer></body></html>"
     )
 
 

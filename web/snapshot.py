@@ -97,6 +97,8 @@ def snapshot(s: Spectated, alt: str) -> dict[str, Any]:
         "squadrons": squadrons(s), "account": list(s.account), "earlier": s.earlier, "frames": s.frames,
         "board": f"board.png?v={s.version}", "alt": alt, "commitment": info.dice_commitment,
         "ending": None if ending is None else {
-            "seed": ending.seed, "commitment": ending.commitment, "verification": ending.verification,
+            # the check's words without its leading mark (✅, ⚠️, ❌): a page says it in words alone
+            "seed": ending.seed, "commitment": ending.commitment,
+            "verification": ending.verification.lstrip("✅❌⚠\ufe0f "),
             "verified": ending.verified, "test_dice": ending.test_dice},
     }

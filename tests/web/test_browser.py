@@ -183,3 +183,31 @@ async def test_without_script_the_page_reads_whole_and_the_replay_steps(service:
         assert await _in_browser(button.is_displayed)  # the slider's own button, shown only without script
     finally:
         await _in_browser(driver.quit)
+
+
+async def test_a_finished_game_shows_its_seed_its_check_and_its_log(service: GameService, served: str,
+                                                                     tmp_path: Path) -> None:
+    from tests.web.games import new_game
+
+    gid = await new_game(service)
+    await service.lobby.join(ANN, gid, "A", "Ann", ai=True)
+    await service.lobby.join(BOB, gid, "B", "Bob", ai=True)
+    await service.commands.play_ai(gid, limit=400)
+    seed = (await service.store.repo.load(gid)).record.dice_seed  # type: ignore[union-attr]
+    token = await service.web.game_token(gid)
+    driver = await _in_browser(_browser)
+    shots = _shots_dir(tmp_path)
+    try:
+        await _in_browser(driver.set_window_size, 400, 900)
+        await _in_browser(driver.get, f"{served}/g/{token}/")
+        fair = await _in_browser(driver.execute_script, "return document.getElementById('fair').textContent")
+        assert seed in fair and "match the seed" in fair, fair
+        waiting = await _in_browser(driver.execute_script, "return document.getElementById('waiting').textContent")
+        assert waiting.startswith("Game over")
+        status = await _in_browser(driver.execute_script,
+                                   "return fetch('log.json').then(r => r.status + ' ' + r.headers.get('content-type'))")
+        assert status == "200 application/json; charset=utf-8"
+        await _in_browser(driver.execute_script, "document.getElementById('fair').scrollIntoView()")
+        await _in_browser(driver.save_screenshot, str(shots / "web-400-finished.png"))
+    finally:
+        await _in_browser(driver.quit)
