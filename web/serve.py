@@ -36,9 +36,12 @@ async def serve(service: GameService, host: str, port: int, trust_proxy: bool = 
 
 async def run_alone(settings: Settings, host: str, port: int) -> int:
     """`quarterdeck web`: the pages in a process of their own, until SIGTERM or SIGINT."""
-    from game.service.opening import open_reader
+    from game.service.opening import open_reader, reader_problem
     from game.service.workers import configure
 
+    problem = reader_problem(settings.database_url)
+    if problem is not None:  # refused before the worker processes start: a refused start leaves nothing behind
+        raise SettingsError(problem)
     workers = configure(settings.workers)
     service = await open_reader(settings.database_url, workers=workers, cached_games=settings.cached_games)
     workers.start()

@@ -54,3 +54,33 @@ async def test_only_a_gm_lists_the_servers_pages(tmp_path: Path) -> None:
         said = await dispatch(bot, command(ANN, "game", "web-pages", listed=True, permissions=MANAGE_GUILD), fake)
         assert f"<{BASE}s/{GUILD_ID}/>" in last_followup(said).content
         assert await bot.service.web.listed(str(GUILD_ID))
+
+
+async def test_web_port_serves_the_pages_in_the_bots_process(tmp_path: Path) -> None:
+    """WEB_PORT: the pages are served by the bot itself, live from its own commits; a taken port is a
+    setting that cannot work, said as one."""
+    import socket
+
+    import aiohttp
+    import pytest
+
+    from bot.observe import observing
+    from game.service.settings import Settings, SettingsError
+    from game.service.workers import Workers
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    async with running_bot(tmp_path) as (bot, fake):
+        await dispatch(bot, command(ANN, "game", "create"), fake)
+        token = await bot.service.web.game_token(1)
+        async with observing(Settings(web=("127.0.0.1", port)), bot, Workers(0)), aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{port}/g/{token}/") as page:
+                assert page.status == 200 and "Game #1" in await page.text()
+            with socket.socket() as taken:
+                taken.bind(("127.0.0.1", 0))
+                taken.listen()
+                busy = taken.getsockname()[1]
+                with pytest.raises(SettingsError, match="cannot listen"):
+                    async with observing(Settings(web=("127.0.0.1", busy)), bot, Workers(0)):
+                        pass

@@ -25,7 +25,11 @@ ROOT = Path(__file__).resolve().parents[2]
     (["web", "--db", "/nonexistent/folder/q.db"], "does not exist yet"),
 ])
 def test_bad_input_is_one_error_line(args: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from game.service.workers import default
+
+    before = default()
     assert quarterdeck(args) == 2
+    assert default() is before  # refused before any worker process was started
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and said in err[0], err
 
