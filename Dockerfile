@@ -14,6 +14,7 @@ COPY game game
 COPY render render
 COPY bot bot
 COPY cli cli
+COPY web web
 COPY migrations migrations
 # editable: every entry point (`python -m bot`, `quarterdeck audit`) runs the code in /app, which finds
 # alembic.ini and migrations/ beside it. /app stays root's: the bot writes only to /data, its own.

@@ -28,7 +28,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy game render bot cli
+	$(BIN)/mypy game render bot cli web
 
 pytest: $(STAMP)
 	$(BIN)/pytest

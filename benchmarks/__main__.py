@@ -24,6 +24,7 @@ from benchmarks import (
     setup,
     soak,
     startup,
+    web,
 )
 
 SUITES = {
@@ -48,6 +49,7 @@ SUITES = {
              "(--minutes N for a shorter run)", soak.main),
     "referee": ("referee service: a WS&IM game, command latency and cold reads by log length; commands per turn",
                 referee.main),
+    "web": ("the web pages: time to first byte and update latency, 100 live games and 50 open pages", web.main),
 }
 
 

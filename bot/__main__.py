@@ -100,7 +100,7 @@ async def run_bot(settings: Settings, force_sync: bool = False) -> int:
     workers.start()
     bot = QuarterdeckBot(service, settings.dev_guild_id, shard_count=shard_count, shard_ids=shard_ids,
                          force_sync=force_sync, guild_retention_days=settings.guild_retention_days,
-                         docs_url=settings.docs_url)
+                         docs_url=settings.docs_url, web_base_url=settings.web_base_url)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

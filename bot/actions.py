@@ -143,7 +143,8 @@ async def post_here(interaction: discord.Interaction, content: str, **kwargs: An
     return True
 
 
-async def act(interaction: discord.Interaction, action: Action, done: str = "✅ Done.", publish_result: bool = True,
+async def act(interaction: discord.Interaction, action: Action,
+              done: str | Callable[[int], Awaitable[str]] = "✅ Done.", publish_result: bool = True,
               game_id: int | None = None, retire: Retire | None = None) -> Outcome | None:
     """`retire` takes the components off the message they were pressed on, once the decision they
     answer is taken (by this press, or earlier: a stale press retires them too)."""
@@ -175,7 +176,7 @@ async def act(interaction: discord.Interaction, action: Action, done: str = "✅
     try:
         if publish_result:
             await after_command(interaction, gid, outcome)
-        await reply(interaction, done)
+        await reply(interaction, done if isinstance(done, str) else await done(gid))
     except discord.Forbidden:
         log.exception("missing permissions in channel %s", interaction.channel_id)
         await reply(interaction, "✅ Done, but I lack the permission to post in this channel "

@@ -64,7 +64,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
     def __init__(self, service: GameService, dev_guild_id: str = "", sync_commands: bool = True,
                  run_scheduler: bool = True, shard_count: int | None = None,
                  shard_ids: tuple[int, ...] | None = None, force_sync: bool = False,
-                 guild_retention_days: int = 30, docs_url: str = "") -> None:
+                 guild_retention_days: int = 30, docs_url: str = "", web_base_url: str = "") -> None:
         # nothing the bot posts pings anyone unless that message names them (the player to act)
         # without shard ids, discord.py runs every shard the count (or Discord) says
         shards: dict[str, Any] = {"shard_ids": list(shard_ids)} if shard_ids is not None else {}
@@ -84,6 +84,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
         self.run_scheduler = run_scheduler
         self.guild_retention_days = guild_retention_days  # a server's data outlives the bot there (docs/privacy.md)
         self.docs_url = docs_url  # DOCS_URL: where /help links the guide (empty: no link)
+        self.web_base_url = web_base_url  # WEB_BASE_URL: where games' web pages are read (empty: no links)
         self._tasks: list[asyncio.Task[Any]] = []
         self.owner_reports: OwnerReports | None = None  # OWNER_WEBHOOK_URL's, set by run_bot
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]

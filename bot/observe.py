@@ -1,5 +1,5 @@
 """What watches the running bot, started and stopped around it by run_bot: the health endpoint
-(HEALTH_PORT), the reports to the owner (OWNER_WEBHOOK_URL), and systemd's READY=1 and watchdog."""
+(HEALTH_PORT), the games' web pages (WEB_PORT), the reports to the owner (OWNER_WEBHOOK_URL), and systemd's READY=1 and watchdog."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ async def observing(settings: Settings, bot: QuarterdeckBot, workers: Workers) -
     """SettingsError when HEALTH_PORT cannot be listened on (taken, or an address not this machine's)."""
     tasks: list[asyncio.Task[Any]] = []
     runner = None
+    pages = None
     session = None
     handler = None
     try:
@@ -36,6 +37,10 @@ async def observing(settings: Settings, bot: QuarterdeckBot, workers: Workers) -
             except OSError as exc:
                 raise SettingsError(f"HEALTH_PORT {host}:{port} cannot be listened on ({exc.strerror or exc}): "
                                     f"choose a free port, or leave HEALTH_PORT empty.") from None
+        if settings.web is not None:  # the games' web pages in this process (docs/web.md): live at once
+            from web.serve import serve as serve_pages
+
+            pages, _ = await serve_pages(bot.service, settings.web[0], settings.web[1], settings.web_trust_proxy)
         if settings.owner_webhook_url:
             session = aiohttp.ClientSession()
             bot.owner_reports = OwnerReports(settings.owner_webhook_url, session)
@@ -60,6 +65,8 @@ async def observing(settings: Settings, bot: QuarterdeckBot, workers: Workers) -
             await session.close()
         if runner is not None:
             await runner.cleanup()
+        if pages is not None:
+            await pages.cleanup()
 
 
 async def _ready(bot: QuarterdeckBot) -> None:

@@ -24,7 +24,7 @@ from bot.chronicle import post_card, post_chronicle
 from bot.follow import follow_board, follow_digest
 from bot.league_rounds import round_closed
 from bot.limits import fit
-from bot.publish import created_text, nudge, post_account, post_board, update_status
+from bot.publish import created_text, nudge, page_link, post_account, post_board, update_status
 from game import names
 from game.errors import RulesError
 from game.phases.common import owes_pick
@@ -202,13 +202,16 @@ async def _board(d: Delivering, post: posts.Board) -> None:
 @handles(posts.Created)
 async def _created(d: Delivering, post: posts.Created) -> None:
     """Where the game is played, for every player and spectator to read."""
-    await d.channel.send(created_text(d.info, post.system or "oak_and_iron"),
+    system = post.system or "oak_and_iron"
+    link = await page_link(d.courier.client, d.service, d.info.id) if system == "oak_and_iron" else ""
+    await d.channel.send(created_text(d.info, system, link),
                          allowed_mentions=discord.AllowedMentions.none(), nonce=d.nonce)
 
 
 @handles(posts.Status)
 async def _status(d: Delivering, post: posts.Status) -> None:
-    await update_status(d.channel, d.service, d.read, nonce=d.nonce)
+    await update_status(d.channel, d.service, d.read, await page_link(d.courier.client, d.service, d.info.id),
+                        nonce=d.nonce)
 
 
 @handles(posts.Nudge)

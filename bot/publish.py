@@ -117,7 +117,25 @@ def waiting_text(view: View, seats: Sequence[SeatInfo],
     return f"➡️ {' and '.join(parts)}: {what}.", users
 
 
-def created_text(info: GameInfo, system_name: str) -> str:
+async def page_link(client: discord.Client, service: GameService, game_id: int) -> str:
+    """The game's web page (docs/web.md) when WEB_BASE_URL is set, else "". A page not offered (another
+    system's game) or a database that cannot make its token now gives no link, never a failed post."""
+    base = getattr(client, "web_base_url", "")
+    if not base:
+        return ""
+    try:
+        return f"{base}g/{await service.web.game_token(game_id)}/"
+    except Exception:
+        log.exception("no web page link for game %s", game_id)
+        return ""
+
+
+def page_line(link: str) -> str:
+    # the angle brackets keep Discord from unfurling a preview of the page under the post
+    return f"🌐 Follow it live on the web: <{link}>" if link else ""
+
+
+def created_text(info: GameInfo, system_name: str, link: str = "") -> str:
     """A new game's announcement in its channel or thread: what it is, how to take a side, and the
     SHA-256 of its secret dice seed, which everyone can compare with the seed shown at the end."""
     name = names.text(info.name)
@@ -136,7 +154,7 @@ def created_text(info: GameInfo, system_name: str) -> str:
                                       for s in info.seats) + "."
     seed = (f"🎲 The dice come from a secret seed whose SHA-256 is `{info.dice_commitment}`; the seed is shown "
             "when the game ends, and `/game verify` then recomputes every roll.")
-    return fit("\n".join(x for x in (f"{head} {seats} {how}".strip(), seed) if x))
+    return fit("\n".join(x for x in (f"{head} {seats} {how}".strip(), seed, page_line(link)) if x))
 
 
 async def post_board(channel: discord.abc.Messageable, read: BoardRead, *, nonce: str) -> None:
@@ -195,8 +213,8 @@ async def post_account(channel: discord.abc.Messageable, logged: Sequence[Any], 
         await channel.send(fit(text), allowed_mentions=discord.AllowedMentions.none(), nonce=nonce)
 
 
-async def update_status(channel: discord.PartialMessageable, service: GameService, read: BoardRead, *,
-                        nonce: str) -> None:
+async def update_status(channel: discord.PartialMessageable, service: GameService, read: BoardRead,
+                        link: str = "", *, nonce: str) -> None:
     """One status message per game, edited in place, showing the game as it is now (the courier
     coalesces the edits of a game: the last state wins)."""
     g, game_id = read.spectator.game, read.info.id
@@ -208,7 +226,7 @@ async def update_status(channel: discord.PartialMessageable, service: GameServic
         when = f" · ⏸️ clock paused{f' until <t:{int(until.timestamp())}:f>' if until else ''}"
     result = f" · **player {g.winner} wins** ({g.result})" if g.winner else ""
     content = (f"📋 **{names.text(read.info.name)}** (game #{game_id}) — turn {g.turn} · {g.phase.value} phase · "
-               f"waiting for {waiting}{when}{result}")
+               f"waiting for {waiting}{when}{result}" + (f"\n{page_line(link)}" if link else ""))
     if read.status_message is not None:
         try:
             await channel.get_partial_message(int(read.status_message)).edit(content=content)

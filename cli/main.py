@@ -1,4 +1,4 @@
-"""`quarterdeck` command line: table, ref, script, demo, audit, verify, replay."""
+"""`quarterdeck` command line: table, ref, script, demo, audit, verify, replay, web."""
 
 from __future__ import annotations
 
@@ -147,6 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_replay.add_argument("--out", type=Path, default=Path("replay"), help="folder for the PNGs (default: replay/)")
     p_replay.add_argument("--delay", type=float, default=0.0, help="seconds between moments in the terminal")
     p_replay.add_argument("--no-images", action="store_true", help="only the terminal playback")
+    p_web = sub.add_parser("web", help="serve the games' read-only web pages (docs/web.md)")
+    p_web.add_argument("--host", help="the address to listen on (default: WEB_PORT's, or 127.0.0.1)")
+    p_web.add_argument("--port", type=int, help="the port (default: WEB_PORT's, or 8081)")
+    p_web.add_argument("--db", help="a database URL or an SQLite file's path (default: DATABASE_URL)")
     args = parser.parse_args(argv)
     if getattr(args, "db", None):
         from cli.stored import as_url
@@ -190,6 +194,10 @@ def _run(args: argparse.Namespace) -> int:
         from cli.replay import run_replay
 
         return run_replay(args.file, args.out, max(0.0, min(args.delay, 10.0)), sys.stdout, not args.no_images)
+    if args.command == "web":
+        from cli.web import run_web
+
+        return run_web(args.host, args.port, args.db)
     if args.command == "ref":
         from cli.referee import run_referee
 

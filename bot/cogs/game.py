@@ -33,6 +33,7 @@ from bot.fair_share import REPLAY, VERIFY, fair_share, refund
 from bot.follow import UnfollowButton, follow_command, unfollow_command
 from bot.limits import DEFAULT_UPLOAD, MAX_REQUEST, file_batches, fit, fit_lines, thread_name
 from bot.pause import ask_pause, resume_pause
+from bot.publish import page_line, page_link
 from game import names
 from game.errors import RulesError
 from game.scenario import builtin_scenarios
@@ -184,7 +185,11 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
             await service.reading.view(actor, gid)
             return None
 
-        await act(interaction, nothing, done="📋 Posted.")
+        async def posted(gid: int) -> str:  # the web page's link too, when WEB_BASE_URL is set
+            line = page_line(await page_link(self.bot, service_of(interaction), gid))
+            return "\n".join(x for x in ("📋 Posted.", line) if x)
+
+        await act(interaction, nothing, done=posted)
 
     @app_commands.command(description="Begin (or resume) the game here: the board and the first initiative pick")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -325,6 +330,19 @@ class GameCog(commands.GroupCog, name="game", description="Create, join and mana
         done = (f"📜 Finished games' cards also go to {channel.mention}, each with a thread for after-action reports."
                 if channel is not None else "📜 Finished games' cards now go only to their own channels.")
         await act(interaction, set_channel, done=done, publish_result=False, game_id=0)
+
+    @app_commands.command(name="web-pages", description="List this server's games on its web index page, or not")
+    @app_commands.describe(listed="True: anyone may find the games on the server's index; False: by their links only")
+    @app_commands.default_permissions(manage_guild=True)
+    async def web_pages(self, interaction: discord.Interaction, listed: bool) -> None:
+        async def set_listed(service: GameService, actor: Actor, gid: int) -> None:
+            await service.web.set_listed(actor, listed)
+
+        base = getattr(self.bot, "web_base_url", "")
+        where = f" at <{base}s/{interaction.guild_id}/>" if base and listed else ""
+        done = (f"🌐 This server's games are listed on its web index{where}." if listed else
+                "🌐 This server's games are unlisted: each game's page is found only through its link.")
+        await act(interaction, set_listed, done=done, publish_result=False, game_id=0)
 
     @app_commands.command(description="Recompute every roll of this channel's finished game from its revealed seed")
     @fair_share(*VERIFY)

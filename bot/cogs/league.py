@@ -357,6 +357,10 @@ class LeagueCog(commands.GroupCog, name="league", description="Leagues and tourn
             await reply(interaction, f"❌ There is no page {page}: {len(lines)} entrants, {PER_PAGE} a page.")
             return
         head = f"📊 **{esc(table.league.name, 64)}**{' (final)' if table.final else ''}"
+        base = getattr(self.bot, "web_base_url", "")
+        if base:  # the standings and pairings on the web, each game linked (docs/web.md)
+            token = await service_of(interaction).web.league_token(str(interaction.guild_id), name)
+            head += f"\n🌐 Standings and pairings on the web: <{base}l/{token}/>"
         if page == 1 and table.bracket:  # the bracket above the Swiss standings it was seeded from
             head = "\n".join([head, *bracket_lines(table), "Swiss standings:"])
         shown = lines[start:start + PER_PAGE]

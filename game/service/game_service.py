@@ -55,6 +55,7 @@ from game.service.seats import Seats
 from game.service.squadrons import Squadrons
 from game.service.store import GameStore
 from game.service.undo import Undo
+from game.service.web_pages import WebPages
 from game.service.workers import Workers
 
 __all__ = [
@@ -105,6 +106,7 @@ class GameService:
         # a member's data, exported or forgotten; a server's, purged once the bot has left it
         self.privacy = Privacy(store, forgotten=self.clock.forget_member)
         self.retention = Retention(store, purged=lambda guild_id, games: self.lobby.forget_guild(guild_id))
+        self.web = WebPages(store, self.reading, self.audit, self.leagues)  # the read-only web pages (web/)
 
     def _channel_used(self, guild_id: str, channel_id: str) -> None:
         self.lobby.forget_channel(guild_id, channel_id)

@@ -28,7 +28,23 @@ class GuildSettings(SQLModel, table=True):
     data_overrides: str = Field(default="{}", sa_type=Text)
     # where finished games' summary cards also go, each with a thread for after-action reports (a GM's)
     chronicle_channel_id: str | None = Field(default=None, max_length=32)
+    # whether the server's games' web pages are listed on its index page (a GM's; off: found by link only)
+    web_listed: bool = Field(default=False)
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
+class WebPage(SQLModel, table=True):
+    """The unguessable address of a game's or a league's read-only web page (web/): made the first time
+    its link is asked for, kept for the life of what it shows."""
+
+    __tablename__ = "web_pages"
+    __table_args__ = (UniqueConstraint("kind", "target_id", name="uq_web_pages_target"),)
+
+    token: str = Field(primary_key=True, max_length=32)
+    kind: str = Field(max_length=10)  # game | league
+    target_id: int
+    guild_id: str = Field(max_length=32, index=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
 
 class ServerTableEntry(SQLModel, table=True):

@@ -34,6 +34,24 @@ async def open_service(url: str, workers: Workers | None = None, cached_games: i
     return GameService(make_engine(url), workers=workers, cached_games=cached_games)
 
 
+async def open_reader(url: str, workers: Workers | None = None, cached_games: int = 1000) -> GameService:
+    """The service for a process that only reads beside the bot (`quarterdeck web`): the bot migrates
+    the database; this one checks every cached game against its stored version (shared)."""
+    problem = reader_problem(url)
+    if problem is not None:
+        raise SettingsError(problem)
+    return GameService(make_engine(url), workers=workers, cached_games=cached_games, shared=True)
+
+
+def reader_problem(url: str) -> str | None:
+    """Why a reader beside the bot cannot open `url` (a SQLite file the bot has not made yet), or None."""
+    missing = missing_database(url)
+    if missing is None:
+        return None
+    return (f"DATABASE_URL names {missing}, which does not exist yet: start the bot first (it makes the database), "
+            "or point DATABASE_URL at the bot's database.")
+
+
 def unwritable_database(url: str) -> str | None:
     """What stops this user from writing the SQLite file `url` names (SQLite says only "unable to open
     database file"), or None. Its directory must be writable too: the -wal and -shm files go beside it."""

@@ -39,6 +39,7 @@ from game.service.models import (
     ServerTableEntry,
     Snapshot,
     StandingOrderRecord,
+    WebPage,
     utcnow,
 )
 from game.service.store import GameStore
@@ -99,7 +100,7 @@ class Retention:
     async def _servers_with_data(self) -> set[str]:
         found: set[str] = set()
         async with self.store.repo.session() as s:
-            for table in (GameRecord, GuildSettings, League, SavedSquadron, Rating, ServerTableEntry, Campaign):
+            for table in (GameRecord, GuildSettings, League, SavedSquadron, Rating, ServerTableEntry, Campaign, WebPage):
                 found.update((await s.execute(select(col(table.guild_id)).distinct())).scalars())
         return found
 
@@ -151,7 +152,7 @@ class Retention:
                 await gone(GameRecord, col(GameRecord.id).in_(games))
             if leagues:
                 await gone(League, col(League.id).in_(leagues))
-            for kept in (Rating, SavedSquadron, ServerTableEntry, GuildSettings):
+            for kept in (Rating, SavedSquadron, ServerTableEntry, GuildSettings, WebPage):  # the pages' tokens too
                 await gone(kept, col(kept.guild_id) == guild_id)
         for game_id in games:
             self.store.forget(game_id)

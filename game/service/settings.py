@@ -48,6 +48,12 @@ class Settings:
     # days a server's data is kept after the bot leaves it, then purged (docs/privacy.md)
     guild_retention_days: int = 30
     docs_url: str = ""  # where the guide is published, linked from /help (empty: no link)
+    # the games' read-only web pages (docs/web.md): the address readers reach them at (posted in a game's
+    # first message and /game status; empty: no link), where the bot serves them itself (None: it does
+    # not; `quarterdeck web` may), and whether X-Forwarded-For names the client (behind a proxy only)
+    web_base_url: str = ""
+    web: tuple[str, int] | None = None
+    web_trust_proxy: bool = False
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -68,6 +74,9 @@ class Settings:
             owner_webhook_url=_webhook(os.environ.get("OWNER_WEBHOOK_URL", "")),
             guild_retention_days=_retention(os.environ.get("GUILD_RETENTION_DAYS", "")),
             docs_url=_docs_url(os.environ.get("DOCS_URL", "")),
+            web_base_url=_web_base_url(os.environ.get("WEB_BASE_URL", "")),
+            web=_address("WEB_PORT", os.environ.get("WEB_PORT", ""), "web pages"),
+            web_trust_proxy=_yes("WEB_TRUST_PROXY", os.environ.get("WEB_TRUST_PROXY", "")),
         )
 
     def described(self) -> str:
@@ -86,7 +95,10 @@ class Settings:
                 f"LOG_LEVEL={self.log_level}; WORKERS={self.workers}; CACHED_GAMES={self.cached_games}; "
                 f"GUILD_RETENTION_DAYS={self.guild_retention_days}; "
                 f"SHARD_COUNT={count}; SHARD_IDS={shards}; HEALTH_PORT={health}; LOG_FORMAT={self.log_format}; "
-                f"OWNER_WEBHOOK_URL {webhook}; DOCS_URL={self.docs_url or '(none: /help links nothing)'}")
+                f"OWNER_WEBHOOK_URL {webhook}; DOCS_URL={self.docs_url or '(none: /help links nothing)'}; "
+                f"WEB_BASE_URL={self.web_base_url or '(none: no page links)'}; "
+                f"WEB_PORT={'off' if self.web is None else f'{self.web[0]}:{self.web[1]}'}; "
+                f"WEB_TRUST_PROXY={'yes' if self.web_trust_proxy else 'no'}")
 
     def shards(self) -> tuple[int | None, tuple[int, ...] | None]:
         """SHARD_COUNT and SHARD_IDS checked together: ids without a count, or an id outside it,
@@ -206,6 +218,45 @@ def _ids(text: str) -> tuple[int, ...] | None:
             raise SettingsError(f"SHARD_IDS range {part[:40]!r} is too wide for one process.")
         ids.extend(range(low, high + 1))
     return tuple(sorted(set(ids)))
+
+
+def _web_base_url(text: str) -> str:
+    """Where the web pages are reached (https://games.example.org/, or with a path): links are made by
+    adding g/<token>/ to it, so it is kept with one closing slash."""
+    from urllib.parse import urlsplit
+
+    text = text.strip()
+    if not text:
+        return ""
+    parts = urlsplit(text)
+    if parts.scheme not in ("https", "http") or not parts.netloc or parts.query or parts.fragment \
+            or any(c.isspace() or c in "<>" for c in text) or len(text) > 200:
+        raise SettingsError(f"WEB_BASE_URL must be the web address the game pages are served at (at most 200 "
+                            f"characters), such as https://games.example.org/, not {text[:60]!r}; leave it empty "
+                            f"for no page links.")
+    return text.rstrip("/") + "/"
+
+
+def _address(name: str, text: str, what: str) -> tuple[str, int] | None:
+    """"8080" (on 127.0.0.1), "0.0.0.0:8080", or empty for none."""
+    text = text.strip()
+    if not text:
+        return None
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or not 1 <= int(port) <= 65535 or any(c.isspace() for c in host):
+        raise SettingsError(f"{name} must be a port (8080, served on 127.0.0.1) or an address and port "
+                            f"(0.0.0.0:8080), not {text[:40]!r}; leave it empty for no {what}.")
+    return host, int(port)
+
+
+def _yes(name: str, text: str) -> bool:
+    said = text.strip().lower()
+    if said in ("", "0", "no", "false", "off"):
+        return False
+    if said in ("1", "yes", "true", "on"):
+        return True
+    raise SettingsError(f"{name} must be yes or no, not {text[:20]!r}.")
 
 
 def _health(text: str) -> tuple[str, int] | None:

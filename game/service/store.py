@@ -88,6 +88,7 @@ class GameStore:
         self._post_makers: list[PostMaker] = []
         self._ended: list[Ended] = []
         self._reloaded: list[Callable[[int], None]] = []
+        self._committed: list[Callable[[int, int], None]] = []
 
     # ------------------------------------------------------------------ what features add to a commit
 
@@ -100,6 +101,11 @@ class GameStore:
     def when_over(self, hook: Ended) -> None:
         """Called after the commit that ends a game; a failure there never undoes the ending."""
         self._ended.append(hook)
+
+    def after_commit(self, hook: Callable[[int, int], None]) -> None:
+        """Called with (game id, new version) after every commit of this process (not part of it): the
+        web pages' live updates. A hook must not block: it only wakes what waits."""
+        self._committed.append(hook)
 
     def when_reloaded(self, hook: Callable[[int], None]) -> None:
         """Called as a shared store reads a game again: what a feature keeps of it may be stale."""
@@ -206,6 +212,11 @@ class GameStore:
         over = loaded.system.over(new_state)
         ended = over and not loaded.system.over(loaded.state)
         loaded.state = new_state
+        for told in self._committed:
+            try:
+                told(loaded.record.id or 0, loaded.record.version)
+            except Exception:  # a watcher's trouble never reaches the command that committed
+                log.exception("after game %s was committed", loaded.record.id)
         if ended and oak:
             for hook in self._ended:
                 try:

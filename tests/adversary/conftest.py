@@ -4,9 +4,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from aiohttp.test_utils import TestClient
 
+from game.service.game_service import GameService
 from tests.adversary.eyes import SEEDS, Drawn, Table, spy_campaigns, spy_cards, spy_renderer, spy_sheets
 from tests.bot.harness import running_bot
+from tests.service.conftest import ENGINES
+from tests.web.conftest import browsing, opened
 
 
 @pytest.fixture
@@ -24,3 +28,16 @@ async def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
     seeds = iter(SEEDS)
     async with running_bot(tmp_path, seeds=lambda: next(seeds)) as (bot, fake):
         yield Table(bot, fake, drawn)
+
+
+@pytest.fixture(params=ENGINES)
+async def web_service(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[GameService]:
+    """The service the web pages read (tests/web/conftest.py), for the web's adversary tests."""
+    async with opened(request.param, tmp_path) as s:
+        yield s
+
+
+@pytest.fixture
+async def web_client(web_service: GameService) -> AsyncIterator[TestClient]:  # type: ignore[type-arg]
+    async with browsing(web_service) as c:
+        yield c

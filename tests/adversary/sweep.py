@@ -47,10 +47,12 @@ class Request:
 ACTING = {"order", "plan", "move", "attack", "game create", "game join", "game concede", "game approve-undo",
           "game undo", "data import", "game handover", "league create", "league join", "league start", "league round",
           "league result", "league forfeit", "league drop", "orders move", "orders attack", "orders discretion",
-          "clock settings", "clock pause", "clock resume", "clock extend", "game chronicle",
-          "game pause", "game resume", "league pause", "league resume",
+          "clock settings", "clock pause", "clock resume", "clock extend", "game chronicle", "game web-pages",
+          "game pause", "game resume", "league pause", "league resume", "league late-entry", "league settings",
+          "campaign create", "campaign join", "campaign leave", "campaign battle", "campaign apply", "campaign end",
           "ref join", "ref do", "ref order", "ref undo", "ref handover", "ref table-entry"}
 LEAGUE = "Cup"  # a league the sweep names but that no one has created: joining it is refused too
+CAMPAIGN = "Saga"  # likewise a campaign
 
 
 def is_lookup(name: str) -> bool:
@@ -156,7 +158,13 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
         out.append(Request("ref table-entry", {"system": "wsim", "file": (
             "fire.toml", b'table = "fire_results"\n[cells]\n"8" = { hull = "1H" }\n')}))
     out += [Request("league show", {}), Request("league show", {"name": LEAGUE}),
-            Request("league standings", {"name": LEAGUE}), Request("league join", {"name": LEAGUE})]
+            Request("league standings", {"name": LEAGUE}), Request("league join", {"name": LEAGUE}),
+            Request("league log", {"name": LEAGUE})]
+    # campaigns: the ledger and the list are anyone's to read; joining one that does not exist is refused
+    out += [Request("campaign show", {}), Request("campaign show", {"name": CAMPAIGN}),
+            Request("campaign ledger", {"name": CAMPAIGN}),
+            Request("campaign join", {"name": CAMPAIGN, "squadron": "Zeeland"}),
+            Request("campaign leave", {"name": CAMPAIGN})]
     # standing orders name B's ships (refused); the rest edit the sender's own orders, if any
     out += [
         Request("orders move", {"line": f'move "{ob}"'}),
@@ -172,6 +180,7 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
     ]
     if not gm:  # a GM's clock, and where the server's finished games are chronicled, are the GM's powers
         out.append(Request("game chronicle", {}))
+        out.append(Request("game web-pages", {"listed": True}))  # whether the server's pages are listed
         out += [Request("clock settings", {"deadline_hours": 1, "on_deadline": "captain"}), Request("clock pause", {}),
                 Request("clock resume", {}), Request("clock extend", {"hours": 1})]
     if not seated:  # a player's own vacation is written in their game's log: theirs to do
@@ -184,7 +193,14 @@ def game_requests(t: Targets, gm: bool, seated: bool) -> list[Request]:
                 Request("league result", {"name": LEAGUE, "table": 1, "winner": "A"}),
                 Request("league forfeit", {"name": LEAGUE, "table": 1, "side": "B"}),
                 Request("league drop", {"name": LEAGUE, "entrant": str(ANN[0])}),
-                Request("league pause", {"name": LEAGUE}), Request("league resume", {"name": LEAGUE})]
+                Request("league pause", {"name": LEAGUE}), Request("league resume", {"name": LEAGUE}),
+                Request("league late-entry", {"name": LEAGUE, "members": {"member": ANN}}),
+                Request("league settings", {"name": LEAGUE, "auto_close": False})]
+        # and running a campaign
+        out += [Request("campaign create", {"name": CAMPAIGN}),
+                Request("campaign battle", {"name": CAMPAIGN, "members": {"a": ANN, "b": ANN}}),
+                Request("campaign apply", {"name": CAMPAIGN, "battle": 1}),
+                Request("campaign end", {"name": CAMPAIGN})]
     if not gm and not seated:
         out.append(Request("game undo", {}))  # a player may ask (the opponent consents); a GM's is immediate
         # a player may ask for a pause and a GM make one; a spectator neither asks, nor resumes one

@@ -1,5 +1,5 @@
-"""docs/architecture.md is the reader's map of the code: it names every module of game/, render/, bot/
-and cli/ (a package whose __init__ holds anything, by its folder), and it names none that does not
+"""docs/architecture.md is the reader's map of the code: it names every module of game/, render/, bot/,
+cli/ and web/ (a package whose __init__ holds anything, by its folder), and it names none that does not
 exist. A module added, moved or removed without the map following fails here."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "architecture.md"
-PACKAGES = ("game", "render", "bot", "cli")
+PACKAGES = ("game", "render", "bot", "cli", "web")
 # a module or a package as the doc names them, in code spans: `game/service/store.py`, `game/phases/`
-NAMED = re.compile(r"`((?:game|render|bot|cli)/(?:[\w.-]+/)*(?:[\w-]+\.py)?)`")
+NAMED = re.compile(r"`((?:game|render|bot|cli|web)/(?:[\w.-]+/)*(?:[\w-]+\.py)?)`")
 
 
 def modules() -> set[str]:

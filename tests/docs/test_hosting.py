@@ -89,6 +89,11 @@ def test_the_image_leaves_secrets_and_databases_out() -> None:
     copied = {line.split()[1] for line in dockerfile.splitlines() if line.startswith("COPY ")}
     # the migrations and alembic.ini are read from beside the code at start-up (game/service/db.py)
     assert {"migrations", "game", "bot", "render", "cli"} <= copied and "alembic.ini" in dockerfile
+    # every package the project installs is in the image (web/ came later: the image must follow)
+    import tomllib
+
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    assert {p.rstrip("*") for p in packages["find"]["include"]} <= copied
 
 
 def test_the_systemd_unit_runs_the_bot_where_it_may_write() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("game", "render", "bot", "cli")
+PACKAGES = ("game", "render", "bot", "cli", "web")
 
 def _modules() -> dict[str, Path]:
     """Every module of the project by its dotted name; a package by its own name (its __init__)."""

@@ -40,6 +40,7 @@ async def test_a_server_left_is_purged_after_the_retention_and_only_it(service: 
     assert timedelta(days=29) < due - utcnow() <= timedelta(days=30)
     await service.retention.left(GONE, 30)  # told twice (a second shard, a reconnect): one purge
     assert await run_due(service.store.repo, {PURGE: never}) == 0  # not yet
+    gone_page, stays_page = await service.web.game_token(gone), await service.web.game_token(stays)
 
     purged = await service.retention.purge(GONE)
 
@@ -48,6 +49,8 @@ async def test_a_server_left_is_purged_after_the_retention_and_only_it(service: 
         guilds = set((await s.execute(select(GameRecord.guild_id))).scalars())  # type: ignore[call-overload]
         hours = (await s.execute(select(PlayerClock))).scalars().all()
     assert guilds == {STAYS}
+    assert purged["web_pages"] == 1  # the purged game's web page is gone with it (docs/web.md)
+    assert await service.web.find(gone_page) is None and await service.web.find(stays_page) is not None
     assert [h.time_zone for h in hours] == ["Europe/Amsterdam"]  # hers, for her games elsewhere
     assert (await service.data.settings(GONE)).gm_role_id is None  # the defaults again, not a cached copy
     assert (await service.data.settings(STAYS)).gm_role_id == "555"

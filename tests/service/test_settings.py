@@ -15,7 +15,8 @@ import pytest
 from game.service.settings import Settings, SettingsError
 
 KEYS = ("DATABASE_URL", "DISCORD_TOKEN", "DEV_GUILD_ID", "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS", "WORKERS",
-        "CACHED_GAMES", "HEALTH_PORT", "LOG_FORMAT", "OWNER_WEBHOOK_URL", "GUILD_RETENTION_DAYS", "DOCS_URL")
+        "CACHED_GAMES", "HEALTH_PORT", "LOG_FORMAT", "OWNER_WEBHOOK_URL", "GUILD_RETENTION_DAYS", "DOCS_URL",
+        "WEB_BASE_URL", "WEB_PORT", "WEB_TRUST_PROXY")
 SERVER = "123456789012345678"
 WEBHOOK = "https://discord.com/api/webhooks/123456789012345678/" + "abc-DEF_ghi." * 6
 
@@ -54,6 +55,13 @@ def env_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     (f"OWNER_WEBHOOK_URL={WEBHOOK}", "owner_webhook_url", WEBHOOK),
     ("DOCS_URL=https://example.org/quarterdeck/ # the guide", "docs_url", "https://example.org/quarterdeck/"),
     ("DOCS_URL=", "docs_url", ""),
+    ("WEB_BASE_URL=https://games.example.org", "web_base_url", "https://games.example.org/"),
+    ("WEB_BASE_URL=https://example.org/qd/", "web_base_url", "https://example.org/qd/"),
+    ("WEB_BASE_URL=", "web_base_url", ""),  # no page links unless asked for
+    ("WEB_PORT=", "web", None),
+    ("WEB_PORT=8081", "web", ("127.0.0.1", 8081)),
+    ("WEB_TRUST_PROXY=yes", "web_trust_proxy", True),
+    ("WEB_TRUST_PROXY=", "web_trust_proxy", False),
 ])
 def test_the_dotenv_grammar(env_file: Path, line: str, field: str, value: object) -> None:
     env_file.write_text(line + "\n", encoding="utf-8")
@@ -91,6 +99,10 @@ def test_the_environment_wins_over_the_file(env_file: Path, monkeypatch: pytest.
     ("DOCS_URL=htps://example.org", "DOCS_URL"),
     ("DOCS_URL=https://", "DOCS_URL"),
     ("DOCS_URL=https://example.org/<b>", "DOCS_URL"),
+    ("WEB_BASE_URL=games.example.org", "WEB_BASE_URL"),  # no scheme: Discord would not link it
+    ("WEB_BASE_URL=https://example.org/?x=1", "WEB_BASE_URL"),
+    ("WEB_PORT=http", "WEB_PORT"),
+    ("WEB_TRUST_PROXY=maybe", "WEB_TRUST_PROXY"),
 ])
 def test_a_setting_that_cannot_work_is_named(env_file: Path, line: str, named: str) -> None:
     env_file.write_text(line + "\n", encoding="utf-8")
