@@ -262,15 +262,7 @@ def _yes(name: str, text: str) -> bool:
 def _health(text: str) -> tuple[str, int] | None:
     """"8080" (on 127.0.0.1: only this machine may ask), "0.0.0.0:8080" (a scraper elsewhere, or a
     container's published port), or empty for no endpoint."""
-    text = text.strip()
-    if not text:
-        return None
-    host, _, port = text.rpartition(":")
-    host = host.strip("[]") or "127.0.0.1"
-    if not port.isdigit() or not 1 <= int(port) <= 65535 or any(c.isspace() for c in host):
-        raise SettingsError(f"HEALTH_PORT must be a port (8080, served on 127.0.0.1) or an address and port "
-                            f"(0.0.0.0:8080), not {text[:40]!r}; leave it empty for no health endpoint.")
-    return host, int(port)
+    return _address("HEALTH_PORT", text, "health endpoint")
 
 
 def _log_format(text: str) -> str:

@@ -117,7 +117,7 @@ async def test_late_entry_is_refused_in_a_team_league_and_once_the_swiss_rounds_
         await play_round(service, leagues, "Cup")
         await leagues.next_round(GM, "Cup")
     assert [a for a in await _log(service) if a[1] == "late-entry"] == [
-        (GM.user_id, "late-entry", "ai:5", "paired from round 2; rounds 1 to 1 count nothing")]
+        (GM.user_id, "late-entry", "ai:5", "paired from round 2; round 1 counts nothing")]
 
 
 async def test_team_registration_its_partner_and_the_create_note_are_logged(service: GameService) -> None:
