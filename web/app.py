@@ -208,8 +208,9 @@ async def _stream(request: web.Request, game_id: int, woken: asyncio.Event) -> w
     await response.write(b"retry: 3000\n\n")
     last = request.headers.get("Last-Event-ID", "")
     sent = int(last) if last.isdigit() and len(last) < 12 else -1
+    hub = request.app[HUB]
     try:
-        while True:
+        while not hub.closing:
             woken.clear()
             s = await request.app[SERVICE].web.spectate(game_id)
             if s.version != sent:
@@ -220,6 +221,7 @@ async def _stream(request: web.Request, game_id: int, woken: asyncio.Event) -> w
                 await asyncio.wait_for(woken.wait(), KEEPALIVE_SECONDS)
             except TimeoutError:
                 await response.write(b": still here\n\n")
+        return response  # the server is shutting down: the browser reconnects to the next one
     except ConnectionError:  # the reader left
         return response
     except RulesError:  # the game is gone (a server's data purged): nothing more to tell
@@ -277,6 +279,10 @@ def make_app(service: GameService, limits: Limits | None = None, trust_proxy: bo
     async def stop(app: web.Application) -> None:
         await app[HUB].stop()
 
+    async def close_streams(app: web.Application) -> None:
+        app[HUB].close_streams()
+
     app.on_startup.append(start)
+    app.on_shutdown.append(close_streams)
     app.on_cleanup.append(stop)
     return app

@@ -33,6 +33,7 @@ class Hub:
         self._known: dict[int, int] = {}  # game -> the newest version a watcher was told of
         self._clients: dict[str, int] = {}
         self._task: asyncio.Task[None] | None = None
+        self.closing = False  # the server is shutting down: every stream ends at its next wake
         pages.on_commit(self.told)
 
     @property
@@ -81,6 +82,14 @@ class Hub:
                 await self.poll_once()
             except Exception:  # the database away for a moment: the pages wait, and the next poll tries again
                 log.exception("polling the watched games' versions")
+
+    def close_streams(self) -> None:
+        """Wake every stream to end it: an open page would otherwise hold the server's shutdown until
+        its next keep-alive (aiohttp's on_shutdown signal is where its docs close such streams)."""
+        self.closing = True
+        for watchers in self._watchers.values():
+            for woken in watchers:
+                woken.set()
 
     def start(self) -> None:
         if self._task is None:

@@ -162,3 +162,26 @@ async def test_many_asking_at_once_make_one_page(service: GameService) -> None:
     other = GameService(service.store.repo.engine)  # another process's service on the same database
     tokens = await asyncio.gather(*(s.web.game_token(gid) for s in [service, other] * 5))
     assert len(set(tokens)) == 1
+
+
+async def test_a_shutdown_ends_the_open_streams_instead_of_waiting_for_them(service: GameService) -> None:
+    """aiohttp waits for running handlers when a server stops (its docs, "Graceful shutdown": the
+    `on_shutdown` signal is where long-lived streams are to be closed): an open page must end its
+    stream there, not hold the stop until its next keep-alive, 20 s away."""
+    from aiohttp import ClientSession, web
+
+    from web.app import KEEPALIVE_SECONDS
+
+    gid = await seated_game(service)
+    token = await service.web.game_token(gid)
+    runner = web.AppRunner(make_app(service))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    async with ClientSession() as session, session.get(f"http://127.0.0.1:{port}/g/{token}/events") as stream:
+        assert stream.status == 200
+        while not (await asyncio.wait_for(stream.content.readline(), 5)).startswith(b"data: "):
+            pass  # until the first state is in: the handler then waits for a move or the keep-alive
+        await asyncio.wait_for(runner.cleanup(), KEEPALIVE_SECONDS / 4)
+        assert await asyncio.wait_for(stream.content.read(), 5) is not None  # the stream was ended, not left open
