@@ -22,7 +22,7 @@ from game.scenario import load_scenario_text
 
 ROW = 16  # ships a row
 GAP = 3.6  # inches between ships of a row
-ROWS_APART = 3.0
+ROWS_APART = 4.5  # row to row: more than the longest base (3.1") and the rows' 0.5" stagger, so no bases overlap
 SIDES_APART = 14.0
 
 

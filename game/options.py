@@ -8,7 +8,6 @@ written twice) and rolls no die.
 from __future__ import annotations
 
 import random
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -21,12 +20,13 @@ from game.dice import SampledDice, ScriptedDice
 from game.engine import decide_and_apply
 from game.errors import RulesError
 from game.glossary import while_moving
-from game.model import Activation, Game, Phase, PointOfSail, Ship, ShipSide
+from game.model import Activation, Game, Phase, PointOfSail, Ship, ShipSide, Status
 from game.notation import format_command
 from game.phases import attack as attack_rules
 from game.phases import movement
-from game.phases.common import choice_hint, hull, owes_pick, surely_beyond
+from game.phases.common import TERRAIN_PREFIX, choice_hint, hull, owes_pick, surely_beyond
 from game.phases.flow import FLOW, deciders
+from game.phases.motion import collision_push
 from game.phases.preparation import what_now as setup_what_now
 from game.roll_text import ATTACK_LABEL, BAND_LABEL, reroll_offer
 from game.rules_data import RulesData
@@ -264,7 +264,10 @@ def _bearings(g: Game, ship: Ship, rules: RulesData,
     (of `among` only, when given: enemies near enough to matter, in the table's order)."""
     me = hull(ship)
     out = []
-    for other in g.ships if among is None else among:
+    if among is None:  # only those a side's path could hold need a shape
+        among = shared.may_bear(ship, [s for s in g.ships if not g.allied(s.controller, ship.controller)
+                                       and s.on_table and s.can_act], rules, loaded_only=False)
+    for other in among:
         if g.allied(other.controller, ship.controller) or not other.on_table or not other.can_act:
             continue
         for side, d in _paths_on(me, hull(other)):
@@ -303,91 +306,109 @@ CLOSING_TURNS = tuple(Turn(when, side, degrees) for when in ("start", "end") for
 
 def _closing_move(g: Game, ship: Ship, rules: RulesData, plain: Game | None) -> Option | None:
     """A move that brings a loaded broadside to bear within range when the plain move (already tried,
-    `plain`) does not. Each turning move is sketched on the table's shared geometry where the engine
-    could only move the base (option_geometry.py), else tried through the engine. A sketch stands in
-    for a trial once the engine has borne one out (the plain move, or else the first turning move
-    sketched), and the move offered is always played through the engine: a sketch it does not bear
-    out sends every move to it."""
+    `plain`) does not. A turning move that cannot bring more to bear wherever it ends is not looked
+    at (option_geometry.most_borne); the others end where their path does when the engine's sweep
+    meets nothing, or where it stops them when the collision can move no enemy nor the ship
+    (`_where`), else they are tried through the engine. The move offered is always played through
+    the engine: one that does not end where it was judged to sends every move to it."""
     if len(ship.reload) == len(ShipSide):
         return None  # no side loaded: no move brings one to bear (a trial move reloads nothing)
     speed = _sketch_speed(g, ship, rules)
     if speed is None:
-        return _closing_move_played(g, ship, rules, plain)
-    drawn = {turn: shared.sketch(g, ship, speed, turn, rules) for turn in CLOSING_TURNS}
-    played: dict[Turn, Game | None] = {}
-    if not _borne_out(g, ship, rules, speed, plain, drawn, played):
-        return _closing_move_played(g, ship, rules, plain)
+        return None  # no move ahead: the engine refuses every turning move (game/phases/movement.py advance)
     before = _moved(plain, ship)
     best = _in_reach(plain, before, rules) if plain is not None and before is not None else (0, -99.0)
-    enemies = shared.near_enemies(g, ship, shared.reach_of(ship, speed, rules), _longest_range(rules))
-    choice: tuple[tuple[int, float], Activate, Game | None] | None = None
+    slack = rules.range_of("yard_arm")  # a collision's push moves one of the two ships by up to this
+    enemies = shared.near_enemies(g, ship, shared.reach_of(ship, speed, rules) + slack, _longest_range(rules))
+    unsettled = _unsettled(g)
+    if unsettled:
+        most = [len(ShipSide) * len(enemies)] * len(CLOSING_TURNS)
+    else:
+        most = shared.most_borne(ship, speed, CLOSING_TURNS, rules, enemies, slack)
+    bound = dict(zip(CLOSING_TURNS, most, strict=True))
+    choice: tuple[tuple[int, float], Activate, Game | None, Ship | None] | None = None
     for turn in CLOSING_TURNS:
-        cmd = _closing_order(ship, turn)
-        sketch = drawn[turn]
-        if sketch == shared.REFUSED:
+        if not _may_win(bound[turn], best, choice):
             continue
-        if isinstance(sketch, Ship) and turn not in played:
-            moved, score = None, _in_reach(g, sketch, rules, enemies)
+        cmd = _closing_order(ship, turn)
+        ends = shared.where_it_ends(g, ship, speed, turn, rules)
+        if ends in (shared.REFUSED, shared.OFF):
+            continue
+        at: Ship | None = ends if isinstance(ends, Ship) and not unsettled else None
+        if isinstance(ends, shared.Stop) and not unsettled:
+            still = _pushes_nothing(g, ship, ends.hit)
+            if not _may_win(shared.most_borne(ship, speed, [turn], rules, enemies, 0.0 if still else slack,
+                                              [(ends.motion, ends.lo, ends.hi)])[0], best, choice):
+                continue  # the collision stops it where it cannot bring more to bear
+            if still:
+                at = _where(g, ship, speed, turn, rules)
+                if at is None:
+                    continue  # it would leave the table at the contact
+        if at is not None:
+            moved, score = None, _in_reach(g, at, rules, shared.may_bear(at, enemies, rules))
         else:
-            moved = played[turn] if turn in played else _trial(g, cmd, rules)
+            moved = _trial(g, cmd, rules)
             if moved is None or not moved.ship(ship.id).on_table:
                 continue
             score = _in_reach(moved, moved.ship(ship.id), rules)
         if score[0] > best[0] and (choice is None or score > choice[0]):
-            choice = (score, cmd, moved)
+            choice = (score, cmd, moved, at)
     if choice is None:
         return None
-    _, cmd, moved = choice
+    _, cmd, moved, at = choice
     if moved is None:
-        chosen = cmd.advance.turn if cmd.advance else None
         moved = _trial(g, cmd, rules)
-        offered = drawn.get(chosen) if chosen is not None else None
-        if moved is None or not isinstance(offered, Ship) or not _only_moved(g, moved, offered):
-            return _closing_move_played(g, ship, rules, plain)
+        if moved is None or at is None or not _ends_as_judged(g, moved, at):
+            return _closing_move_played(g, ship, rules, plain, bound)
     return _closing_option(cmd, moved, ship, rules)
+
+
+def _unsettled(g: Game) -> bool:
+    """A move may do more than move the ship: scroll the table (the Scrolling Sea) or, by a
+    collision that recaptures a prize, change the sides. Every move is then tried through the engine."""
+    return g.scrolling_sea or any(Status.CAPTURED in s.statuses for s in g.ships)
+
+
+def _pushes_nothing(g: Game, ship: Ship, hit: str) -> bool:
+    """A collision with `hit` moves neither the ship nor any enemy: it ran onto land, or the ship of
+    its own side it struck is the one pushed (motion.collision_push, the engine's own rule)."""
+    if hit.startswith(TERRAIN_PREFIX):
+        return True
+    pushed, _ = collision_push(g, ship.id, hit)
+    return pushed != ship.id and g.allied(g.ship(pushed).controller, ship.controller)
+
+
+def _where(g: Game, ship: Ship, speed: int, turn: Turn | None, rules: RulesData) -> Ship | None:
+    """Where the engine's sweep stops a move that collides (`_pushes_nothing`), still on the table;
+    None when the ship would end off it."""
+    at = shared.contact(g, ship, speed, turn, rules)
+    if at is None or geo.off_table(hull(at).polygon, g.table.width, g.table.height):
+        return None
+    return at
+
+
+def _may_win(most: int, best: tuple[int, float], choice: tuple[tuple[int, float], *tuple[object, ...]] | None) -> bool:
+    """Whether a move bringing at most `most` broadsides to bear could be chosen: it must bring more than
+    the plain move (`best`) and at least as many as the best turning move so far (`choice`'s score)."""
+    return most > best[0] and (choice is None or most >= choice[0][0])
 
 
 def _closing_order(ship: Ship, turn: Turn) -> Activate:
     return Activate(ship.id, advance=Advance(ship.id, "ahead", turn), player=ship.controller)
 
 
-def _borne_out(g: Game, ship: Ship, rules: RulesData, speed: int, plain: Game | None,
-               drawn: dict[Turn, Ship | str], played: dict[Turn, Game | None]) -> bool:
-    """Whether the engine bears the sketches out: the plain move, when its path is clear, ended where
-    its sketch does; else the first turning move sketched, played through the engine (kept in
-    `played`), did."""
-    straight = shared.sketch(g, ship, speed, None, rules)
-    if isinstance(straight, Ship):
-        if plain is None or not _only_moved(g, plain, straight):
-            return False
-        _BORNE_OUT[(ship, speed)] = True
-        while len(_BORNE_OUT) > KEPT_SHIPS:
-            _BORNE_OUT.popitem(last=False)
-        return True
-    first = next((t for t in CLOSING_TURNS if isinstance(drawn[t], Ship)), None)
-    if first is None:
-        return True  # nothing sketched: every move is played through the engine
-    moved = played[first] = _trial(g, _closing_order(ship, first), rules)
-    sketch = drawn[first]
-    return moved is not None and isinstance(sketch, Ship) and _only_moved(g, moved, sketch)
-
-
-# ships (as they stand) whose plain move at a speed the engine has borne out: the same Ship object is
-# asked again at every moment until it moves, and is then sketched without a trial
-_BORNE_OUT: OrderedDict[tuple[Ship, int], bool] = OrderedDict()
-KEPT_SHIPS = 4096
-
-
 def _plain_move(g: Game, ship: Ship, rules: RulesData) -> Game | None:
-    """The state after the ship's plain move: sketched when the engine has borne this ship's plain
-    move out before and its path is clear now (only the ship's place differs: all the options read
-    of it), else tried through the engine."""
+    """The state after the ship's plain move: where its path ends when the engine's sweep meets
+    nothing, or where it stops when the collision moves neither it nor any enemy (only the ship's
+    place differs from the table now: all the options read of it), else tried through the engine."""
     speed = _sketch_speed(g, ship, rules)
-    if speed is not None and (ship, speed) in _BORNE_OUT:
-        drawn = shared.sketch(g, ship, speed, None, rules)
-        if isinstance(drawn, Ship):
-            _BORNE_OUT.move_to_end((ship, speed))
-            return g.with_ship(drawn)
+    if speed is not None and not _unsettled(g):
+        ends = shared.where_it_ends(g, ship, speed, None, rules)
+        at = ends if isinstance(ends, Ship) else None
+        if isinstance(ends, shared.Stop) and _pushes_nothing(g, ship, ends.hit):
+            at = _where(g, ship, speed, None, rules)
+        if at is not None:
+            return g.with_ship(at)
     return _trial(g, Activate(ship.id, player=ship.controller), rules)
 
 
@@ -410,26 +431,30 @@ def _sketch_speed(g: Game, ship: Ship, rules: RulesData) -> int | None:
     return movement.speed_rating(ship, act)
 
 
-def _only_moved(g: Game, after: Game, drawn: Ship) -> bool:
-    """The trial `after` left every other ship as it was and this one where the sketch put it."""
+def _ends_as_judged(g: Game, after: Game, at: Ship) -> bool:
+    """The trial `after` left the ship where it was judged to end (`at`) and every enemy as it was."""
     if len(after.ships) != len(g.ships):
         return False
     for old, new in zip(g.ships, after.ships, strict=True):
-        if old.id != drawn.id:
-            if new is not old and new != old:
+        if old.id == at.id:
+            if (new.x, new.y, new.heading, new.reload, new.on_table, new.controller) != (
+                    at.x, at.y, at.heading, at.reload, at.on_table, at.controller):
                 return False
-        elif (new.x, new.y, new.heading, new.reload, new.on_table, new.can_act, new.controller) != (
-                drawn.x, drawn.y, drawn.heading, drawn.reload, drawn.on_table, drawn.can_act, drawn.controller):
+        elif not g.allied(old.controller, at.controller) and new is not old and new != old:
             return False
     return True
 
 
-def _closing_move_played(g: Game, ship: Ship, rules: RulesData, plain: Game | None) -> Option | None:
-    """_closing_move with every turning move tried through the engine itself."""
+def _closing_move_played(g: Game, ship: Ship, rules: RulesData, plain: Game | None,
+                         bound: dict[Turn, int] | None = None) -> Option | None:
+    """_closing_move with every turning move tried through the engine itself (but those that cannot
+    bring more to bear than the plain move or the best so far: `bound`, option_geometry.most_borne)."""
     before = _moved(plain, ship)
     best = _in_reach(plain, before, rules) if plain is not None and before is not None else (0, -99.0)
     choice: tuple[tuple[int, float], Activate, Game] | None = None
     for turn in CLOSING_TURNS:
+        if bound is not None and not _may_win(bound[turn], best, choice):
+            continue
         cmd = _closing_order(ship, turn)
         moved = _trial(g, cmd, rules)
         if moved is None or not moved.ship(ship.id).on_table:

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from game import geometry as geo
+from game import option_geometry
 from game.commands import Turn
-from game.errors import RulesError
 from game.model import Activation, Game, PointOfSail, Ship
 from game.phases.common import hull
-from game.phases.movement import _tool_motions, activation_speed, speed_rating, why_no_forward_move
+from game.phases.movement import activation_speed, speed_rating, why_no_forward_move
 from game.rules_data import RulesData
 
 
@@ -36,17 +36,10 @@ def move_speed(state: Game, ship: Ship, rules: RulesData) -> tuple[PointOfSail, 
 
 
 def end_pose(ship: Ship, speed: int, turn: Turn | None, rules: RulesData) -> geo.Pose | None:
-    """Where a move ahead with this turn ends if nothing is in the way; None if the turn is too sharp."""
-    tool = rules.tool(speed)
-    h0 = hull(ship)
-    try:
-        motions = _tool_motions(h0, tool.length, turn, tool.max_turn, "")
-    except RulesError:
-        return None
-    pose = h0.pose
-    for m in motions:
-        pose = geo.end_pose(pose, m)
-    return pose
+    """Where a move ahead with this turn ends if nothing is in the way; None if the turn is too sharp.
+    The paths are the options' own (game/option_geometry.py), kept per ship as it stands: a board
+    read and the captain's turn ask for the same ones."""
+    return option_geometry.path_end(ship, speed, turn, rules)
 
 
 def moved(state: Game, ship: Ship, pose: geo.Pose) -> Game:

@@ -9,7 +9,7 @@ from game import effects
 from game import events as ev
 from game import geometry as geo
 from game.context import Decision
-from game.model import Sail, Status, TerrainKind
+from game.model import Game, Sail, Status, TerrainKind
 from game.phases import common as c
 
 
@@ -93,9 +93,16 @@ def resolve_collision(ctx: Decision, mover: str, hit: str, speed: int) -> None:
         if hit not in ctx.state.ship(mover).entangled_with:
             c.entangle(ctx, mover, hit)
         return
-    struck = ctx.state.ship(hit)
-    pushed, away_from = (mover, hit) if (struck.aground or struck.entangled) else (hit, mover)
+    pushed, away_from = collision_push(ctx.state, mover, hit)
     push_directly_away(ctx, pushed, away_from, ctx.rules.range_of("yard_arm"))
+
+
+def collision_push(state: Game, mover: str, hit: str) -> tuple[str, str]:
+    """Which ship a collision that entangles neither pushes Directly Away, and from which: the ship
+    struck, unless it is Aground or Entangled, when the mover is pushed back from it (the options
+    read this too: game/options.py)."""
+    struck = state.ship(hit)
+    return (mover, hit) if (struck.aground or struck.entangled) else (hit, mover)
 
 
 def push_directly_away(ctx: Decision, pushed: str, away_from: str, dist: float, full: bool = False) -> bool:

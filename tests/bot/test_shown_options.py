@@ -72,5 +72,5 @@ def test_the_big_fleets_leave_ships_out(compared: list[tuple[str, list[Options],
     """The bound is real: at 64 a side ships go unworked (the post's short lines hold some 35 ships),
     on small tables none do."""
     left = {label: sum(o.left_out for o in shown) for label, _, shown in compared}
-    assert left["fleet 64 1 @1"] == 28 and left["fleet 64 1 @40"] == 13
+    assert left["fleet 64 1 @1"] >= 20 and left["fleet 64 1 @40"] >= 8
     assert all(n == 0 for label, n in left.items() if label.startswith("quick start"))

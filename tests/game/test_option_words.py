@@ -4,7 +4,9 @@ word as they did when every turning move was played through the engine.
 tests/game/data/option_words.jsonl holds the words of 200 seeded moments (tests/game/option_positions.py
 says how they are made: captain games on the quick start, random orders on the 20-ship Engagement
 and on fleets of 16, 32 and 64 ships a side), recorded with main's code at 58b9578 before any change:
-`git archive 58b9578 game | tar -x -C OLD` and `PYTHONPATH=OLD:. python -m tests.game.option_positions`."""
+`git archive 58b9578 game | tar -x -C OLD` and `PYTHONPATH=OLD:. python -m tests.game.option_positions`.
+Recorded again the same way when the fleets' rows were set 4.5" apart (benchmarks/fleets.py): at 3"
+a back row's bows lay inside the sterns of the row ahead, bases overlapping as no table allows."""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ def test_two_hundred_moments_of_every_size(recorded: list[dict[str, object]]) ->
     for table in ("quick start", "engagement 10", "fleet 16", "fleet 32", "fleet 64"):
         assert any(label.startswith(table) for label in labels), table
     closing = sum("to bring guns to bear" in json.dumps(r["words"]) for r in recorded)
-    assert closing >= 50  # the closing moves are what changed: a quarter of the moments offer some
+    assert closing >= 40  # the closing moves are what changed: about a quarter of the moments offer some
 
 
 def test_the_words_are_those_recorded(recorded: list[dict[str, object]]) -> None:
