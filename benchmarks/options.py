@@ -54,6 +54,11 @@ def measure(per_side: int, count: int) -> list[float]:
 
     rules = load_rules()
     states = interactions(per_side, count)
+    from game.service import jobs
+
+    warm = getattr(jobs, "warm_worker", None)  # the bot's workers start so (main's code had no such start)
+    if warm is not None:
+        warm()
     public_options_job(states[0], sorted(deciders(states[0]))[:1], rules)  # type: ignore[arg-type]  # warm: imports, data
     out = []
     for state in states:

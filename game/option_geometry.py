@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
@@ -30,6 +30,8 @@ from game.phases.motion import pose_tuple
 from game.phases.movement import _tool_motions
 from game.rules_data import RulesData, Tool
 
+CLOSING_TURNS = tuple(Turn(when, side, degrees) for when in ("start", "end") for side in ("port", "starboard")
+                      for degrees in (15.0, 30.0, 45.0))  # the turning moves a closing move is sought among
 KEPT = 32  # table moments kept (a board read, its options and the captain's trials share one)
 REFUSED = "refused"  # the tool refuses the turn: the engine's own check, so no trial is needed
 OFF = "off"  # the move ends off the table
@@ -43,6 +45,7 @@ class Moment:
     ships: tuple[Ship, ...]
     centres: np.ndarray
     radii: np.ndarray
+    enemies: dict[tuple[object, ...], list[Ship]] = field(default_factory=dict)  # `enemies_of`, by side
 
 
 _MOMENTS: OrderedDict[int, Moment] = OrderedDict()
@@ -62,6 +65,18 @@ def moment(g: Game) -> Moment:
     _MOMENTS[key] = got
     while len(_MOMENTS) > KEPT:
         _MOMENTS.popitem(last=False)
+    return got
+
+
+def enemies_of(g: Game, ship: Ship) -> list[Ship]:
+    """The ship's enemies on the table and able to act, in the table's order: asked for every ship
+    still to act, worked out once per moment and side."""
+    key = (ship.controller, *((q.player, q.team) for q in g.squadrons))
+    kept = moment(g).enemies
+    got = kept.get(key)
+    if got is None:
+        got = kept[key] = [s for s in g.ships
+                           if not g.allied(s.controller, ship.controller) and s.on_table and s.can_act]
     return got
 
 
@@ -172,6 +187,18 @@ def path_end(ship: Ship, speed: int, turn: Turn | None, rules: RulesData) -> geo
     return None if isinstance(drawn, str) else drawn.end
 
 
+def _may_meet(g: Game, ship: Ship, drawn: Path) -> geo.Obstacles | None:
+    """The bases and land that meet the path's box when one of them meets its areas, else None: the
+    areas hold every step the engine's sweep makes, so nothing can stop the move."""
+    near = obstacles(g, exclude=[ship.id]).meeting(drawn.box)
+    if not near.shapes:
+        return None
+    found = np.array(list(near.shapes.values()), dtype=object)
+    if not any(shapely.intersects(found, area).any() for area in drawn.areas):
+        return None
+    return near
+
+
 def stopped_within(g: Game, ship: Ship, speed: int, turn: Turn | None, rules: RulesData) -> Stop | None:
     """Where the engine's own sweep (game/phases/motion.py make_move: the same call, against the
     same bases and land) finds a move ahead blocked, or None when nothing stops it. The point of
@@ -179,12 +206,9 @@ def stopped_within(g: Game, ship: Ship, speed: int, turn: Turn | None, rules: Ru
     drawn = _path(ship, rules.tool(speed), turn)
     if isinstance(drawn, str):
         return None
-    near = obstacles(g, exclude=[ship.id]).meeting(drawn.box)
-    if not near.shapes:
+    near = _may_meet(g, ship, drawn)
+    if near is None:
         return None
-    found = np.array(list(near.shapes.values()), dtype=object)
-    if not any(shapely.intersects(found, area).any() for area in drawn.areas):
-        return None  # the areas hold every step the sweep makes: nothing can stop it
     # only what meets the box can meet a step: the same step is found blocked, by the same base
     res = geo.sweep(hull(ship), drawn.motions, near, need_swept=False, find_contact=False)
     if res.completed or res.hit is None:
@@ -218,17 +242,25 @@ def where_it_ends(g: Game, ship: Ship, speed: int, turn: Turn | None, rules: Rul
     return drawn.moved
 
 
-def contact(g: Game, ship: Ship, speed: int, turn: Turn | None, rules: RulesData) -> Ship | None:
+def contact(g: Game, ship: Ship, speed: int, turn: Turn | None, rules: RulesData) -> tuple[Ship, str] | None:
     """Where the engine's own sweep stops a move ahead on contact, the ship placed as `apply` places
-    it (the same call as game/phases/motion.py make_move's); None when nothing stops it."""
+    it (the same call as game/phases/motion.py make_move's), and what it met; None when nothing
+    stops it (or the tool refuses the turn)."""
     drawn = _path(ship, rules.tool(speed), turn)
-    if isinstance(drawn, str):
+    if isinstance(drawn, str) or not _may_meet(g, ship, drawn):
         return None
     res = geo.sweep(hull(ship), drawn.motions, obstacles(g, exclude=[ship.id]), need_swept=False)
     if res.hit is None:
         return None
     x, y, heading = pose_tuple(res.poses[-1])
-    return replace(ship, x=x, y=y, heading=heading)
+    return replace(ship, x=x, y=y, heading=heading), res.hit
+
+
+def path_moved(ship: Ship, speed: int, turn: Turn | None, rules: RulesData) -> Ship | None:
+    """The ship where a move ahead ends if nothing is in the way (placed as `apply` places it), or
+    None when the tool refuses the turn."""
+    drawn = _path(ship, rules.tool(speed), turn)
+    return None if isinstance(drawn, str) else drawn.moved
 
 
 # ---------------------------------------------------------------- what a move could bring to bear
@@ -381,3 +413,17 @@ def may_bear(ship: Ship, enemies: Sequence[Ship], rules: RulesData, loaded_only:
         away = across if side == "starboard" else -across
         ok |= (np.abs(along) <= half_length + re) & (away >= half_beam - re) & (away <= half_beam + reach + re)
     return [e for e, keep in zip(enemies, ok, strict=True) if keep]
+
+
+def warm(rules: RulesData) -> None:
+    """Work out the paths' shapes and samples for every base size, tool and turning move the options
+    try (`_areas`, `_samples`: the same whichever ship of the size asks): a worker's start, so that
+    no player's moment pays for them (game/service/jobs.py warm_worker)."""
+    for base in rules.bases.values():
+        for tool in rules.tools.values():
+            for turn in (None, *CLOSING_TURNS):
+                try:
+                    _areas(tool, base.beam, base.length, turn)
+                except RulesError:
+                    continue  # the tool refuses the turn
+            _samples(tool, base.beam, base.length, CLOSING_TURNS, (None,) * len(CLOSING_TURNS))

@@ -265,8 +265,7 @@ def _bearings(g: Game, ship: Ship, rules: RulesData,
     me = hull(ship)
     out = []
     if among is None:  # only those a side's path could hold need a shape
-        among = shared.may_bear(ship, [s for s in g.ships if not g.allied(s.controller, ship.controller)
-                                       and s.on_table and s.can_act], rules, loaded_only=False)
+        among = shared.may_bear(ship, shared.enemies_of(g, ship), rules, loaded_only=False)
     for other in among:
         if g.allied(other.controller, ship.controller) or not other.on_table or not other.can_act:
             continue
@@ -300,8 +299,7 @@ def _in_reach(g: Game, ship: Ship, rules: RulesData, among: Sequence[Ship] | Non
     return len({(side, enemy) for side, enemy, _, _ in found}), -min((b[2] for b in found), default=99.0)
 
 
-CLOSING_TURNS = tuple(Turn(when, side, degrees) for when in ("start", "end") for side in ("port", "starboard")
-                      for degrees in (15.0, 30.0, 45.0))
+CLOSING_TURNS = shared.CLOSING_TURNS
 
 
 def _closing_move(g: Game, ship: Ship, rules: RulesData, plain: Game | None) -> Option | None:
@@ -381,10 +379,12 @@ def _pushes_nothing(g: Game, ship: Ship, hit: str) -> bool:
 def _where(g: Game, ship: Ship, speed: int, turn: Turn | None, rules: RulesData) -> Ship | None:
     """Where the engine's sweep stops a move that collides (`_pushes_nothing`), still on the table;
     None when the ship would end off it."""
-    at = shared.contact(g, ship, speed, turn, rules)
-    if at is None or geo.off_table(hull(at).polygon, g.table.width, g.table.height):
-        return None
-    return at
+    stop = shared.contact(g, ship, speed, turn, rules)
+    return None if stop is None else _on_table(g, stop[0])
+
+
+def _on_table(g: Game, at: Ship) -> Ship | None:
+    return None if geo.off_table(hull(at).polygon, g.table.width, g.table.height) else at
 
 
 def _may_win(most: int, best: tuple[int, float], choice: tuple[tuple[int, float], *tuple[object, ...]] | None) -> bool:
@@ -400,13 +400,16 @@ def _closing_order(ship: Ship, turn: Turn) -> Activate:
 def _plain_move(g: Game, ship: Ship, rules: RulesData) -> Game | None:
     """The state after the ship's plain move: where its path ends when the engine's sweep meets
     nothing, or where it stops when the collision moves neither it nor any enemy (only the ship's
-    place differs from the table now: all the options read of it), else tried through the engine."""
+    place differs from the table now: all the options read of it), else tried through the engine.
+    One sweep, as the engine's, tells both (`option_geometry.contact`)."""
     speed = _sketch_speed(g, ship, rules)
     if speed is not None and not _unsettled(g):
-        ends = shared.where_it_ends(g, ship, speed, None, rules)
-        at = ends if isinstance(ends, Ship) else None
-        if isinstance(ends, shared.Stop) and _pushes_nothing(g, ship, ends.hit):
-            at = _where(g, ship, speed, None, rules)
+        stop = shared.contact(g, ship, speed, None, rules)
+        if stop is None:
+            clear = shared.path_moved(ship, speed, None, rules)
+            at = _on_table(g, clear) if clear is not None else None
+        else:
+            at = _on_table(g, stop[0]) if _pushes_nothing(g, ship, stop[1]) else None
         if at is not None:
             return g.with_ship(at)
     return _trial(g, Activate(ship.id, player=ship.controller), rules)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from game import option_geometry
 from game.ai.captain import Captain
 from game.commands import Command
 from game.dice import FairDice, ScriptedDice, seed_from_number
@@ -43,8 +44,8 @@ def public_options_job(state: Game, players: Sequence[str], rules: RulesData) ->
 
 
 def warm_worker() -> None:
-    """A worker's start (the pool's initializer): the rules data loaded and a quick-start table's options
-    worked out once, then everything alive frozen out of the garbage collector's sight (`gc.freeze`).
+    """A worker's start (the pool's initializer): the rules data loaded, the options' paths for every
+    base size and tool shaped, and a quick-start table's options worked out once, then everything alive frozen out of the garbage collector's sight (`gc.freeze`).
     The geometry caches then fill with the games' own shapes, and a full collection no longer walks
     the data, the modules and the warm-up's objects each time (issue 29: the captain's worst game was
     mostly full collections)."""
@@ -56,6 +57,7 @@ def warm_worker() -> None:
     from game.scenario import quickstart
 
     rules = load_rules()
+    option_geometry.warm(rules)
     state = quickstart(seed=1)
     for _ in range(8):  # the captains' picks, to the first activation of the Movement Phase
         who = sorted(deciders(state))

@@ -14,11 +14,12 @@ import random
 import sys
 from collections import Counter
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from benchmarks.engine import engagement, to_movement
-from game import options
+from game import option_geometry, options
 from game.commands import Activate
 from game.model import Game, Ship, ShipSide, Status
 from game.options import options_for
@@ -90,17 +91,17 @@ def test_judged_collisions_are_the_engines(seed: int, monkeypatch: pytest.Monkey
 def test_the_packs_collide(monkeypatch: pytest.MonkeyPatch) -> None:
     """Not a vacuous comparison: plain and turning moves alike are judged at a contact."""
     contacts: Counter[str] = Counter()
-    where = options._where
+    contact = option_geometry.contact
 
-    def counted(*args: object) -> Ship | None:
-        at = where(*args)  # type: ignore[arg-type]
-        if at is not None:
-            contacts[sys._getframe(1).f_code.co_name] += 1
-        return at
+    def counted(*args: Any) -> tuple[Ship, str] | None:
+        found = contact(*args)
+        if found is not None:
+            contacts[sys._getframe(1).f_code.co_name] += 1  # _plain_move, or _where for a turning move
+        return found
 
-    monkeypatch.setattr(options, "_where", counted)
+    monkeypatch.setattr(option_geometry, "contact", counted)
     for seed in range(1, 31):
         state = _packed(seed)
         for player in state.players:
             options_for(view_of(replace(state, active_player=player), player), RULES)
-    assert contacts["_plain_move"] >= 30 and contacts["_closing_move"] >= 100, contacts
+    assert contacts["_plain_move"] >= 30 and contacts["_where"] >= 100, contacts
