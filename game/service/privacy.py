@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import and_, delete, or_, select, update
 from sqlmodel import col
 
+from game.service import orders_store
 from game.service.models import (
     Campaign,
     CampaignBattle,
@@ -219,6 +220,7 @@ class Privacy:
                             .values(payload="{}"))
         for game_id in games:
             self.store.forget(game_id)
+        orders_store.forget_stand_ins(repo)  # their hours are gone, and none names them a stand-in now
         self._forgotten(user_id)
         return pseudonym
 

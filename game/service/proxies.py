@@ -4,7 +4,7 @@ stand-ins named for a vacation that is still running."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from game.service import orders_store as store
 from game.service.authority import Actor, Proxies
@@ -26,11 +26,7 @@ async def proxies_for(repo: Repository, loaded: Loaded, actor: Actor, override: 
 async def stand_ins(repo: Repository, loaded: Loaded, now: datetime) -> dict[str, tuple[str, str]]:
     """side -> (the member standing in, the away player), for players away now with a substitute."""
     holders = {s.player: s.user_id for s in loaded.seats if s.user_id and not s.is_ai}
-    away = {c.user_id: c.substitute for c in await store.player_clocks(repo, sorted(set(holders.values())))
-            if c.away_mode == "substitute" and c.substitute and c.away_until is not None
-            and _aware(c.away_until) > now}
+    if not holders:
+        return {}
+    away = await store.stand_ins_named(repo, now)
     return {side: (sub, user) for side, user in holders.items() if (sub := away.get(user)) and sub != user}
-
-
-def _aware(when: datetime) -> datetime:
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when
