@@ -520,7 +520,7 @@ def _bracket(hull: Hull, motion: Translate, pose: Pose, reachable: Obstacles) ->
     t = first - 1e-9 / length
     if 0.0 < t < 1.0 and max(overlaps(t), default=0.0) < CONTACT - MARGIN:
         below = t
-    for reach in (1e-5, 1e-3, 1e-1):
+    for reach in (1e-7, 1e-5, 1e-3, 1e-1):  # a bow square on a stern overlaps enough at the first
         t = first + reach / length
         if t >= 1.0:
             break

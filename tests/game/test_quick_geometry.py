@@ -187,3 +187,21 @@ def test_sweep_from_contact_gives_exactly_what_the_plain_sweep_gives(seed: int) 
         res = geo.sweep(h, motions, obstacles, need_swept=True)
         assert (res.poses, res.hit) == (poses, hit)
         assert res.swept.equals_exact(swept, 0.0)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_bow_run_square_onto_a_stern_stops_where_the_plain_sweep_does(seed: int) -> None:
+    """The fleets' back rows (benchmarks/fleets.py): a straight run onto the stern of a base ahead,
+    edge to edge, where the search for the point of contact is bracketed closest."""
+    rng = random.Random(seed)
+    heading = rng.choice([0.0, 90.0, 180.0, rng.uniform(0, 360)])
+    h = Hull(Pose(12, 12, heading), 1.2, 3.1)
+    ahead = geo.add((12, 12), geo.scale(geo.forward(heading), 3.1 + rng.uniform(0.05, 2.0)))
+    aside = geo.scale(geo.right(heading), rng.uniform(-0.3, 0.3))
+    other = Hull(Pose(ahead[0] + aside[0], ahead[1] + aside[1], heading + rng.choice([0.0, 0.0, 3.0])), 1.4, 3.1)
+    obstacles = Obstacles({"ahead": other.polygon})
+    motions: list[geo.Motion] = [geo.advance_motion(h, rng.uniform(2.5, 6.0))]
+    poses, hit, _ = reference_sweep(h, motions, obstacles)
+    res = geo.sweep(h, motions, obstacles, need_swept=False)
+    assert (res.poses, res.hit) == (poses, hit)
+    assert hit == "ahead"
