@@ -87,8 +87,8 @@ async def stand_ins_named(repo: Repository, now: datetime) -> dict[str, str]:
     """Members away now who named a stand-in: member -> stand-in. Every command and every view asks
     (proxies.stand_ins), and vacations are rare: the few rows are read at most every
     STAND_IN_LIST_FOR seconds by a process, and again at once after it writes a member's hours
-    (`save_clock`, `forget_stand_ins`). A vacation set through another process counts within that
-    time (docs/service.md, "Who may act for a side")."""
+    (`save_clock`, `forget_stand_ins`). A vacation set or called off through another process counts
+    within that time (docs/service.md, the stand-in list)."""
     kept = _STAND_INS.get(repo)
     if kept is None or time.monotonic() - kept.read_at > STAND_IN_LIST_FOR:
         read_at = time.monotonic()
