@@ -45,8 +45,8 @@ def public_options_job(state: Game, players: Sequence[str], rules: RulesData) ->
 
 def warm_worker() -> None:
     """A worker's start (the pool's initializer): the rules data loaded, the options' paths for every
-    base size and tool shaped, and a quick-start table's options worked out once, then everything alive frozen out of the garbage collector's sight (`gc.freeze`).
-    The geometry caches then fill with the games' own shapes, and a full collection no longer walks
+    base size and tool shaped, and a quick-start table's options worked out once, then everything
+    alive frozen out of the garbage collector's sight (`gc.freeze`). The geometry caches then fill with the games' own shapes, and a full collection no longer walks
     the data, the modules and the warm-up's objects each time (issue 29: the captain's worst game was
     mostly full collections)."""
     import gc

@@ -109,11 +109,3 @@ def forget_stand_ins(repo: Repository) -> None:
 
 def _aware(when: datetime) -> datetime:
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when
-
-
-async def player_clocks(repo: Repository, users: list[str]) -> list[PlayerClock]:
-    """These members' hours and vacations, read fresh (a vacation set through another process counts)."""
-    if not users:
-        return []
-    async with repo.session() as s:
-        return list((await s.execute(select(PlayerClock).where(col(PlayerClock.user_id).in_(users)))).scalars().all())
