@@ -14,13 +14,16 @@ with p99 0.1–0.6 s at 20/s; PostgreSQL 60–116/s with p99 38–50 ms at 20/s.
 Issue 29 (PostgreSQL's latency flat under load; target p99 ≤ 100 ms at 200/s on two cores with the
 database on the same machine): each rate runs twice on the same games, first with the group writer of
 `WRITER_BASE` taken from git (`benchmarks/baseline.py`: batches bounded by size alone, one batch at a
-time, a version check per command) and the pool sized as it was (two workers), then with today's writer
-and today's pool size (`default_size`: a core left to a PostgreSQL server on this machine). The load
+time, a version check per command), the pool sized as it was (two workers) and reads as they were (a
+transaction for each, the game's version checked at each), then with today's writer, pool size
+(`default_size`: a core left to a PostgreSQL server on this machine) and reads (one look at a game per
+interaction, as the bot's `act` takes it; a read of one statement without a transaction). The load
 average is printed with the figures: on a shared machine only the ratio of a pair compares."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import sys
@@ -53,9 +56,10 @@ def _pct(values: list[float], q: float) -> float:
 
 
 async def load(service: GameService, ids: list[int], script: list[tuple[str, Command]], rate: float,
-               seconds: float, rng: random.Random, progress: dict[int, int]) -> dict[str, float]:
+               seconds: float, rng: random.Random, progress: dict[int, int], look: bool = True) -> dict[str, float]:
     """Offer `rate` interactions a second for `seconds`; a game takes its next command only when its
-    last one is answered (a player answers the post), so arrivals go to idle games."""
+    last one is answered (a player answers the post), so arrivals go to idle games. With `look`, each
+    interaction reads each game once (GameStore.one_look), as the bot's commands do."""
     submit_ms: list[float] = []
     whole_ms: list[float] = []
     refused = 0
@@ -68,13 +72,14 @@ async def load(service: GameService, ids: list[int], script: list[tuple[str, Com
         player, cmd = script[n % len(script)]
         t0 = time.perf_counter()
         try:
-            await service.lobby.game_in_channel("bench", f"chan-{gid - 1}")
-            t1 = time.perf_counter()
-            await service.commands.submit(ACTORS[player], gid, cmd, request_id=f"{gid}-{n}")
-            t2 = time.perf_counter()
-            await service.reading.view(ACTORS[player], gid)
-            await service.reading.public_options(gid)
-            await service.reading.roll_decision(gid)
+            with service.front.one_look() if look else contextlib.nullcontext():  # as the bot's `act`
+                await service.lobby.game_in_channel("bench", f"chan-{gid - 1}")
+                t1 = time.perf_counter()
+                await service.commands.submit(ACTORS[player], gid, cmd, request_id=f"{gid}-{n}")
+                t2 = time.perf_counter()
+                await service.reading.view(ACTORS[player], gid)
+                await service.reading.public_options(gid)
+                await service.reading.roll_decision(gid)
             submit_ms.append(t2 - t1)
             whole_ms.append(time.perf_counter() - t0)
         except RulesError:
@@ -165,6 +170,7 @@ async def amain(rates: list[float]) -> None:
             # as the bot: each command writes its posts, and the pool decides
             service = GameService(engine, seeds=SEED, outbox=True, workers=runs[-1][1])
             today = service.store.repo.writer
+            reads, read_session = service.store.repo.reads, service.store.repo.read_session
             t0 = time.perf_counter()
             ids = await seated_games(service, GAMES)
             print(f"{label}: {GAMES} games set up in {time.perf_counter() - t0:.0f} s, RSS {_rss_mb():.0f} MB")
@@ -177,11 +183,16 @@ async def amain(rates: list[float]) -> None:
             progress = dict.fromkeys(ids, 0)
             for rate in rates:
                 for run, pool, writer in runs:
-                    service.store.repo.writer = writer or today
+                    repo = service.store.repo
+                    repo.writer = writer or today
+                    # the base run reads as it did: a transaction for every read, every read checked
+                    repo.reads, repo.read_session = (reads if writer is None else repo.engine,
+                                                     read_session if writer is None else repo.session)
                     service.store.workers = pool
                     used = service.store.repo.writer
                     batches, appends = used.batches, used.appends
-                    r = await load(service, ids, script, rate, SECONDS, random.Random(int(rate)), progress)
+                    r = await load(service, ids, script, rate, SECONDS, random.Random(int(rate)), progress,
+                                   look=writer is None)
                     grouped = (used.appends - appends) / max(1, used.batches - batches)
                     print(f"{label:10} {run:7} {pool.size} workers, offered {rate:5.0f}/s: served {r['per_s']:6.1f}/s "
                           f"({r['served']:.0f}), submit p50 {r['submit_p50']:6.1f} ms p99 {r['submit_p99']:7.1f} ms, "

@@ -151,6 +151,13 @@ async def act(interaction: discord.Interaction, action: Action,
     if not await defer(interaction):
         return None
     service = service_of(interaction)
+    with service.front.one_look():  # the command and its posts read each game once
+        return await _act(interaction, service, action, done, publish_result, game_id, retire)
+
+
+async def _act(interaction: discord.Interaction, service: GameService, action: Action,
+               done: str | Callable[[int], Awaitable[str]], publish_result: bool, game_id: int | None,
+               retire: Retire | None) -> Outcome | None:
     try:
         gid = game_id if game_id is not None else await game_here(interaction)
         actor = await actor_of(interaction)

@@ -9,6 +9,7 @@ each game's order; `delivered` and `failed` record the outcome, `failed` with it
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -22,7 +23,7 @@ from game.service.outbox import Post
 from game.service.posts import AnyPost, Board, Created, Nudge, Status, decode_row, stored, stored_all
 from game.service.scheduler import Handler, run_forever, schedule
 from game.service.scheduler import Job as Job  # the jobs handlers get, for the front ends
-from game.service.store import GameStore, PostMaker
+from game.service.store import GameStore, Look, PostMaker
 
 
 def posts_for(seats: Sequence[Seat], events: Sequence[Any], state: Game, first: int, last: int) -> list[Post]:
@@ -98,6 +99,11 @@ class FrontEnd:
             for make in self._more:
                 self.store.post_with(make)
         self._outbox = self._outbox or on
+
+    def one_look(self) -> AbstractContextManager[Look]:
+        """An interaction's scope: each game it reads is checked against the database once
+        (GameStore.one_look)."""
+        return self.store.one_look()
 
     def also_post(self, make: PostMaker) -> None:
         """A feature's posts about a commit (the chronicle's card), written after the board and the status."""

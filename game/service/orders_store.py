@@ -41,7 +41,7 @@ async def clear_orders(repo: Repository, game_id: int, player: str) -> None:
 
 
 async def game_clock(repo: Repository, game_id: int) -> GameClock:
-    async with repo.session() as s:
+    async with repo.read_session() as s:
         found = await s.get(GameClock, game_id)
     return found or GameClock(game_id=game_id)
 

@@ -21,7 +21,9 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -61,6 +63,23 @@ PostMaker = Callable[[Sequence[Seat], Sequence[Any], Game, int, int], list[Post]
 Ended = Callable[[GameRecord, Game], Awaitable[None]]
 
 
+class Look:
+    """The versions of the games one interaction has looked at (checked against the database, read
+    from it, or committed by it). Closed when the interaction ends: a task it started that lives on
+    inherits the look but checks again from then on."""
+
+    def __init__(self) -> None:
+        self.open = True
+        self.seen: dict[int, int] = {}
+
+    def current(self, game_id: int, version: int) -> bool:
+        return self.open and self.seen.get(game_id, version + 1) <= version
+
+    def saw(self, game_id: int, version: int) -> None:
+        if self.open:
+            self.seen[game_id] = max(version, self.seen.get(game_id, version))
+
+
 class GameStore:
     def __init__(
         self,
@@ -89,6 +108,8 @@ class GameStore:
         self._ended: list[Ended] = []
         self._reloaded: list[Callable[[int], None]] = []
         self._committed: list[Callable[[int, int], None]] = []
+        # a store's own: versions of another database's games say nothing of this one's
+        self._look: ContextVar[Look | None] = ContextVar(f"look_{id(self)}", default=None)
 
     # ------------------------------------------------------------------ what features add to a commit
 
@@ -120,6 +141,22 @@ class GameStore:
         """Drop the cached copy: the next load reads the game from the database."""
         self._cache.pop(game_id, None)
 
+    @contextmanager
+    def one_look(self) -> Iterator[Look]:
+        """One interaction's look at its games: with several processes, a game is checked against the
+        stored version the first time the interaction reads it, and its later reads (the board, the
+        options, the roll buttons of the same answer) use that copy, or a newer one this process
+        read or committed since. An interaction thus sees each game as it was at one moment, plus its
+        own commits; the next interaction checks again (issue 29: four version checks an interaction
+        were a quarter of the bot's time on PostgreSQL)."""
+        look = Look()
+        token = self._look.set(look)
+        try:
+            yield look
+        finally:
+            look.open = False
+            self._look.reset(token)
+
     @property
     def cached(self) -> GameCache:
         return self._cache
@@ -143,16 +180,21 @@ class GameStore:
         if not 0 < game_id <= MAX_ID:  # a forged button's number: the database could not even be asked
             raise GameNotFound(f"There is no game #{game_id}."[:80], "List this server's games with /game list.")
         loaded = None if fresh else self._cache.get(game_id)
-        if loaded is not None and self.shared and verify:
+        look = self._look.get()
+        if loaded is not None and self.shared and verify and not (look and look.current(game_id, loaded.record.version)):
             async with self.db_slots:
                 if await self.repo.version_of(game_id) != loaded.record.version:
                     loaded = None
+            if loaded is not None and look is not None:
+                look.saw(game_id, loaded.record.version)
         if loaded is None:
             async with self.db_slots:
                 loaded = await self.repo.load(game_id)
             if loaded is None:
                 raise GameNotFound(f"There is no game #{game_id}.", "List this server's games with /game list.")
             self._cache[game_id] = loaded
+            if look is not None:
+                look.saw(game_id, loaded.record.version)
             if self.shared:
                 for hook in self._reloaded:
                     hook(game_id)
@@ -212,6 +254,8 @@ class GameStore:
         over = loaded.system.over(new_state)
         ended = over and not loaded.system.over(loaded.state)
         loaded.state = new_state
+        if (look := self._look.get()) is not None:
+            look.saw(loaded.record.id or 0, loaded.record.version)  # the commit's own check found it current
         for told in self._committed:
             try:
                 told(loaded.record.id or 0, loaded.record.version)
