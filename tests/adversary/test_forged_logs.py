@@ -16,20 +16,20 @@ import pytest
 from sqlalchemy import select, update
 
 from cli.main import main as quarterdeck
-from game.service.db import make_engine, upgrade_to_head
+from game.service.db import make_engine
 from game.service.game_service import GameService
 from game.service.models import EventRecord
 from tests.adversary.eyes import EVE, Table, answer_text
 from tests.adversary.logs import ROLLS, finished_log, rolls_of
 from tests.adversary.test_fair_dice import SHORT, play_out
 from tests.bot.fake_discord import command
+from tests.databases import sqlite_at_head
 from tests.seeds import counting_seeds
 
 
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'forged.db'}"
-    await upgrade_to_head(url)
+    url = sqlite_at_head(tmp_path / "forged.db")
     engine = make_engine(url)
     try:
         yield GameService(engine, seeds=counting_seeds())

@@ -14,19 +14,19 @@ from sqlalchemy import select
 
 from game import events as ev
 from game.service import orders_store
-from game.service.db import make_engine, upgrade_to_head
+from game.service.db import make_engine
 from game.service.driver import Driver
 from game.service.game_service import GameService
 from game.service.models import OutboxRow, PlannedOrder
 from game.service.repository import VersionConflict
+from tests.databases import sqlite_at_head
 from tests.seeds import counting_seeds
 from tests.service.test_trust import ANN, new_game, to_movement
 
 
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'qd.db'}"
-    await upgrade_to_head(url)
+    url = sqlite_at_head(tmp_path / "qd.db")
     engine = make_engine(url)
     try:
         yield GameService(engine, seeds=counting_seeds(), outbox=True)

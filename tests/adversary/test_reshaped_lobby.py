@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from game.commands import Concede
-from game.service.db import make_engine, upgrade_to_head
+from game.service.db import make_engine
 from game.service.errors import WrongGuild
 from game.service.game_service import Actor, GameService
 from tests.adversary.eyes import Table
+from tests.databases import sqlite_at_head
 from tests.seeds import counting_seeds
 
 GUILD, OTHER_GUILD, CHANNEL = "800000000000000001", "800000000000000002", "700000000000000001"
@@ -24,8 +25,7 @@ ANN, BOB, CAT, DAN = "111", "222", "333", "444"
 @pytest.fixture
 async def pair(tmp_path: Path) -> AsyncIterator[tuple[GameService, GameService]]:
     """Two processes' worth of service (own caches and lobbies) on one database, each told it is shared."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'qd.db'}"
-    await upgrade_to_head(url)
+    url = sqlite_at_head(tmp_path / "qd.db")
     engines = [make_engine(url), make_engine(url)]
     try:
         yield (GameService(engines[0], seeds=counting_seeds(1), shared=True),
@@ -37,8 +37,7 @@ async def pair(tmp_path: Path) -> AsyncIterator[tuple[GameService, GameService]]
 
 @pytest.fixture
 async def one(tmp_path: Path) -> AsyncIterator[GameService]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'qd.db'}"
-    await upgrade_to_head(url)
+    url = sqlite_at_head(tmp_path / "qd.db")
     engine = make_engine(url)
     try:
         yield GameService(engine, seeds=counting_seeds(1))

@@ -12,10 +12,11 @@ from pathlib import Path
 import discord
 
 from bot.app import QuarterdeckBot
-from game.service.db import make_engine, upgrade_to_head
+from game.service.db import make_engine
 from game.service.game_service import GameService
 from tests.bot.fake_discord import TOKEN, FakeDiscord
 from tests.bot.routes import assert_covers
+from tests.databases import sqlite_at_head
 from tests.seeds import counting_seeds
 
 
@@ -25,8 +26,7 @@ async def running_bot(tmp_path: Path, seeds: Callable[[], str] | None = None) ->
     base = await fake.start()
     old_base = discord.http.Route.BASE
     discord.http.Route.BASE = base  # both the HTTP client and the webhook adapter build URLs from it
-    url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
-    await upgrade_to_head(url)
+    url = sqlite_at_head(tmp_path / "bot.db")
     engine = make_engine(url)
     bot = QuarterdeckBot(GameService(engine, seeds=seeds or counting_seeds()), sync_commands=False, run_scheduler=False)
     try:

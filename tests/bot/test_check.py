@@ -26,12 +26,13 @@ import pytest
 from bot.__main__ import main
 from bot.check import IN_CHANNEL, IN_THREAD, NAMES, TO_OPEN_THREADS, run_check
 from bot.permissions import PERMISSIONS
-from game.service.db import make_engine, upgrade_to_head
+from game.service.db import make_engine
 from game.service.game_service import Actor, GameService
 from game.service.settings import Settings
 from tests.bot.fake_discord import BOT_ID, CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, TOKEN, FakeDiscord
 from tests.bot.fake_guilds import EVERYONE
 from tests.bot.routes import assert_covers
+from tests.databases import sqlite_at_head
 from tests.seeds import counting_seeds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,8 +66,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     fake = FakeDiscord()
     old_base = discord.http.Route.BASE
     discord.http.Route.BASE = await fake.start()
-    url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
-    await upgrade_to_head(url)
+    url = sqlite_at_head(tmp_path / "bot.db")
     engine = make_engine(url)
     fake.channels[str(CHANNEL_ID)]["name"] = "oak-and-iron"
     fake.channels[str(OTHER_CHANNEL_ID)]["name"] = "harbour"

@@ -27,7 +27,7 @@ from game.service.game_service import GameService
 from game.service.models import OutboxRow, utcnow
 from tests.bot.fake_discord import FakeDiscord, Sent, command, component
 from tests.bot.test_bot import last_followup
-from tests.service.conftest import pg_database
+from tests.databases import pg_database
 
 pytestmark = pytest.mark.skipif(not os.environ.get("TEST_POSTGRES_URL"), reason="needs PostgreSQL (TEST_POSTGRES_URL)")
 

@@ -4,59 +4,26 @@
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 
-from game.service.db import make_engine, upgrade_to_head
+from game.service.db import make_engine
 from game.service.game_service import GameService
+from tests.databases import pg_database, sqlite_at_head
 from tests.seeds import counting_seeds
 
 ENGINES = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_POSTGRES_URL") else [])
 
 
-async def _pg_admin(sql: str) -> None:
-    import asyncpg
-
-    base = os.environ["TEST_POSTGRES_URL"].replace("postgresql+asyncpg://", "postgresql://")
-    conn = await asyncpg.connect(base)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
-
-
-def _pg_url(name: str) -> str:
-    base = os.environ["TEST_POSTGRES_URL"]
-    head, _, _db = base.rpartition("/")
-    return f"{head}/{name}"
-
-
 @pytest.fixture(params=ENGINES)
 async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
     if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'quarterdeck.db'}"
-        await upgrade_to_head(url)
-        yield url
+        yield sqlite_at_head(tmp_path / "quarterdeck.db")
         return
     async with pg_database() as url:
         yield url
-
-
-@asynccontextmanager
-async def pg_database(prefix: str = "qd_test") -> AsyncIterator[str]:
-    """A fresh PostgreSQL database at the schema's head, dropped afterwards."""
-    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
-    await _pg_admin(f'CREATE DATABASE "{name}"')
-    url = _pg_url(name)
-    try:
-        await upgrade_to_head(url)
-        yield url
-    finally:
-        await _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture

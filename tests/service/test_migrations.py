@@ -14,8 +14,10 @@ from sqlmodel import SQLModel
 from game.service import models  # noqa: F401 - the tables
 from game.service.db import make_engine
 from game.service.game_service import GameService
+from tests.databases import pg_admin as _pg_admin
+from tests.databases import pg_url as _pg_url
 from tests.seeds import counting_seeds
-from tests.service.conftest import ENGINES, _pg_admin, _pg_url
+from tests.service.conftest import ENGINES
 
 
 async def test_autogenerate_finds_no_difference(db_url: str) -> None:

@@ -45,10 +45,9 @@ async def _ai_game(db_url: str, workers: Workers, moves: int) -> list[str]:
 
 
 async def test_computer_captains_in_a_worker_play_exactly_as_inline(db_url: str, tmp_path: Path, pool: Workers) -> None:
-    from game.service.db import upgrade_to_head
+    from tests.databases import sqlite_at_head
 
-    other = f"sqlite+aiosqlite:///{tmp_path / 'inline.db'}"
-    await upgrade_to_head(other)
+    other = sqlite_at_head(tmp_path / "inline.db")
     pooled = await _ai_game(db_url, pool, 40)
     inline = await _ai_game(other, Workers(0), 40)
     assert len(pooled) > 40 and pooled == inline  # same commands, same dice, same events

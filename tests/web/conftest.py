@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from game.service.db import make_engine, upgrade_to_head
+from game.service.db import make_engine
 from game.service.game_service import GameService
+from tests.databases import pg_database, sqlite_at_head
 from tests.seeds import counting_seeds
-from tests.service.conftest import ENGINES, pg_database
+from tests.service.conftest import ENGINES
 from web.app import make_app
 from web.limits import Limits
 
@@ -21,8 +22,7 @@ from web.limits import Limits
 @asynccontextmanager
 async def opened(kind: str, tmp_path: Path) -> AsyncIterator[GameService]:
     if kind == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'quarterdeck.db'}"
-        await upgrade_to_head(url)
+        url = sqlite_at_head(tmp_path / "quarterdeck.db")
         engine = make_engine(url)
         try:
             yield GameService(engine, snapshot_every=10, seeds=counting_seeds())
