@@ -66,9 +66,8 @@ async def child(workdir: str, base: str, rate: float, drain_only: bool) -> None:
     client = discord.Client(intents=discord.Intents.none(), allowed_mentions=discord.AllowedMentions.none())
     await client.login(config["token"])
     courier = Courier(client, service)
-    # as the bot starts (bot/app.py): its own leases back, the games read, what is due drained
+    # as the bot starts (bot/app.py): its own leases back, no game read until needed, what is due drained
     await service.front.own_leases("shards:all")
-    await service.audit.rebuild_all()
     progress = {int(g): int(n) for g, n in config["games"].items()}
     acks = Path(workdir) / "acks.log"
     if acks.exists():

@@ -72,18 +72,29 @@ class Courier:
                                                    guild_id=int(guild_id) if guild_id.isdigit() else None)
 
     async def drain(self, game_id: int, now: datetime | None = None) -> int:
-        """Deliver every row of this game that is due, in order. Never raises: failures are recorded."""
-        async with self._gate:
-            return await self._drain(game_id, now)
+        """Deliver every row of this game that is due, in order. Never raises: failures are recorded.
 
-    async def _drain(self, game_id: int, now: datetime | None) -> int:
+        A direct message (a nudge, a note of standing orders) keeps no place in the channel's order
+        (game/service/posts.py, its lane): it goes out beside the drain, not in it, and outside the
+        gate. Discord makes a member's DMs wait their channel's rate limit (about five in five seconds),
+        and a member nudged in many games waits seconds: in the drain, every game's boards waited
+        behind them (the soak of issue 29: a drain slot held 4 s by a DM, posts 20 s late)."""
+        beside: list[asyncio.Task[int]] = []
+        async with self._gate:
+            done = await self._drain(game_id, now, beside)
+        return done + sum(await asyncio.gather(*beside))
+
+    async def _drain(self, game_id: int, now: datetime | None, beside: list[asyncio.Task[int]]) -> int:
         done = 0
         reads: dict[int, BoardRead] = {}
         for _ in range(MAX_PER_DRAIN):
             claimed = await self.service.front.claim(game_id, now or utcnow())
             if claimed is None:
                 break
-            done += await self._attempt(claimed, now, reads)
+            if posts.lane(claimed.kind) == posts.DM:  # claimed (leased): the next claim passes it over
+                beside.append(asyncio.create_task(self._attempt(claimed, now, reads)))
+            else:
+                done += await self._attempt(claimed, now, reads)
         return done
 
     async def drain_all(self, now: datetime | None = None) -> set[int]:

@@ -263,3 +263,33 @@ async def test_a_notice_goes_through_the_outbox_and_pings_only_whom_it_names(har
     assert await bot.courier.drain(1) == 1
     [note] = [r for r in posts_to(fake, CHANNEL_ID) if "forfeits" in r.content]
     assert note.payload["allowed_mentions"]["users"] == [BOB[0]] and note.payload["allowed_mentions"]["parse"] == []
+
+
+async def test_a_dm_waiting_out_its_rate_limit_keeps_no_channel_post_waiting(harness: Any) -> None:
+    """A direct message keeps no place in the channel's order (its lane is the member's DMs): while
+    Discord makes it wait (a member told of many games meets the DM channel's limit), the channel's
+    posts written after it go out, and the DM follows once Discord lets it."""
+    import asyncio
+
+    bot, fake = harness
+    await setup_game(bot, fake)  # both players nudged: Ann's DM channel is open
+    dm = fake.dm_channels[str(ANN[0])]
+
+    def made() -> list[str]:  # the DMs Discord accepted (a 429 made no message)
+        return [r.content for r in dms(fake) if r.response_message_id]
+
+    sent_before = len(made())
+    budget = fake.rate_limit(f"/channels/{dm}/messages", 0, window=0.5, method="POST")
+    await bot.service.front.enqueue(1, "note", {"user": str(ANN[0]), "player": "A", "text": "Your orders stood"})
+    await bot.service.front.enqueue(1, "notice", {"text": "A line for the channel"})
+    drain = asyncio.create_task(bot.courier.drain(1))
+    for _ in range(200):
+        if any(r.content == "A line for the channel" for r in posts_to(fake, CHANNEL_ID)):
+            break
+        await asyncio.sleep(0.01)
+    assert any(r.content == "A line for the channel" for r in posts_to(fake, CHANNEL_ID))
+    assert budget.refused >= 1 and len(made()) == sent_before  # the DM is still waiting
+    fake.budgets.remove(budget)  # Discord lets it through
+    assert await drain == 2
+    assert made()[sent_before:] == ["🗒️ Game #1, side A: Your orders stood"]
+    assert all(r.status in ("done", "superseded") for r in await rows(bot))
