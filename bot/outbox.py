@@ -80,9 +80,15 @@ class Courier:
         and a member nudged in many games waits seconds: in the drain, every game's boards waited
         behind them (the soak of issue 29: a drain slot held 4 s by a DM, posts 20 s late)."""
         beside: list[asyncio.Task[int]] = []
-        async with self._gate:
-            done = await self._drain(game_id, now, beside)
-        return done + sum(await asyncio.gather(*beside))
+        try:
+            async with self._gate:
+                done = await self._drain(game_id, now, beside)
+        finally:  # each DM's outcome is collected, even when the drain itself failed
+            sent = await asyncio.gather(*beside, return_exceptions=True)
+        for outcome in sent:
+            if isinstance(outcome, BaseException):
+                raise outcome  # what the drain's own rows would have raised (a database that failed)
+        return done + sum(n for n in sent if isinstance(n, int))
 
     async def _drain(self, game_id: int, now: datetime | None, beside: list[asyncio.Task[int]]) -> int:
         done = 0
