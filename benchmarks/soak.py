@@ -5,8 +5,8 @@ The bot-like process is the service with the outbox on (as the bot runs it) and 
 (bot/outbox.py) posting through discord.py to the fake Discord of the tests (tests/bot/fake_discord.py),
 which runs in this process, outlives every kill, and keeps Discord's documented nonce rule (a second
 Create Message with the same nonce and `enforce_nonce` within the window returns the first message).
-Commands arrive open-loop at RATE a second across GAMES quick-start games (a whole computer-captain
-game's commands, each with its request id); each is acknowledged in a file once `submit` returned
+Commands arrive open-loop at RATE a second across GAMES quick-start games, each played by two members
+of its own (a whole computer-captain game's commands, each with its request id); each is acknowledged in a file once `submit` returned
 (the bot answers the player then), and its game's posts are drained right after, as the bot does. On
 each start the process takes back its own leases, then drains what is due (bot/app.py).
 
@@ -42,13 +42,24 @@ FIRST_CHANNEL = 710_000_000_000_000_000
 LATE = 10.0
 
 
+FIRST_MEMBER = 720_000_000_000_000_000
+
+
+def _member(n: int) -> Any:
+    """The soak's nth member: each game is played by two of its own, as on a server (the same two in
+    every game would put all its nudges in two DM channels, whose rate limit then sets the pace)."""
+    from game.service.authority import Actor
+
+    return Actor(str(FIRST_MEMBER + n), "bench")
+
+
 # ---------------------------------------------------------------- the bot-like process
 
 
 async def child(workdir: str, base: str, rate: float, drain_only: bool) -> None:
     import discord
 
-    from benchmarks.service import ACTORS, SEED
+    from benchmarks.service import SEED
     from bot.outbox import Courier
     from game.errors import RulesError
     from game.service.db import make_engine
@@ -69,6 +80,10 @@ async def child(workdir: str, base: str, rate: float, drain_only: bool) -> None:
     # as the bot starts (bot/app.py): its own leases back, no game read until needed, what is due drained
     await service.front.own_leases("shards:all")
     progress = {int(g): int(n) for g, n in config["games"].items()}
+    index = {gid: i for i, gid in enumerate(sorted(progress))}  # the games in the order they were made
+
+    def cast(gid: int) -> dict[str, Any]:
+        return {"A": _member(2 * index[gid]), "B": _member(2 * index[gid] + 1)}
     acks = Path(workdir) / "acks.log"
     if acks.exists():
         for line in acks.read_text().splitlines():
@@ -87,7 +102,7 @@ async def child(workdir: str, base: str, rate: float, drain_only: bool) -> None:
         n = progress[gid]
         player, cmd = script[n]
         try:
-            await service.commands.submit(ACTORS[player], gid, cmd, request_id=f"soak-{gid}-{n}")
+            await service.commands.submit(cast(gid)[player], gid, cmd, request_id=f"soak-{gid}-{n}")
         except RulesError:
             progress[gid] = len(script)  # not expected: the game leaves the soak
             busy.discard(gid)
@@ -133,7 +148,7 @@ def _owed(db: sqlite3.Connection, upto: int) -> int:
 
 
 async def soak(minutes: float, rate: float, games: int) -> dict[str, Any]:
-    from benchmarks.service import ACTORS, SEED, command_script
+    from benchmarks.service import SEED, command_script
     from game.service.db import make_engine, upgrade_to_head
     from game.service.game_service import GameService
     from tests.bot.fake_discord import TOKEN, FakeDiscord
@@ -151,14 +166,15 @@ async def soak(minutes: float, rate: float, games: int) -> dict[str, Any]:
     for g in range(games):
         channel = str(FIRST_CHANNEL + g)
         fake.channels[channel] = {**fake.channels[next(iter(fake.channels))], "id": channel}
-        info = await service.lobby.create_game(ACTORS["A"], channel)
-        await service.lobby.join(ACTORS["A"], info.id, "A")
-        await service.lobby.join(ACTORS["B"], info.id, "B")
+        players = {"A": _member(2 * g), "B": _member(2 * g + 1)}
+        info = await service.lobby.create_game(players["A"], channel)
+        await service.lobby.join(players["A"], info.id, "A")
+        await service.lobby.join(players["B"], info.id, "B")
         # the games are at different moments of play, as on a server (not all picking their first cards)
         ids[info.id] = g % (len(script) // 3)
         for n in range(ids[info.id]):
             player, cmd = script[n]
-            await service.commands.submit(ACTORS[player], info.id, cmd, request_id=f"soak-{info.id}-{n}")
+            await service.commands.submit(players[player], info.id, cmd, request_id=f"soak-{info.id}-{n}")
     await engine.dispose()
     (workdir / "config.json").write_text(json.dumps({"url": url, "games": ids, "token": TOKEN}))
     (workdir / "script.pickle").write_bytes(pickle.dumps(script))

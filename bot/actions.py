@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.dms import dm_channel
 from bot.limits import MAX_CHOICE_NAME, MAX_CHOICES, error_text, fit
 from bot.markup import chat
 from game import names
@@ -219,8 +220,7 @@ async def tell_player(client: discord.Client, game_id: int, note: OrderNote, *, 
     if not note.user_id.isdigit():
         return
     try:
-        user = client.get_user(int(note.user_id)) or await client.fetch_user(int(note.user_id))
-        await user.send(fit(f"🗒️ Game #{game_id}, side {note.player}: {names.prose(note.text)}"), nonce=nonce)
+        await (await dm_channel(client, int(note.user_id))).send(fit(f"🗒️ Game #{game_id}, side {note.player}: {names.prose(note.text)}"), nonce=nonce)
     except discord.HTTPException:
         log.info("could not DM user %s about their standing orders", note.user_id)
 
@@ -235,8 +235,7 @@ async def tell_planner(client: discord.Client, channel: Any, game_id: int, refus
     private = False
     if refused.user_id.isdigit():
         try:
-            user = client.get_user(int(refused.user_id)) or await client.fetch_user(int(refused.user_id))
-            await user.send(text, nonce=nonces[0])
+            await (await dm_channel(client, int(refused.user_id))).send(text, nonce=nonces[0])
             private = True
         except discord.HTTPException:
             log.info("could not DM user %s about a planned order", refused.user_id)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 
 from bot.actions import UNEXPECTED, defer, game_here, refusal, reply, service_of
+from bot.dms import dm_channel
 from bot.follow_access import may_still_view
 from bot.limits import fit
 from bot.publish import account_text
@@ -100,8 +101,7 @@ def unfollow_view(follow_id: int, user_id: str) -> discord.ui.View:
 async def _dm(d: Delivering, user_id: str, **kwargs: Any) -> None:
     """Send a follower's DM; closed DMs end their follows quietly (nothing raised: nothing retried)."""
     try:
-        user = d.client.get_user(int(user_id)) or await d.client.fetch_user(int(user_id))
-        await user.send(nonce=d.nonce, **kwargs)
+        await (await dm_channel(d.client, int(user_id))).send(nonce=d.nonce, **kwargs)
     except discord.HTTPException as exc:
         if exc.code != CLOSED_DMS:
             raise

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
+from bot.dms import dm_channel
 from bot.limits import fit, fit_lines, thread_name
 from game import names
 from game.errors import RulesError
@@ -34,8 +35,7 @@ async def tell(client: discord.Client, member: str, text: str) -> None:
     if not member.isdigit():
         return
     try:
-        user = client.get_user(int(member)) or await client.fetch_user(int(member))
-        await user.send(fit(text), allowed_mentions=discord.AllowedMentions.none())
+        await (await dm_channel(client, int(member))).send(fit(text), allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException:
         log.info("could not DM entrant %s about their league", member)
 

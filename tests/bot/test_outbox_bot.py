@@ -293,3 +293,19 @@ async def test_a_dm_waiting_out_its_rate_limit_keeps_no_channel_post_waiting(har
     assert await drain == 2
     assert made()[sent_before:] == ["🗒️ Game #1, side A: Your orders stood"]
     assert all(r.status in ("done", "superseded") for r in await rows(bot))
+
+
+async def test_a_members_dm_channel_is_opened_once_and_their_user_never_fetched(harness: Any) -> None:
+    """Discord keeps one DM channel between the bot and a user ("if one already exists, it will be
+    returned instead", Create DM in Discord's docs): a process opens it once (bot/dms.py) and sends
+    there after that, without fetching the user first."""
+    bot, fake = harness
+    await setup_game(bot, fake)  # both players nudged: each DM channel opened once
+    for text in ("First note", "Second note"):
+        await bot.service.front.enqueue(1, "note", {"user": str(ANN[0]), "player": "A", "text": text})
+    assert await bot.courier.drain(1) == 2
+    opened = [r for r in fake.requests if r.method == "POST" and r.path.endswith("/users/@me/channels")]
+    assert sorted(str(r.payload["recipient_id"]) for r in opened) == sorted(str(u[0]) for u in (ANN, BOB))
+    assert not [r for r in fake.requests if r.method == "GET" and r.path.startswith("/api/v10/users/")
+                and not r.path.endswith("/@me")]
+    assert [r.content.split(": ")[-1] for r in dms(fake) if "note" in r.content] == ["First note", "Second note"]
