@@ -12,6 +12,7 @@ import discord
 import pytest
 from discord.http import Route
 
+from bot.dms import dm_channel
 from tests.bot import discord_limits as limits
 from tests.bot.fake_discord import CHANNEL_ID
 from tests.bot.harness import running_bot
@@ -147,9 +148,8 @@ async def test_unknown_channels_forbidden_channels_and_closed_dms(harness: Any) 
         await bot.get_partial_messageable(CHANNEL_ID).send("hello")
     assert forbidden.value.code == 50013
     fake.closed_dms.add("42")
-    user = await bot.fetch_user(42)
-    with pytest.raises(discord.Forbidden) as closed:
-        await user.send("hello")
+    with pytest.raises(discord.Forbidden) as closed:  # the DM channel opens; the message is refused
+        await (await dm_channel(bot, 42)).send("hello")
     assert closed.value.code == 50007
 
 
