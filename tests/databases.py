@@ -73,7 +73,7 @@ async def _pg_template() -> str:
     if _pg_head is None:
         name = f"qd_head_{uuid.uuid4().hex[:12]}"
         await pg_admin(f'CREATE DATABASE "{name}"')
-        await asyncio.to_thread(_migrated, pg_url(name))
+        await asyncio.to_thread(upgrade_to_head_sync, pg_url(name))  # a thread of its own already
         atexit.register(lambda: asyncio.run(pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')))
         _pg_head = name
     return _pg_head
