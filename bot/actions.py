@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.dms import dm_channel
+from bot.dms import send_dm
 from bot.limits import MAX_CHOICE_NAME, MAX_CHOICES, error_text, fit
 from bot.markup import chat
 from game import names
@@ -220,7 +220,7 @@ async def tell_player(client: discord.Client, game_id: int, note: OrderNote, *, 
     if not note.user_id.isdigit():
         return
     try:
-        await (await dm_channel(client, int(note.user_id))).send(fit(f"🗒️ Game #{game_id}, side {note.player}: {names.prose(note.text)}"), nonce=nonce)
+        await send_dm(client, int(note.user_id), fit(f"🗒️ Game #{game_id}, side {note.player}: {names.prose(note.text)}"), nonce=nonce)
     except discord.HTTPException:
         log.info("could not DM user %s about their standing orders", note.user_id)
 
@@ -235,7 +235,7 @@ async def tell_planner(client: discord.Client, channel: Any, game_id: int, refus
     private = False
     if refused.user_id.isdigit():
         try:
-            await (await dm_channel(client, int(refused.user_id))).send(text, nonce=nonces[0])
+            await send_dm(client, int(refused.user_id), text, nonce=nonces[0])
             private = True
         except discord.HTTPException:
             log.info("could not DM user %s about a planned order", refused.user_id)

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import dms
 from bot.actions import UNEXPECTED, fault, refusal
 from bot.fair_share import wait_text
 from bot.outbox import Courier
@@ -77,6 +78,7 @@ class QuarterdeckBot(commands.AutoShardedBot):
         self.lease_owner = lease_owner(shard_ids)
         self.driver = Driver(service)
         self.courier = Courier(self, service, self.driver)
+        dms.keep_in(self, service.front)  # a restart sends the DMs it owes without opening each channel again
         self.dev_guild_id = dev_guild_id
         # with several processes only the one holding shard 0 (or a lone process) syncs the commands
         self.sync_commands = sync_commands and (shard_ids is None or 0 in shard_ids)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 
 from bot.actions import UNEXPECTED, defer, game_here, refusal, reply, service_of
-from bot.dms import dm_channel
+from bot.dms import send_dm
 from bot.follow_access import may_still_view
 from bot.limits import fit
 from bot.publish import account_text
@@ -101,7 +101,7 @@ def unfollow_view(follow_id: int, user_id: str) -> discord.ui.View:
 async def _dm(d: Delivering, user_id: str, **kwargs: Any) -> None:
     """Send a follower's DM; closed DMs end their follows quietly (nothing raised: nothing retried)."""
     try:
-        await (await dm_channel(d.client, int(user_id))).send(nonce=d.nonce, **kwargs)
+        await send_dm(d.client, int(user_id), nonce=d.nonce, **kwargs)
     except discord.HTTPException as exc:
         if exc.code != CLOSED_DMS:
             raise

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
-from bot.dms import dm_channel
+from bot.dms import send_dm
 from bot.limits import fit, fit_lines, thread_name
 from game import names
 from game.errors import RulesError
@@ -35,7 +35,7 @@ async def tell(client: discord.Client, member: str, text: str) -> None:
     if not member.isdigit():
         return
     try:
-        await (await dm_channel(client, int(member))).send(fit(text), allowed_mentions=discord.AllowedMentions.none())
+        await send_dm(client, int(member), fit(text), allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException:
         log.info("could not DM entrant %s about their league", member)
 

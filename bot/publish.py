@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot.dms import dm_channel
+from bot.dms import send_dm
 from bot.faces import faces
 from bot.limits import MAX_CONTENT, fit
 from bot.markup import chat
@@ -242,6 +242,6 @@ async def update_status(channel: discord.PartialMessageable, service: GameServic
 async def nudge(client: discord.Client, game_id: int, user_id: str, link: str, *, nonce: str) -> None:
     """A DM to a player who owes an initiative pick, with a link to the game channel. It raises when
     Discord refuses (a closed DM: 50007): the courier records that and does not try again."""
-    await (await dm_channel(client, int(user_id))).send(f"⚓ Your initiative card for game #{game_id} is due. Choose it in the game channel "
+    await send_dm(client, int(user_id), f"⚓ Your initiative card for game #{game_id} is due. Choose it in the game channel "
                     f"with the **Choose initiative card** button. {link}\n`/mygames` lists every game waiting on you.",
                     nonce=nonce)

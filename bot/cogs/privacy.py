@@ -20,13 +20,13 @@ from game.service.frontend import Job
 log = logging.getLogger(__name__)
 POLICY = ("Quarterdeck keeps what it needs to referee your games: your Discord id and display name on your seats "
           "and in the logs of the games you play, your hours and time away (/clock), your saved squadrons, "
-          "planned and standing orders, league entries and ratings, the games you follow. Nothing else: no messages, no member list. "
+          "planned and standing orders, league entries and ratings, the games you follow, your DM channel with the bot. Nothing else: no messages, no member list. "
           "A finished game is kept so it can be replayed and its dice checked. When the bot leaves a server, "
           "that server's data is deleted after the retention period the host set. The full policy: "
           "docs/privacy.md.")
 KINDS = (("seats", "seats"), ("saved_squadrons", "saved squadrons"), ("planned_orders", "planned orders"),
          ("standing_orders", "standing orders"), ("league_entries", "league entries"), ("ratings", "ratings"),
-         ("table_entries", "play-aid table cells"), ("follows", "follows"))
+         ("table_entries", "play-aid table cells"), ("follows", "follows"), ("dm_channels", "DM channel with the bot"))
 
 
 def summary(data: dict[str, Any]) -> str:

@@ -1,7 +1,7 @@
 """The service's part for front ends that run beside it (the bot): the posts a commit writes into the
 outbox, its courier's claims on them, the game's status message, announcements, notes and jobs, the
-slash commands last synced, and opening the storage, all without a session, a SQL row or an engine
-leaving the service. A test keeps bot/ from importing the storage (tests/bot/test_bot_storage_wall.py).
+slash commands last synced, the members' DM channels, and opening the storage, all without a session,
+a SQL row or an engine leaving the service. A test keeps bot/ from importing the storage (tests/bot/test_bot_storage_wall.py).
 
 The courier's guarantees are the outbox's (game/service/outbox.py): a claim takes a lease and keeps
 each game's order; `delivered` and `failed` record the outcome, `failed` with its backoff."""
@@ -17,7 +17,7 @@ from typing import Any
 from game import events as ev
 from game.model import Game, Phase
 from game.phases.common import owes_pick
-from game.service import outbox, posts
+from game.service import dm_channels, outbox, posts
 from game.service.models import Seat, utcnow
 from game.service.outbox import Post
 from game.service.posts import AnyPost, Board, Created, Nudge, Status, decode_row, stored, stored_all
@@ -144,6 +144,16 @@ class FrontEnd:
 
     async def remember_synced_commands(self, scope: str, digest: str) -> None:
         await self._repo.set_bot_state(f"commands:{scope}", digest)
+
+    async def dm_channel(self, bot_id: str, user_id: str) -> str | None:
+        """The DM channel with `user_id` a process of this bot opened before, if any (bot/dms.py)."""
+        return await dm_channels.channel_of(self._repo, bot_id, user_id)
+
+    async def remember_dm_channel(self, bot_id: str, user_id: str, channel_id: str) -> None:
+        await dm_channels.keep(self._repo, bot_id, user_id, channel_id)
+
+    async def forget_dm_channel(self, bot_id: str, user_id: str, channel_id: str) -> None:
+        await dm_channels.drop(self._repo, bot_id, user_id, channel_id)
 
     # ------------------------------------------------------------------ the outbox, for the courier
 

@@ -244,6 +244,19 @@ class BotState(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
 
 
+class DmChannel(SQLModel, table=True):
+    """The DM channel between a bot and a member, as Discord's Create DM gave it (the same one each
+    time): kept so a process that starts again sends a member's DM without opening it anew, and
+    forgotten with the member (docs/privacy.md)."""
+
+    __tablename__ = "dm_channels"
+
+    bot_id: str = Field(primary_key=True, max_length=32)  # a new token on another application opens its own
+    user_id: str = Field(primary_key=True, max_length=32, index=True)
+    channel_id: str = Field(max_length=32)
+    opened_at: datetime = Field(default_factory=utcnow, sa_column=_ts())
+
+
 class League(SQLModel, table=True):
     """A league or tournament of one server: its games are ranked (docs/leagues.md)."""
 

@@ -24,6 +24,7 @@ from game.service.models import (
     CampaignBattle,
     CampaignEntry,
     CampaignMember,
+    DmChannel,
     EventRecord,
     Follow,
     FormerMember,
@@ -118,6 +119,7 @@ class Privacy:
             campaigns = await rows(select(CampaignMember, Campaign).join(Campaign, col(Campaign.id) ==
                                                                          col(CampaignMember.campaign_id))
                                    .where(col(CampaignMember.member) == user_id))
+            dms = await rows(select(DmChannel).where(col(DmChannel.user_id) == user_id))
         acted: dict[int, list[int]] = {}
         for game_id, seq in events:
             acted.setdefault(game_id, []).append(seq)
@@ -156,6 +158,8 @@ class Privacy:
                          "digest_hour": f.digest_hour} for (f,) in follows],
             "campaigns": [{"server": c.guild_id, "campaign": c.name, "name": m.name, "points": m.points,
                            "left": m.left_at is not None, "squadron": json.loads(m.squadron)} for m, c in campaigns],
+            # the channel the bot sends their DMs to, kept so a restart need not open it again
+            "dm_channels": [{"channel": d.channel_id, "opened_at": d.opened_at.isoformat()} for (d,) in dms],
         }
 
     async def forget(self, user_id: str, known_names: Iterable[str] = ()) -> str:
@@ -202,7 +206,7 @@ class Privacy:
                 job.payload = _rewritten(job.payload, user_id, pseudonym, names)
             for table, column in ((PlannedOrder, PlannedOrder.user_id), (StandingOrderRecord, StandingOrderRecord.user_id),
                                   (PlayerClock, PlayerClock.user_id), (SavedSquadron, SavedSquadron.owner_id),
-                                  (RecordPrivacy, RecordPrivacy.user_id)):
+                                  (RecordPrivacy, RecordPrivacy.user_id), (DmChannel, DmChannel.user_id)):
                 await s.execute(delete(table).where(col(column) == user_id))
             # their follows, and others' follows of them (which name them): gone, not pseudonymised
             await s.execute(delete(Follow).where(or_(col(Follow.user_id) == user_id, col(Follow.member_id) == user_id)))

@@ -23,6 +23,7 @@ from tests.bot.fake_discord import CHANNEL_ID, GUILD_ID, TOKEN, FakeDiscord, Sen
 from tests.bot.test_bot import ANN, BOB, USERS, act_as, pick, setup_game
 from tests.seeds import counting_seeds
 
+CAT = (333333333333333333, "Cat")
 LATER = timedelta(minutes=15)  # past every backoff a single failure earns
 
 
@@ -311,3 +312,42 @@ async def test_a_members_dm_channel_is_opened_once_and_their_user_never_fetched(
     assert not [r for r in fake.requests if r.method == "GET" and r.path.startswith("/api/v10/users/")
                 and not r.path.endswith("/@me")]
     assert [r.content.split(": ")[-1] for r in dms(fake) if "note" in r.content] == ["First note", "Second note"]
+
+
+async def test_a_restarted_bot_sends_its_dms_without_opening_their_channels_again(harness: Any, tmp_path: Path) -> None:
+    """A process that starts after a crash owes DMs to many members at once: each channel was kept in
+    the database when it was opened (bot/dms.py), so the new process opens none of them."""
+    bot, fake = harness
+    await setup_game(bot, fake)  # both players nudged: both channels opened, and kept
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    restarted = QuarterdeckBot(GameService(engine, seeds=counting_seeds()), sync_commands=False, run_scheduler=False)
+    await restarted.login(TOKEN)
+    try:
+        opened_before = len([r for r in fake.requests if r.path.endswith("/users/@me/channels")])
+        for user in (ANN, BOB):
+            await restarted.service.front.enqueue(1, "note", {"user": str(user[0]), "player": "A", "text": "After the start"})
+        assert await restarted.courier.drain(1) == 2
+        assert len([r for r in fake.requests if r.path.endswith("/users/@me/channels")]) == opened_before
+        got = {r.path.split("/")[4] for r in dms(fake) if "After the start" in r.content and r.response_message_id}
+        assert got == {fake.dm_channels[str(ANN[0])], fake.dm_channels[str(BOB[0])]}
+    finally:
+        await restarted.close()
+        await engine.dispose()
+
+
+async def test_a_kept_dm_channel_discord_no_longer_knows_is_opened_again(harness: Any) -> None:
+    """A channel id kept in the database that Discord answers as unknown (10003: a database moved
+    between bots, a row written by hand) costs one refusal: it is forgotten, the channel opened
+    again, the DM sent there and the new id kept."""
+    bot, fake = harness
+    await setup_game(bot, fake)
+    assert str(CAT[0]) not in fake.dm_channels  # Cat was never DMed
+    bot_id = str(bot.user.id)
+    await bot.service.front.remember_dm_channel(bot_id, str(CAT[0]), "300000000000000999")
+    await bot.service.front.enqueue(1, "note", {"user": str(CAT[0]), "player": "A", "text": "Hello Cat"})
+    assert await bot.courier.drain(1) == 1
+    real = fake.dm_channels[str(CAT[0])]
+    tries = [r for r in fake.requests if r.in_channel and "Hello Cat" in r.content]
+    assert [(r.path.split("/")[4], bool(r.response_message_id)) for r in tries] == [
+        ("300000000000000999", False), (real, True)]
+    assert await bot.service.front.dm_channel(bot_id, str(CAT[0])) == real

@@ -20,6 +20,7 @@ ANN = Actor("100000000000000111", "900000000000000001")
 BOB = Actor("100000000000000222", "900000000000000001")
 CAT = Actor("100000000000000333", "900000000000000001")
 GM = Actor("100000000000000444", "900000000000000001", gm=True)
+BOT_ID, ANN_DMS = "500000000000000001", "300000000000000111"
 SQUADRON = resources.files("game.data").joinpath("oak_and_iron/squadrons/dutch_skirmish.toml").read_text()
 
 
@@ -56,6 +57,8 @@ async def ann_everywhere(service: GameService) -> tuple[int, int]:
     await service.commands.concede(BOB, over)
     under_way = await short_game(service, "chan-2")
     await service.commands.plan(ANN, under_way, "move Kestrel")
+    for who, channel in ((ANN, ANN_DMS), (BOB, "300000000000000222")):  # the bot has DMed both
+        await service.front.remember_dm_channel(BOT_ID, who.user_id, channel)
     return over, under_way
 
 
@@ -69,6 +72,7 @@ async def test_a_member_sees_everything_stored_about_them(service: GameService) 
     assert [q["name"] for q in data["saved_squadrons"]] == ["Zeeland Admiralty"]
     assert {o["game"] for o in data["planned_orders"]} == {over, under_way}
     assert {e["game"] for e in data["events_acted_in"]} == {over, under_way}
+    assert [d["channel"] for d in data["dm_channels"]] == [ANN_DMS]
     assert BOB.user_id not in json.dumps(data)  # someone else's id is not hers to download
 
 
@@ -82,6 +86,7 @@ async def test_a_deleted_member_is_gone_and_their_games_still_replay_and_verify(
     assert pseudonym.startswith("former:")
     rows = await every_row(service)
     assert not [r for r in rows if ANN.user_id in r[1]], "her id is still stored"
+    assert await service.front.dm_channel(BOT_ID, ANN.user_id) is None
     assert not [r for r in rows if "'Ann'" in r[1] or '"Ann"' in r[1]], "her name is still stored"
     assert not any(v for k, v in (await service.privacy.export(ANN.user_id)).items()
                    if k not in ("format", "user_id", "exported_at", "named_as_stand_in_by"))
