@@ -351,3 +351,27 @@ async def test_a_kept_dm_channel_discord_no_longer_knows_is_opened_again(harness
     assert [(r.path.split("/")[4], bool(r.response_message_id)) for r in tries] == [
         ("300000000000000999", False), (real, True)]
     assert await bot.service.front.dm_channel(bot_id, str(CAT[0])) == real
+
+
+async def test_a_database_that_fails_to_keep_dm_channels_costs_no_dm(harness: Any) -> None:
+    """The DM channels kept between starts are a saving, not a need: a database that fails to read or
+    keep them (here, every call raises) leaves each DM going out through Create DM, as before."""
+    from bot.dms import keep_in
+
+    class Failing:
+        async def dm_channel(self, bot_id: str, user_id: str) -> str | None:
+            raise OSError("the database went away")
+
+        async def remember_dm_channel(self, bot_id: str, user_id: str, channel_id: str) -> None:
+            raise OSError("the database went away")
+
+        async def forget_dm_channel(self, bot_id: str, user_id: str, channel_id: str) -> None:
+            raise OSError("the database went away")
+
+    bot, fake = harness
+    await setup_game(bot, fake)
+    keep_in(bot, Failing())
+    await bot.service.front.enqueue(1, "note", {"user": str(CAT[0]), "player": "A", "text": "Hello Cat"})
+    assert await bot.courier.drain(1) == 1
+    [sent] = [r for r in dms(fake) if "Hello Cat" in r.content]
+    assert sent.response_message_id and sent.path.split("/")[4] == fake.dm_channels[str(CAT[0])]
