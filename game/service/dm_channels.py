@@ -12,7 +12,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col
 
-from game.service.models import DmChannel
+from game.service.models import DmChannel, utcnow
 from game.service.repository import Repository
 
 
@@ -29,7 +29,7 @@ async def keep(repo: Repository, bot_id: str, user_id: str, channel_id: str) -> 
             if row is None:
                 s.add(DmChannel(bot_id=bot_id, user_id=user_id, channel_id=channel_id))
             else:
-                row.channel_id = channel_id
+                row.channel_id, row.opened_at = channel_id, utcnow()  # opened again: Discord forgot the old one
     except IntegrityError:
         pass  # another process kept it a moment ago: Discord gave both the same channel
 
